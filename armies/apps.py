@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class ArmiesConfig(AppConfig):
+    name = "armies"
+    verbose_name = "Armies"

@@ -1,0 +1,52 @@
+"""Site-wide views: home page, health check and error pages."""
+
+from django.http import JsonResponse
+from django.shortcuts import render
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET
+
+from config.api import json_error, wants_json
+from config.health import check_broker, check_database
+
+
+@require_GET
+def home(request):
+    return render(request, "home.html")
+
+
+@never_cache
+@require_GET
+def healthz(request):
+    db_ok, db_detail = check_database()
+    broker_ok, broker_detail = check_broker()
+    healthy = db_ok and broker_ok
+    body = {
+        "status": "ok" if healthy else "degraded",
+        "database": {"ok": db_ok, "detail": db_detail},
+        "broker": {"ok": broker_ok, "detail": broker_detail},
+    }
+    return JsonResponse(body, status=200 if healthy else 503)
+
+
+def page_not_found(request, exception=None):
+    if wants_json(request):
+        return json_error(404, "Not found.")
+    return render(request, "404.html", status=404)
+
+
+def server_error(request):
+    if wants_json(request):
+        return json_error(500, "Something went wrong on our side. The error was logged.")
+    return render(request, "500.html", status=500)
+
+
+def permission_denied(request, exception=None):
+    if wants_json(request):
+        return json_error(403, "You do not have permission to do this.")
+    return render(request, "403.html", status=403)
+
+
+def bad_request(request, exception=None):
+    if wants_json(request):
+        return json_error(400, "Bad request.")
+    return render(request, "400.html", status=400)

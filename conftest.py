@@ -1,0 +1,125 @@
+"""Fixtures shared by every app's tests: a real Celery worker and the system Chromium."""
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+def start_worker(database_name: str, *, concurrency: int = 1, hostname: str = "test", extra_env=None):
+    """Starts `celery worker` as a separate process against the test database; waits until it answers."""
+    from django.conf import settings
+
+    from config.celery import app
+
+    db = settings.DATABASES["default"]
+    url = f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{database_name}"
+    env = {**os.environ, "DATABASE_URL": url, **(extra_env or {})}
+    tag = os.environ.get("ARMLIST_TEST_TAG", "armlist-test")
+    node = f"{hostname}-{tag}-{os.getpid()}@localhost"
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "config",
+            "worker",
+            "--loglevel=WARNING",
+            "--pool=prefork",
+            f"--concurrency={concurrency}",
+            f"--hostname={node}",
+            "--without-gossip",
+            "--without-mingle",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"celery worker exited with {proc.returncode}")
+        replies = app.control.ping(destination=[node], timeout=0.5)
+        if replies:
+            proc.node_name = node
+            return proc
+    proc.kill()
+    raise RuntimeError("celery worker did not answer a ping within 60 s")
+
+
+def stop_worker(proc, *, sig=None):
+    import signal
+
+    if proc.poll() is None:
+        os.killpg(proc.pid, sig or signal.SIGTERM)
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+
+
+@pytest.fixture
+def celery_worker(transactional_db):
+    """A real worker process; tests using it see committed rows only (transactional_db)."""
+    from django.db import connection
+
+    proc = start_worker(connection.settings_dict["NAME"])
+    yield proc
+    stop_worker(proc)
+
+
+@pytest.fixture(scope="session")
+def playwright_instance():
+    from playwright.sync_api import sync_playwright
+
+    os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    with sync_playwright() as p:
+        yield p
+
+
+@pytest.fixture(scope="session")
+def browser(playwright_instance):
+    browser = playwright_instance.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+    yield browser
+    browser.close()
+
+
+@pytest.fixture
+def phone_context(browser):
+    """Makes phone-sized browser contexts (one per player); all are closed after the test."""
+    contexts = []
+
+    def make(**kwargs):
+        options = {
+            "viewport": {"width": 360, "height": 740},
+            "device_scale_factor": 2,
+            "is_mobile": True,
+            "has_touch": True,
+            **kwargs,
+        }
+        ctx = browser.new_context(**options)
+        contexts.append(ctx)
+        return ctx
+
+    yield make
+    for ctx in contexts:
+        ctx.close()
