@@ -46,7 +46,10 @@ class Setting:
         elif self.kind == "int":
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
                 raise RuleInputError({f"settings.{self.key}": "must be a whole number of 0 or more"})
-        elif self.kind == "choice" and value not in self.choices:
+        elif self.kind == "choice" and (
+            value not in self.choices
+            or (isinstance(value, bool) and not any(isinstance(c, bool) for c in self.choices))
+        ):
             options = ", ".join(map(str, self.choices))
             raise RuleInputError({f"settings.{self.key}": f"must be one of: {options}"})
         return value
@@ -103,9 +106,44 @@ def prob(p: Fraction | int) -> dict:
     return {"exact": f"{p.numerator}/{p.denominator}", "p": float(p)}
 
 
+def exact(x: Fraction | int) -> dict:
+    """An exact number that is not a probability (e.g. an expected value): the fraction and its float."""
+    x = Fraction(x)
+    return {"exact": f"{x.numerator}/{x.denominator}", "value": float(x)}
+
+
 def distribution(d: dict[Any, Fraction]) -> list[dict]:
     """An exact distribution as a sorted JSON list of {value, exact, p}."""
     return [{"value": k, **prob(v)} for k, v in sorted(d.items(), key=lambda kv: kv[0])]
+
+
+_TYPE_NAMES = {
+    "integer": "a whole number",
+    "number": "a number",
+    "boolean": "true or false",
+    "string": "text",
+    "object": "an object",
+    "array": "a list",
+    "null": "null",
+}
+
+
+def _readable(err) -> str:
+    """A schema error as a person would say it (jsonschema's own wording is for programmers)."""
+    if err.validator == "minimum":
+        return f"must be {err.validator_value} or more (got {err.instance})"
+    if err.validator == "maximum":
+        return f"must be {err.validator_value} or less (got {err.instance})"
+    if err.validator == "type":
+        wanted = err.validator_value if isinstance(err.validator_value, list) else [err.validator_value]
+        return "must be " + " or ".join(_TYPE_NAMES.get(t, t) for t in wanted)
+    if err.validator == "enum":
+        return "must be one of: " + ", ".join(str(v) for v in err.validator_value)
+    if err.validator in ("maxItems", "maxLength"):
+        return f"is too long (at most {err.validator_value})"
+    if err.validator in ("minItems", "minLength"):
+        return f"is too short (at least {err.validator_value})"
+    return err.message
 
 
 class Action:
@@ -119,9 +157,13 @@ class Action:
 
     def validate(self, inputs: dict, settings: dict) -> dict:
         """Schema check, then the rule checks of `check()`. Raises RuleInputError naming each bad field."""
-        validator = jsonschema.Draft202012Validator(self.input_schema)
+        validator = self.__dict__.get("_validator")
+        if validator is None:  # built once per action: compiling a schema costs more than checking inputs
+            validator = self.__dict__["_validator"] = jsonschema.Draft202012Validator(self.input_schema)
+        if not isinstance(inputs, dict):
+            raise RuleInputError({"inputs": "must be an object"})
         errors = {}
-        for err in sorted(validator.iter_errors(inputs), key=lambda e: list(e.path)):
+        for err in sorted(validator.iter_errors(inputs), key=lambda e: [str(p) for p in e.path]):
             path = ".".join(str(p) for p in err.path) or "non_field_errors"
             if err.validator == "required":
                 missing = err.message.split("'")[1]
@@ -130,7 +172,7 @@ class Action:
             elif err.validator == "additionalProperties":
                 errors.setdefault(path, f"Unknown field: {err.message}")
             else:
-                errors.setdefault(path, err.message)
+                errors.setdefault(path, _readable(err))
         if errors:
             raise RuleInputError(errors)
         return self.check(dict(inputs), settings)

@@ -1,0 +1,206 @@
+"""Game data (versioned packs, factions, unit profiles), rosters, clubs and share links.
+
+Invariants kept here are small: a published pack is never edited (services make a new version instead), a roster
+pins one pack version, and every roster write bumps `Roster.version` (optimistic concurrency for the API).
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+
+class Club(models.Model):
+    name = models.CharField(max_length=100)
+    description = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    members = models.ManyToManyField(settings.AUTH_USER_MODEL, through="Membership", related_name="clubs")
+
+    class Meta:
+        ordering = ["name", "id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Membership(models.Model):
+    class Role(models.TextChoices):
+        OWNER = "owner", "Owner"
+        EDITOR = "editor", "Editor"
+        MEMBER = "member", "Member"
+
+    # Roles that may edit the club's rosters and packs; plain members read and copy.
+    WRITE_ROLES = (Role.OWNER, Role.EDITOR)
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships")
+    role = models.CharField(max_length=10, choices=Role.choices, default=Role.MEMBER)
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["club_id", "user_id"]
+        constraints = [models.UniqueConstraint(fields=["club", "user"], name="membership_unique_user_per_club")]
+
+    def __str__(self) -> str:
+        return f"{self.user} in {self.club} ({self.role})"
+
+    @property
+    def can_write(self) -> bool:
+        return self.role in self.WRITE_ROLES
+
+
+class DataPack(models.Model):
+    """One version of a set of unit profiles for one game system. Official packs have no owner and no club."""
+
+    system = models.CharField(max_length=40, help_text="Game system slug, e.g. 'bronepekhota'.")
+    slug = models.SlugField(max_length=80)
+    version = models.PositiveIntegerField(default=1)
+    name = models.CharField(max_length=120)
+    source = models.TextField(blank=True, help_text="Where the data comes from (file, transcription, author).")
+    checksum = models.CharField(max_length=64, blank=True, help_text="sha256 of the canonical pack content.")
+    published = models.BooleanField(default=False)
+    published_at = models.DateTimeField(null=True, blank=True)
+    # Pack-level metadata: provenance, what was inferred, colours of factions, etc.
+    meta = models.JSONField(default=dict, blank=True)
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="data_packs"
+    )
+    club = models.ForeignKey(Club, null=True, blank=True, on_delete=models.CASCADE, related_name="data_packs")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["system", "slug", "-version"]
+        constraints = [
+            models.UniqueConstraint(fields=["system", "slug", "version"], name="datapack_unique_version"),
+            models.CheckConstraint(
+                condition=Q(owner__isnull=True) | Q(club__isnull=True), name="datapack_owner_or_club_not_both"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} v{self.version}"
+
+    @property
+    def is_official(self) -> bool:
+        return self.owner_id is None and self.club_id is None
+
+
+class Faction(models.Model):
+    pack = models.ForeignKey(DataPack, on_delete=models.CASCADE, related_name="factions")
+    slug = models.SlugField(max_length=40)
+    name = models.CharField(max_length=120)
+    colour = models.CharField(max_length=20, blank=True)
+    # Factions whose units may join an army of this faction besides its own (e.g. green joins either side).
+    joins_any = models.BooleanField(default=False, help_text="Shared Armlists usable by every army (green).")
+
+    class Meta:
+        ordering = ["pack_id", "id"]
+        constraints = [models.UniqueConstraint(fields=["pack", "slug"], name="faction_unique_per_pack")]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class UnitProfile(models.Model):
+    class Kind(models.TextChoices):
+        SQUAD = "squad", "Squad"
+        VEHICLE = "vehicle", "Vehicle"
+        GUN = "gun", "Gun"
+
+    pack = models.ForeignKey(DataPack, on_delete=models.CASCADE, related_name="profiles")
+    slug = models.SlugField(max_length=80)
+    name = models.CharField(max_length=120)
+    faction = models.ForeignKey(Faction, on_delete=models.PROTECT, related_name="profiles")
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    cost = models.PositiveIntegerField()
+    data = models.JSONField(default=dict)
+    notes = models.TextField(blank=True, help_text="What was inferred or is odd about this profile.")
+    position = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["pack_id", "position", "id"]
+        constraints = [models.UniqueConstraint(fields=["pack", "slug"], name="profile_unique_per_pack")]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def as_rules_dict(self) -> dict:
+        """The profile as the rules engine reads it (rules/systems/base.py); needs `faction` loaded."""
+        return {
+            "slug": self.slug,
+            "name": self.name,
+            "faction": self.faction.slug,
+            "kind": self.kind,
+            "cost": self.cost,
+            "data": self.data,
+        }
+
+
+class Roster(models.Model):
+    class Visibility(models.TextChoices):
+        PRIVATE = "private", "Private"
+        CLUB = "club", "Club"
+        LINK = "link", "Shared by link"
+
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rosters")
+    club = models.ForeignKey(Club, null=True, blank=True, on_delete=models.SET_NULL, related_name="rosters")
+    system = models.CharField(max_length=40)
+    pack = models.ForeignKey(DataPack, on_delete=models.PROTECT, related_name="rosters")
+    name = models.CharField(max_length=120)
+    faction = models.CharField(max_length=40, help_text="Faction slug of the army, e.g. 'protectorate'.")
+    points_limit = models.PositiveIntegerField(null=True, blank=True)
+    visibility = models.CharField(max_length=10, choices=Visibility.choices, default=Visibility.PRIVATE)
+    notes = models.TextField(blank=True)
+    # Bumped on every write to the roster or its entries; a write based on an older version is refused.
+    version = models.PositiveIntegerField(default=1)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-updated_at", "-id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class RosterEntry(models.Model):
+    """One line of a roster. `loadout` and `pilot` follow the system; for «Бронепехота»:
+
+    - loadout: {"weapons": [arsenal weapon keys], "variant": variant key or absent} (vehicles only);
+    - pilot: a list with one soldier reference per vehicle copy, [{"entry": squad entry key, "soldier": num,
+      "copy": 1-based copy of that squad entry}] (vehicles only).
+    """
+
+    roster = models.ForeignKey(Roster, on_delete=models.CASCADE, related_name="entries")
+    key = models.CharField(max_length=16)
+    profile = models.ForeignKey(UnitProfile, on_delete=models.PROTECT, related_name="entries")
+    count = models.PositiveIntegerField(default=1)
+    loadout = models.JSONField(default=dict, blank=True)
+    pilot = models.JSONField(default=list, blank=True)
+    position = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["roster_id", "position", "id"]
+        constraints = [models.UniqueConstraint(fields=["roster", "key"], name="entry_unique_key_per_roster")]
+
+    def __str__(self) -> str:
+        return f"{self.key}: {self.profile_id} x{self.count}"
+
+
+class ShareLink(models.Model):
+    roster = models.ForeignKey(Roster, on_delete=models.CASCADE, related_name="share_links")
+    token = models.CharField(max_length=64, unique=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"link to {self.roster_id}"
+
+    @property
+    def active(self) -> bool:
+        return self.revoked_at is None

@@ -1,0 +1,238 @@
+"""«Бронепехота» costing and validation (rules/systems/bronepekhota/army.py), on profiles of the official pack."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from rules.registry import get_system
+from rules.systems.bronepekhota import army
+
+PACK = json.loads((Path(army.__file__).parent / "data" / "tehnolog-classic.json").read_text(encoding="utf-8"))
+P = {p["slug"]: p for p in PACK["profiles"]}
+
+
+def entry(key, slug, *, count=1, loadout=None, pilot=None):
+    return {
+        "key": key,
+        "profile": P[slug],
+        "count": count,
+        "loadout": army.default_loadout(P[slug]) if loadout is None else loadout,
+        "pilot": pilot or [],
+    }
+
+
+def pilot(squad_key, soldier, copy=1):
+    return [{"entry": squad_key, "soldier": soldier, "copy": copy}]
+
+
+def codes(report, entry_key="*"):
+    return sorted(i.code for i in report.issues if entry_key == "*" or i.entry == entry_key)
+
+
+def cost(entries, **roster):
+    return army.cost_roster({"faction": "protectorate", "points_limit": None, **roster, "entries": entries})
+
+
+def test_total_is_the_sum_of_costs_times_counts():
+    report = cost([entry("a", "protectorate_kiberspetsnaz", count=2), entry("g", "sparennaya_pushka")])
+    assert report.entry_costs == {"a": 180, "g": 45}
+    assert report.total == 225
+    assert not report.has_errors
+
+
+def test_registered_system_delegates_to_army():
+    roster = {"faction": "protectorate", "entries": [entry("a", "protectorate_kiberspetsnaz")]}
+    assert get_system("bronepekhota").cost_roster(roster).total == 90
+
+
+def test_blue_and_red_never_together_green_joins_either():
+    report = cost([entry("a", "protectorate_kiberspetsnaz"), entry("r", "raptor"), entry("m", "minomet")])
+    assert codes(report, "r") == ["hostile_faction", "no_pilot"]
+    assert codes(report, "m") == []
+    red = army.cost_roster({"faction": "polaris", "entries": [entry("m", "minomet"), entry("k", "aborigeny")]})
+    assert not red.has_errors
+
+
+def test_without_an_army_faction_the_second_side_is_hostile():
+    report = army.cost_roster(
+        {
+            "faction": None,
+            "entries": [entry("a", "protectorate_kiberspetsnaz"), entry("b", "polaris_lineynaya_klon_pehota")],
+        }
+    )
+    assert codes(report, "b") == ["hostile_faction"]
+    assert codes(report, "a") == []
+
+
+@pytest.mark.parametrize(
+    ("soldier_rank_squad", "ok"),
+    [
+        ("protectorate_ruteniyskaya_gvardiya", False),
+        ("protectorate_kiberpehota", True),
+        ("protectorate_kiberspetsnaz", True),
+    ],
+)
+def test_g2_gryphon_needs_pilot_rank_2(soldier_rank_squad, ok):
+    """Spec §6 G2: GRYPHON has rank 2; rank 1 cannot pilot it, ranks 2 and 3 can."""
+    report = cost([entry("s", soldier_rank_squad), entry("g", "griffin", pilot=pilot("s", 1))])
+    assert ("pilot_rank" in codes(report, "g")) is not ok
+
+
+def test_every_vehicle_needs_a_pilot_and_only_one():
+    report = cost([entry("s", "protectorate_kiberspetsnaz"), entry("g", "griffin")])
+    assert codes(report, "g") == ["no_pilot"]
+    two = pilot("s", 1) + pilot("s", 2)
+    report = cost([entry("s", "protectorate_kiberspetsnaz"), entry("g", "griffin", pilot=two)])
+    assert "too_many_pilots" in codes(report, "g")
+    pair = cost([entry("s", "protectorate_kiberspetsnaz"), entry("g", "griffin", count=2, pilot=two)])
+    assert codes(pair, "g") == []
+
+
+def test_a_soldier_pilots_at_most_one_vehicle():
+    report = cost(
+        [
+            entry("s", "protectorate_kiberspetsnaz"),
+            entry("g", "griffin", pilot=pilot("s", 1)),
+            entry("v", "viper", pilot=pilot("s", 1)),
+        ]
+    )
+    assert codes(report, "g") == []
+    assert codes(report, "v") == ["pilot_twice"]
+
+
+def test_pilot_must_be_an_infantryman_of_this_roster():
+    report = cost([entry("c", "sparennaya_pushka"), entry("g", "griffin", pilot=pilot("c", 1))])
+    assert "pilot_not_infantry" in codes(report, "g")
+    report = cost([entry("s", "protectorate_kiberspetsnaz"), entry("g", "griffin", pilot=pilot("s", 9))])
+    assert "pilot_unknown" in codes(report, "g")
+    report = cost([entry("s", "protectorate_kiberspetsnaz"), entry("g", "griffin", pilot=pilot("s", 1, copy=2))])
+    assert "pilot_unknown" in codes(report, "g")
+
+
+def test_squad_copies_give_more_pilots():
+    report = cost(
+        [
+            entry("s", "protectorate_kiberspetsnaz", count=2),
+            entry("g", "griffin", pilot=pilot("s", 1, copy=1)),
+            entry("v", "viper", pilot=pilot("s", 1, copy=2)),
+        ]
+    )
+    assert not report.has_errors
+
+
+def test_halls_condition_counts_soldiers_of_sufficient_rank():
+    # Three rank-3 vehicles (VARAN, SPRUT, CONDOR) but only rank-1 soldiers: not enough qualified pilots.
+    entries = [entry("s", "protectorate_ruteniyskaya_gvardiya")] + [
+        entry(k, slug) for k, slug in (("v", "varan"), ("o", "octopus"), ("c", "condor"))
+    ]
+    report = cost(entries)
+    hall = [i for i in report.issues if i.code == "not_enough_pilots"]
+    assert len(hall) == 1
+    assert hall[0].entry is None
+    assert "3 vehicle(s) need a pilot of rank 3" in hall[0].message
+    # Six rank-3 soldiers are enough for three rank-3 vehicles (pilots still to be chosen).
+    entries[0] = entry("s", "protectorate_kiberspetsnaz")
+    assert "not_enough_pilots" not in codes(cost(entries))
+
+
+def test_halls_condition_nested_thresholds():
+    # Rank 4 needs: one vehicle of rank 3 and seven of rank 1 against six rank-3 soldiers: 8 vehicles > 6 soldiers.
+    entries = [entry("s", "protectorate_kiberspetsnaz"), entry("v", "varan"), entry("b", "bronekhod", count=6)]
+    assert "not_enough_pilots" in codes(cost(entries))
+    entries[2] = entry("b", "bronekhod", count=5)
+    assert "not_enough_pilots" not in codes(cost(entries))
+
+
+def test_arsenal_subset_variant_and_mounts():
+    gryphon = P["griffin"]
+    bad = cost([entry("g", "griffin", loadout={"weapons": ["raketnaya-ustanovka", "laser-9000"]})])
+    assert "not_in_arsenal" in codes(bad, "g")
+    twice = cost([entry("g", "griffin", loadout={"weapons": ["raketnaya-ustanovka", "raketnaya-ustanovka"]})])
+    assert "weapon_twice" in codes(twice, "g")
+    limited = {**gryphon, "data": {**gryphon["data"], "mounts": 2}}
+    over = army.cost_roster(
+        {
+            "faction": "protectorate",
+            "entries": [
+                {"key": "g", "profile": limited, "count": 1, "loadout": army.default_loadout(gryphon), "pilot": []}
+            ],
+        }
+    )
+    assert "too_many_weapons" in codes(over, "g")
+    assert army.default_loadout(limited)["weapons"] == [w["key"] for w in gryphon["data"]["arsenal"][:2]]
+
+
+def test_helix_variants():
+    """HELIX fits the twin rocket launcher or the repair-transport platform (p.48), never both."""
+    default = army.default_loadout(P["helix"])
+    assert default == {"variant": "rockets", "weapons": ["raketnaya-ustanovka", "raketnaya-ustanovka-2"]}
+    roster = {"faction": "polaris"}
+    repair = army.cost_roster(
+        {**roster, "entries": [entry("h", "helix", loadout={"variant": "repair", "weapons": []})]}
+    )
+    assert codes(repair, "h") == ["no_pilot"]
+    mixed = army.cost_roster(
+        {**roster, "entries": [entry("h", "helix", loadout={"variant": "repair", "weapons": ["raketnaya-ustanovka"]})]}
+    )
+    assert "not_in_variant" in codes(mixed, "h")
+    unknown = army.cost_roster({**roster, "entries": [entry("h", "helix", loadout={"variant": "ufo"})]})
+    assert "unknown_variant" in codes(unknown, "h")
+
+
+@pytest.mark.parametrize(
+    ("mine", "theirs", "expected"),
+    [
+        (100, 100, None),
+        (100, 90, None),
+        (100, 89, "info"),
+        (100, 80, "info"),
+        (100, 79, "warning"),
+        (70, 100, "warning"),
+    ],
+)
+def test_balance_advice_relative_to_the_larger_army(mine, theirs, expected):
+    """§5 A2: info above 10 %, warning above 20 %, relative to the larger army."""
+    profile = {**P["protectorate_kiberspetsnaz"], "cost": mine}
+    report = army.cost_roster(
+        {"faction": "protectorate", "opponent_total": theirs, "entries": [{"key": "a", "profile": profile, "count": 1}]}
+    )
+    found = [i.severity for i in report.issues if i.code == "balance"]
+    assert found == ([expected] if expected else [])
+
+
+def test_points_limit():
+    entries = [entry("a", "protectorate_kiberspetsnaz")]
+    assert "over_limit" in codes(cost(entries, points_limit=80))
+    assert "over_limit" not in codes(cost(entries, points_limit=90))
+
+
+def test_squad_of_four_and_gun_without_crew_are_warnings():
+    report = army.cost_roster(
+        {"faction": "protectorate", "entries": [entry("v", "protectorate_tyazhyolaya_shturmovaya_pehota_veliana")]}
+    )
+    assert [(i.severity, i.code) for i in report.issues] == [("warning", "squad_size")]
+    guns = cost([entry("s", "protectorate_ruteniyskaya_gvardiya"), entry("c", "sparennaya_pushka")])
+    assert [(i.severity, i.code, i.entry) for i in guns.issues] == [("warning", "no_gun_crew", "c")]
+
+
+def test_bad_counts_and_unreadable_input_are_errors_not_crashes():
+    report = cost([entry("a", "protectorate_kiberspetsnaz", count=0), entry("g", "griffin", loadout=["x"])])
+    assert "bad_count" in codes(report, "a")
+    assert "bad_loadout" in codes(report, "g")
+    weird = cost([entry("g", "griffin", pilot=[{"entry": 5, "soldier": "one"}])])
+    assert "pilot_unknown" in codes(weird, "g")
+
+
+def test_upgrade_changes_drop_removed_weapons():
+    old = entry("g", "griffin", loadout={"weapons": ["raketnaya-ustanovka", "lazernaya-pushka"]})
+    new_profile = json.loads(json.dumps(P["griffin"]))
+    new_profile["cost"] = 75
+    new_profile["data"]["arsenal"] = [w for w in new_profile["data"]["arsenal"] if w["key"] != "lazernaya-pushka"]
+    lines, loadout = army.upgrade_changes(old, new_profile)
+    assert loadout["weapons"] == ["raketnaya-ustanovka"]
+    assert any("70 → 75" in line for line in lines)
+    assert any("Лазерная пушка" in line for line in lines)
+    gone, none = army.upgrade_changes(old, None)
+    assert none is None
+    assert "no longer in the pack" in gone[0]

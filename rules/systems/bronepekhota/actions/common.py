@@ -1,0 +1,461 @@
+"""Pieces shared by the actions: input schemas of the elements, weapon parsing, rate-of-fire and ammo checks,
+and the damage + pilot steps (§7.4 II and III) used by shots, blasts, grenades and melee.
+
+Inputs describe elements as they stand now (the tracker fills them from its unit state):
+
+element = {"kind": "infantry" | "vehicle" | "gun", "ref": anything echoed in effects, "soldier": num (infantry),
+           "armour": Бр (infantry), "melee": ББ (infantry, or a vehicle's melee sum),
+           "melee_weapons": ["ББ/2", "ББ/1"] (vehicle, instead of melee),
+           "strength": current strength = Броня (vehicle, gun), "strength_max",
+           "pilot": {"armour": Бр, "rank", "ref", "soldier"} or null (vehicle without pilot),
+           "flying", "lying", "destroyed", "in_melee", "rank"}
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from rules import dice as dicelib
+from rules.systems.base import Action, Outcome, RuleInputError
+from rules.systems.bronepekhota import tables
+
+FACES = dicelib.BOOK_FACES
+KINDS = ("infantry", "vehicle", "gun")
+
+REF = {"description": "Anything that identifies the element for the caller; echoed in effects."}
+PILOT = {
+    "anyOf": [
+        {"type": "null"},
+        {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["armour"],
+            "properties": {
+                "armour": {"type": "integer", "minimum": 0, "maximum": 20, "description": "The pilot's Бр"},
+                "rank": {"type": "integer", "minimum": 0, "maximum": 10},
+                "ref": REF,
+                "soldier": {"type": "integer", "minimum": 1, "maximum": 12},
+            },
+        },
+    ]
+}
+ELEMENT_PROPERTIES = {
+    "kind": {"enum": list(KINDS)},
+    "ref": REF,
+    "soldier": {"type": "integer", "minimum": 1, "maximum": 12, "description": "Soldier number in his squad"},
+    "name": {"type": "string", "maxLength": 120},
+    "armour": {"type": "integer", "minimum": 0, "maximum": 20, "description": "Infantry Бр"},
+    "melee": {"type": "integer", "minimum": 0, "maximum": 40, "description": "ББ: soldier skill or vehicle sum"},
+    "melee_weapons": {"type": "array", "items": {"type": ["string", "integer"]}, "maxItems": 10},
+    "strength": {"type": "integer", "minimum": 0, "maximum": 99, "description": "Current strength = Броня"},
+    "strength_max": {"type": "integer", "minimum": 1, "maximum": 99},
+    "pilot": PILOT,
+    "rank": {"type": "integer", "minimum": 0, "maximum": 10},
+    "flying": {"type": "boolean"},
+    "lying": {"type": "boolean"},
+    "destroyed": {"type": "boolean"},
+    "in_melee": {"type": "boolean", "description": "Touching an enemy model"},
+}
+ELEMENT = {"type": "object", "required": ["kind"], "additionalProperties": False, "properties": ELEMENT_PROPERTIES}
+
+WEAPON = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["range", "power"],
+    "properties": {
+        "key": {"type": "string", "maxLength": 60},
+        "name": {"type": "string", "maxLength": 120},
+        "range": {"type": ["string", "null"], "maxLength": 20, "description": "Range die, e.g. Д6+2"},
+        "power": {"type": ["string", "null"], "maxLength": 20, "description": "Power pool, e.g. 3Д20"},
+        "special": {
+            "type": ["object", "null"],
+            "additionalProperties": False,
+            "properties": {
+                "blast_steps": {"type": "integer", "minimum": 1, "maximum": 10},
+                "blast_power": {"type": "string", "maxLength": 20},
+                "text": {"type": "string", "maxLength": 500},
+            },
+        },
+        "charges": {"type": "array", "items": {"enum": list(tables.CHARGE_POWER)}},
+        "melee": {"type": ["integer", "null"]},
+        "note": {"type": "string", "maxLength": 500},
+    },
+}
+
+SHOOTER_PROPERTIES = {
+    **ELEMENT_PROPERTIES,
+    "rof": {"type": "integer", "minimum": 0, "maximum": 10, "description": "Скорострельность (vehicle, gun)"},
+    "ammo": {"type": ["integer", "null"], "minimum": 0, "maximum": 99, "description": "Ammo slider; null: untracked"},
+    "shots_this_round": {"type": "integer", "minimum": 0, "maximum": 20},
+    "weapons_fired": {"type": "array", "items": {"type": "string"}, "maxItems": 20},
+    "actions_used": {"type": "array", "items": {"enum": ["move", "shoot", "melee", "grenade", "repair", "jump"]}},
+    "aimed": {"type": "boolean", "description": "Aimed fire declared (infantry, optional rule)"},
+    "touched_by_two_players": {"type": "boolean", "description": "A gun touched by infantry of two players"},
+    "crew_rank": {"type": "integer", "minimum": 0, "maximum": 10, "description": "Rank of the soldier firing a gun"},
+    "crew_ref": REF,
+    "crew_soldier": {"type": "integer", "minimum": 1, "maximum": 12},
+    "crew_actions_used": {"type": "array", "items": {"enum": ["move", "shoot", "melee", "grenade", "repair", "jump"]}},
+    "mortar": {"type": "boolean", "description": "Real mode: a mortar may fire mines"},
+    "fitted": {"type": "array", "items": {"type": "string"}, "description": "Weapon keys fitted (vehicle)"},
+    "repair_platform": {"type": "boolean", "description": "HELIX with the repair platform: cannot shoot"},
+}
+SHOOTER = {"type": "object", "required": ["kind"], "additionalProperties": False, "properties": SHOOTER_PROPERTIES}
+
+
+# Helpers -----------------------------------------------------------------------------------------------
+def err(field: str, message: str) -> RuleInputError:
+    return RuleInputError({field: message})
+
+
+def parse_range(text, field: str) -> dicelib.DiceExpr:
+    expr = dicelib.parse(text, faces=FACES, single_die=True, field=field)
+    if expr is None:
+        raise err(field, "this weapon has no range (a dash): it cannot shoot")
+    return expr
+
+
+def parse_power(text, field: str) -> dicelib.DiceExpr:
+    expr = dicelib.parse(text, faces=FACES, field=field)
+    if expr is None:
+        raise err(field, "this weapon has no power (a dash): it cannot shoot")
+    return expr
+
+
+def check_element(el: dict, field: str, *, needs_armour: bool = True) -> dict:
+    """Per-kind required values. Returns a copy with defaults filled in."""
+    el = dict(el)
+    kind = el["kind"]
+    if kind == "infantry":
+        if needs_armour and "armour" not in el:
+            raise err(f"{field}.armour", "An infantryman needs his armour (Бр).")
+    else:
+        if "strength" not in el:
+            raise err(f"{field}.strength", f"A {kind} needs its current strength (Броня).")
+        if "strength_max" in el and el["strength"] > el["strength_max"]:
+            raise err(f"{field}.strength", f"Strength {el['strength']} is above the maximum {el['strength_max']}.")
+        if el.get("destroyed") or el["strength"] == 0:
+            raise err(f"{field}.strength", f"This {kind} is already destroyed (strength 0).")
+    if kind == "vehicle":
+        if "pilot" not in el:
+            raise err(f"{field}.pilot", 'Say whether the vehicle has a pilot: {"armour": his Бр} or null.')
+        el["melee"] = vehicle_melee(el, field)
+    elif el.get("pilot") is not None:
+        raise err(f"{field}.pilot", "Only a vehicle has a pilot.")
+    el.setdefault("flying", False)
+    el.setdefault("lying", False)
+    if el["flying"] and kind != "vehicle":
+        raise err(f"{field}.flying", "Only a vehicle can fly.")
+    return el
+
+
+def vehicle_melee(el: dict, field: str) -> int:
+    """A vehicle's ББ is the sum of its fitted melee weapons «ББ/n» (p.39)."""
+    if "melee_weapons" in el:
+        if "melee" in el:
+            raise err(f"{field}.melee", "Give either melee or melee_weapons, not both.")
+        return sum(
+            dicelib.parse_melee(w, field=f"{field}.melee_weapons.{i}") for i, w in enumerate(el["melee_weapons"])
+        )
+    return el.get("melee", 0)
+
+
+def echo(el: dict) -> dict:
+    """The identifying fields copied into an effect."""
+    return {k: el[k] for k in ("ref", "soldier") if k in el}
+
+
+def pilot_echo(el: dict) -> dict:
+    pilot = el.get("pilot") or {}
+    return {k: pilot[k] for k in ("ref", "soldier") if k in pilot}
+
+
+def survival_faces(settings: dict) -> int:
+    return int(settings.get("survival_die", 6))
+
+
+def check_can_fire(shooter: dict, weapon_key: str, settings: dict, *, real: bool) -> None:
+    """Eligibility and rate of fire (§3.6, §3.7.1): everything the tracker knows about the shooter this round."""
+    kind = shooter["kind"]
+    used = set(shooter.get("actions_used", []))
+    unified = settings.get("shooting_ban", "unified") == "unified"
+    if shooter.get("destroyed") or (kind != "infantry" and shooter.get("strength") == 0):
+        raise err("shooter", "A destroyed element cannot shoot.")
+    if shooter.get("in_melee") and (unified or kind != "gun" or real):
+        raise err("shooter.in_melee", "An element touching an enemy model cannot shoot (p.23, p.31, p.41).")
+    if kind == "infantry":
+        if real:
+            raise err("shooter.kind", "In real shooting infantry cannot shoot; they may crew guns (p.2).")
+        if "shoot" in used or "grenade" in used or shooter.get("shots_this_round", 0) >= 1:
+            raise err("shooter.actions_used", "An infantryman makes one shot (or one grenade) a round (p.34).")
+        return
+    if kind == "vehicle":
+        if "pilot" in shooter and shooter["pilot"] is None:
+            raise err("shooter.pilot", "A vehicle without a pilot can neither shoot nor move (p.4).")
+        if shooter.get("lying"):
+            raise err("shooter.lying", "A lying vehicle cannot shoot until stood up after a repair (p.26).")
+        if shooter.get("repair_platform"):
+            raise err("shooter.repair_platform", "A HELIX with the repair-transport platform cannot shoot (p.48).")
+        if "fitted" in shooter and weapon_key not in shooter["fitted"]:
+            raise err("weapon.key", f"{weapon_key!r} is not fitted to this vehicle.")
+    if kind == "gun":
+        if shooter.get("lying"):
+            raise err("shooter.lying", "A lying gun cannot fire (p.26).")
+        if shooter.get("touched_by_two_players"):
+            raise err("shooter.touched_by_two_players", "A gun touched by infantry of two players cannot fire.")
+        if "crew_rank" not in shooter:
+            raise err("shooter.crew_rank", "A gun fires only through a soldier touching it: give his rank.")
+        if "rank" in shooter and not tables.can_pilot(shooter["crew_rank"], shooter["rank"]):
+            raise err(
+                "shooter.crew_rank",
+                f"A rank {shooter['crew_rank']} soldier cannot fire a rank {shooter['rank']} gun (p.34).",
+            )
+        crew_used = set(shooter.get("crew_actions_used", []))
+        if crew_used & {"grenade", "repair"} or ("shoot" in crew_used and shooter.get("shots_this_round", 0) == 0):
+            raise err("shooter.crew_actions_used", "This soldier already shot this round with his own weapon.")
+    rof = shooter.get("rof")
+    if rof is None:
+        raise err("shooter.rof", f"A {kind} needs its rate of fire (Скорострельность).")
+    shots = shooter.get("shots_this_round", 0)
+    if shots >= rof:
+        raise err("shooter.shots_this_round", f"Rate of fire {rof}: {shots} shot(s) already fired this round.")
+    per_weapon = kind == "vehicle" or real or settings.get("gun_rof_rule") == "per_barrel"
+    if per_weapon and weapon_key in shooter.get("weapons_fired", []):
+        raise err(
+            "weapon.key", f"{weapon_key!r} already fired this round: each weapon fires at most once (p.24, p.35)."
+        )
+
+
+def check_ammo(shooter: dict, cost: int, settings: dict) -> int | None:
+    """Returns the ammo after the shot (None when untracked). Raises when the shot is not allowed (§5 A7)."""
+    if shooter["kind"] == "infantry" or not settings.get("ammo_limited", True) or shooter.get("ammo") is None:
+        return None
+    ammo = shooter["ammo"]
+    if ammo <= 0:
+        raise err("shooter.ammo", "Out of ammo: this element can never fire again (p.25, p.36).")
+    if settings.get("ammo_short_shot") == "strict" and ammo < cost:
+        raise err("shooter.ammo", f"This shot costs {cost} ammo but only {ammo} is left (strict reading of A7).")
+    return tables.ammo_after(ammo, cost)
+
+
+def fire_effects(shooter: dict, weapon_key: str, cost: int, ammo_after: int | None) -> list[dict]:
+    """The shooter's bookkeeping: ammo first (it moves before the shot, p.26, p.35), then the shot itself."""
+    effects = []
+    if ammo_after is not None:
+        effects.append(
+            {"kind": "ammo_spent", "role": "shooter", "amount": shooter["ammo"] - ammo_after, **echo(shooter)}
+        )
+    effects.append({"kind": "shot_fired", "role": "shooter", "weapon": weapon_key, **echo(shooter)})
+    if shooter["kind"] == "gun":
+        crew = {k2: shooter[k] for k, k2 in (("crew_ref", "ref"), ("crew_soldier", "soldier")) if k in shooter}
+        effects.append({"kind": "action_used", "role": "crew", "action": "shoot", **crew})
+    elif shooter["kind"] == "infantry":
+        effects.append({"kind": "action_used", "role": "shooter", "action": "shoot", **echo(shooter)})
+        if shooter.get("aimed"):  # he may not move or melee for the rest of the round (§11.1)
+            effects.append({"kind": "aimed", "role": "shooter", "value": True, **echo(shooter)})
+    return effects
+
+
+# Damage and pilot (§7.4 II–III, Table 7) ---------------------------------------------------------------
+# A pool of power dice: (count, faces, per_die_modifier, armour_bonus, label). A shot is one pool; a primary
+# target also caught in its own blast (A6 setting) gets two pools but still one pilot test.
+Pool = tuple[int, int, int, int, str]
+
+
+def element_armour(el: dict) -> int:
+    return el["armour"] if el["kind"] == "infantry" else el["strength"]
+
+
+def damage_to_element(
+    dice, el: dict, role: str, damage: int, *, settings: dict, steps: list[str], cause: str
+) -> tuple[dict, list[dict]]:
+    """Applies `damage` to one element: infantry is destroyed (A24); a vehicle or gun loses strength and a
+    piloted vehicle's pilot takes one survival test; a flyer whose pilot dies lands and takes D6 (p.19)."""
+    result: dict = {"damage": damage, "destroyed": False, "pilot": None}
+    effects: list[dict] = []
+    if damage == 0:
+        return result, effects
+    if el["kind"] == "infantry":
+        if settings.get("virtual_infantry_damage", "destroyed") == "survival_test" and cause != "melee":
+            faces = survival_faces(settings)
+            roll = dice.roll(faces, "survival test (house rule A24)")
+            outcome = tables.survival_result(el["armour"], roll, panic_rule=settings.get("panic", False))
+            steps.append(f"Survival test (house rule A24): d{faces} = {roll} against Бр {el['armour']}: {outcome}.")
+            result["survival"] = outcome
+            if outcome == tables.KILLED:
+                result["destroyed"] = True
+                effects.append({"kind": "soldier_killed", "role": role, "cause": cause, **echo(el)})
+            elif outcome == tables.PANIC:
+                effects.append({"kind": "panic", "role": role, **echo(el)})
+            return result, effects
+        result["destroyed"] = True
+        effects.append({"kind": "soldier_killed", "role": role, "cause": cause, **echo(el)})
+        return result, effects
+    after = tables.strength_after(el["strength"], damage)
+    steps.append(f"{el.get('name') or role}: strength {el['strength']} -> {after}.")
+    effects.append({"kind": "damage", "role": role, "amount": damage, "cause": cause, **echo(el)})
+    if after == 0:
+        effects.append({"kind": "destroyed", "role": role, **echo(el)})
+    if el["kind"] == "vehicle" and el.get("pilot") is not None:
+        pilot = el["pilot"]
+        faces = survival_faces(settings)
+        roll = dice.roll(faces, "pilot survival test")
+        outcome = tables.survival_result(pilot["armour"], roll, panic_rule=settings.get("panic", False))
+        steps.append(f"Pilot survival test: d{faces} = {roll} against Бр {pilot['armour']}: {outcome}.")
+        result.update(pilot=outcome, pilot_roll=roll)
+        if outcome == tables.KILLED:
+            effects.append({"kind": "pilot_killed", "role": role, **echo(el)})
+            effects.append({"kind": "soldier_killed", "role": f"{role}.pilot", "cause": cause, **pilot_echo(el)})
+            if el.get("flying") and after > 0:
+                landing = dice.roll(tables.EMERGENCY_LANDING_FACES, "emergency landing damage")
+                landed_after = tables.strength_after(after, landing)
+                steps.append(f"Emergency landing: d6 = {landing} damage, strength {after} -> {landed_after}.")
+                effects.append({"kind": "landed", "role": role, **echo(el)})
+                effects.append(
+                    {"kind": "damage", "role": role, "amount": landing, "cause": "emergency landing", **echo(el)}
+                )
+                if landed_after == 0:
+                    effects.append({"kind": "destroyed", "role": role, **echo(el)})
+                result["emergency_landing"] = {"roll": landing, "strength_after": landed_after}
+                after = landed_after
+        elif outcome == tables.PANIC:
+            effects.append({"kind": "panic", "role": f"{role}.pilot", **pilot_echo(el)})
+            if after > 0:
+                effects.append({"kind": "pilot_left", "role": role, "reason": "panic", **echo(el)})
+                if el.get("flying") and settings.get("panic_flyer_lands_safely", True):
+                    effects.append({"kind": "landed", "role": role, **echo(el)})
+    if after == 0 and el["kind"] == "vehicle" and el.get("pilot") is not None and result["pilot"] != tables.KILLED:
+        # A pilot who survives his vehicle's destruction is placed on its spot as an infantryman (p.20).
+        effects.append({"kind": "dismounted", "role": f"{role}.pilot", "reason": "vehicle destroyed", **pilot_echo(el)})
+    result["strength_after"] = after
+    result["destroyed"] = after == 0
+    return result, effects
+
+
+def attack_element(
+    dice, el: dict, role: str, pools: list[Pool], *, settings: dict, steps: list[str], cause: str
+) -> tuple[dict, list[dict]]:
+    """§7.4 II and III for one element: each pool's dice against armour (+ its bonus), one damage per die
+    strictly above, then `damage_to_element`."""
+    base = element_armour(el)
+    damage = 0
+    all_rolls = []
+    for count, faces, per_die_mod, bonus, label in pools:
+        armour = base + bonus
+        rolls = dice.roll_many(count, faces, label)
+        hits = sum(1 for r in rolls if tables.penetrates(r + per_die_mod, armour))
+        mod = f" (each {per_die_mod:+d})" if per_die_mod else ""
+        dice_word = label.replace("die", "dice") if count > 1 else label
+        steps.append(f"{el.get('name') or role}: {dice_word} {rolls}{mod} against armour {armour}: {hits} damage.")
+        damage += hits
+        all_rolls.extend(rolls)
+    result, effects = damage_to_element(dice, el, role, damage, settings=settings, steps=steps, cause=cause)
+    before = {} if el["kind"] == "infantry" else {"strength_before": el["strength"]}
+    return {"armour": base + pools[0][3], "power_rolls": all_rolls, **before, **result}, effects
+
+
+def pools_damage_distribution(el: dict, pools: list[Pool]) -> dict[int, Fraction]:
+    base = element_armour(el)
+    dist = {0: Fraction(1)}
+    for count, faces, per_die_mod, bonus, _label in pools:
+        part = tables.damage_distribution(count, faces, base + bonus, per_die_modifier=per_die_mod)
+        dist = dicelib.combine(dist, part, lambda a, b: a + b)
+    return dist
+
+
+def damage_consequences(el: dict, damage: dict[int, Fraction], settings: dict, *, cause: str = "shot") -> dict:
+    """Exact consequences of a damage distribution on one element (what `damage_to_element` does).
+
+    Returns {"destroyed", "pilot_killed", "panic": Fraction, "strength_loss": {k: p}} (strength_loss for
+    vehicles and guns includes an emergency landing's D6)."""
+    zero = Fraction(0)
+    out = {"destroyed": zero, "pilot_killed": zero, "panic": zero, "strength_loss": {}}
+    p_any = 1 - damage.get(0, zero)
+    if el["kind"] == "infantry":
+        if settings.get("virtual_infantry_damage", "destroyed") == "survival_test" and cause != "melee":
+            surv = tables.survival_probabilities(
+                el["armour"], survival_faces(settings), panic_rule=settings.get("panic", False)
+            )
+            out["destroyed"] = p_any * surv[tables.KILLED]
+            out["panic"] = p_any * surv[tables.PANIC]
+        else:
+            out["destroyed"] = p_any
+        return out
+    loss: dict[int, Fraction] = {}
+
+    def add(k, p):
+        if p:
+            loss[k] = loss.get(k, zero) + p
+
+    strength = el["strength"]
+    has_pilot = el["kind"] == "vehicle" and el.get("pilot") is not None
+    surv = (
+        tables.survival_probabilities(
+            el["pilot"]["armour"], survival_faces(settings), panic_rule=settings.get("panic", False)
+        )
+        if has_pilot
+        else None
+    )
+    for dmg, p in damage.items():
+        after = tables.strength_after(strength, dmg)
+        if dmg == 0 or not has_pilot:
+            add(strength - after, p)
+            continue
+        out["panic"] += p * surv[tables.PANIC]
+        out["pilot_killed"] += p * surv[tables.KILLED]
+        add(strength - after, p * (surv[tables.SURVIVED] + surv[tables.PANIC]))
+        p_dead = p * surv[tables.KILLED]
+        if el.get("flying") and after > 0:
+            for landing in range(1, tables.EMERGENCY_LANDING_FACES + 1):
+                add(strength - tables.strength_after(after, landing), p_dead / tables.EMERGENCY_LANDING_FACES)
+        else:
+            add(strength - after, p_dead)
+    out["strength_loss"] = loss
+    out["destroyed"] = loss.get(strength, zero)
+    return out
+
+
+# The actions' common frame ------------------------------------------------------------------------------
+def full_settings(settings: dict | None) -> dict:
+    """Defaults under the given (already checked) settings, so an action never misses a key."""
+    from rules.systems.bronepekhota.settings import defaults
+
+    return {**defaults(), **(settings or {})}
+
+
+class BronAction(Action):
+    """resolve() and odds() take the RAW inputs: they validate them (schema, then check()) themselves.
+    Subclasses implement check(), resolve_clean(clean, settings, dice) and odds_clean(clean, settings)."""
+
+    modes: tuple[str, ...] = ("virtual", "real")
+    option: str | None = None  # the optional-rule setting that must be on, e.g. "grenades"
+
+    def check(self, inputs: dict, settings: dict) -> dict:
+        if settings.get("mode") not in self.modes:
+            raise err("settings.mode", f"{self.label} is only used in {' or '.join(self.modes)} shooting mode.")
+        if self.option and not settings.get(self.option):
+            raise err(f"settings.{self.option}", f"{self.label} is an optional rule that is off in these settings.")
+        return self.check_inputs(inputs, settings)
+
+    def check_inputs(self, inputs: dict, settings: dict) -> dict:
+        return inputs
+
+    def resolve(self, inputs: dict, settings: dict, dice) -> Outcome:
+        settings = full_settings(settings)
+        clean = self.validate(inputs, settings)
+        outcome = self.resolve_clean(clean, settings, dice)
+        dice.finish()
+        outcome.dice = [r.as_dict() for r in dice.rolls]
+        return outcome
+
+    def odds(self, inputs: dict, settings: dict) -> dict:
+        settings = full_settings(settings)
+        return self.odds_clean(self.validate(inputs, settings), settings)
+
+    def resolve_clean(self, clean: dict, settings: dict, dice) -> Outcome:
+        raise NotImplementedError
+
+    def odds_clean(self, clean: dict, settings: dict) -> dict:
+        raise NotImplementedError
+
+    def outcome(self, summary: str, result: dict, effects: list[dict], steps: list[str]) -> Outcome:
+        return Outcome(action=self.key, summary=summary, result=result, dice=[], effects=effects, steps=steps)

@@ -1,0 +1,217 @@
+"""Real shooting (spec §3.6, Table 3 and Table 4, p.21–27): the projectile flies for real; the players report
+what happened and the engine applies Table 4: survival tests, damage P or 2P, the armour test and crushing."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from rules.systems.base import distribution, prob
+from rules.systems.bronepekhota import tables
+from rules.systems.bronepekhota.actions.common import (
+    ELEMENT,
+    REF,
+    SHOOTER,
+    BronAction,
+    check_ammo,
+    check_can_fire,
+    check_element,
+    echo,
+    err,
+    fire_effects,
+    pilot_echo,
+    survival_faces,
+)
+from rules.systems.bronepekhota.actions.survival import survival_effects
+
+
+class RealShot(BronAction):
+    key = "real_shot"
+    label = "Real shot"
+    spec_ref = "§3.6, Tables 3–4 (p.21–27)"
+    modes = ("real",)
+    description = (
+        "Ammo drops by the charge power before the shot (shell 2, mine 3 for mortars only, rocket 4). Then the "
+        "players report the hit. Infantry: fell = destroyed, stood = Д6 survival test. Vehicle: P damage and a Д12 "
+        "armour test if it stood, 2P and Д20 if it fell or was lying. Gun: P or 2P. Infantry knocked over by a "
+        "falling vehicle or gun are crushed."
+    )
+    input_schema = {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["shooter", "charge", "hit"],
+        "properties": {
+            "shooter": SHOOTER,
+            "weapon": {
+                "type": "object",
+                "additionalProperties": False,
+                "properties": {
+                    "key": {"type": "string", "maxLength": 60},
+                    "name": {"type": "string", "maxLength": 120},
+                    "charges": {"type": "array", "items": {"enum": list(tables.CHARGE_POWER)}},
+                },
+            },
+            "charge": {"enum": list(tables.CHARGE_POWER)},
+            "hit": {
+                "type": "boolean",
+                "description": "A direct hit (bounces and hits on a flyer's stand do not count)",
+            },
+            "target": ELEMENT,
+            "fell": {"type": "boolean", "description": "The target fell (or an infantryman leaned on an obstacle)"},
+            "was_lying": {"type": "boolean", "description": "The target was already lying (else target.lying)"},
+            "crushed": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "additionalProperties": False,
+                    "properties": {"ref": REF, "soldier": {"type": "integer", "minimum": 1, "maximum": 12}},
+                },
+                "description": "Infantry knocked over by the falling vehicle or gun",
+            },
+        },
+    }
+
+    def check_inputs(self, inputs, settings):
+        clean = dict(inputs)
+        shooter = clean["shooter"] = dict(inputs["shooter"])
+        weapon = clean["weapon"] = dict(inputs.get("weapon") or {})
+        weapon.setdefault("key", "launcher")
+        charge = inputs["charge"]
+        if shooter["kind"] == "infantry":
+            raise err("shooter.kind", "In real shooting infantry cannot shoot; they may crew guns (p.2).")
+        if charge in tables.MORTAR_ONLY_CHARGES and not shooter.get("mortar"):
+            raise err("charge", "Only mortars fire mines; firing mines from vehicle launchers is forbidden (p.22).")
+        if weapon.get("charges") and charge not in weapon["charges"]:
+            raise err("charge", f"This launcher fires {', '.join(weapon['charges'])}, not {charge}.")
+        check_can_fire(shooter, weapon["key"], settings, real=True)
+        clean["ammo_cost"] = tables.real_ammo_cost(charge)
+        clean["ammo_after"] = check_ammo(shooter, clean["ammo_cost"], settings)
+        if inputs["hit"]:
+            if "target" not in inputs:
+                raise err("target", "Say what was hit.")
+            # A hit on a flyer's stand does not count, on its pilot figure it does (p.26): the players judge.
+            clean["target"] = check_element(inputs["target"], "target")
+        elif inputs.get("fell") or inputs.get("crushed"):
+            raise err("fell", "A miss knocks nothing over: only direct hits count (p.26).")
+        if inputs.get("crushed") and (not inputs["hit"] or clean["target"]["kind"] == "infantry"):
+            raise err("crushed", "Only a vehicle or gun that falls can crush infantry.")
+        if inputs.get("crushed") and not inputs.get("fell"):
+            raise err("crushed", "Infantry are crushed only when the hit vehicle or gun falls onto them.")
+        return clean
+
+    def resolve_clean(self, clean, settings, dice):
+        shooter, target = clean["shooter"], clean.get("target")
+        steps: list[str] = []
+        effects = fire_effects(shooter, clean["weapon"]["key"], clean["ammo_cost"], clean["ammo_after"])
+        power = tables.CHARGE_POWER[clean["charge"]]
+        if clean["ammo_after"] is not None:
+            steps.append(f"Ammo {shooter['ammo']} -> {clean['ammo_after']} ({clean['charge']}, power {power}).")
+        result = {"charge": clean["charge"], "power": power, "ammo_after": clean["ammo_after"], "hit": clean["hit"]}
+        if not clean["hit"]:
+            return self.outcome("Miss.", result, effects, steps + ["No direct hit."])
+        fell, was_lying = bool(clean.get("fell")), bool(clean.get("was_lying", target.get("lying")))
+        if target["kind"] == "infantry":
+            if fell:
+                effects.append({"kind": "soldier_killed", "role": "target", "cause": "shot", **echo(target)})
+                steps.append("The infantryman fell: destroyed (Table 4).")
+                return self.outcome("The infantryman fell: destroyed.", {**result, "destroyed": True}, effects, steps)
+            faces = survival_faces(settings)
+            roll = dice.roll(faces, "survival test")
+            outcome = tables.survival_result(target["armour"], roll, panic_rule=settings["panic"])
+            steps.append(
+                f"He stayed standing: survival test d{faces} = {roll} against Бр {target['armour']}: {outcome}."
+            )
+            effects += survival_effects(target, outcome, settings, role="target")
+            return self.outcome(
+                f"He stayed standing; survival test: {outcome}.",
+                {**result, "survival_roll": roll, "survival": outcome, "destroyed": outcome == tables.KILLED},
+                effects,
+                steps,
+            )
+        damage = tables.real_hit_damage(clean["charge"], fell=fell, was_lying=was_lying)
+        after = tables.strength_after(target["strength"], damage)
+        steps.append(
+            f"{'Fell' if fell else 'Was lying' if was_lying else 'Stayed in place'}: {damage} damage, "
+            f"strength {target['strength']} -> {after}."
+        )
+        effects.append({"kind": "damage", "role": "target", "amount": damage, "cause": "shot", **echo(target)})
+        if after == 0:
+            effects.append({"kind": "destroyed", "role": "target", **echo(target)})
+        if fell and after > 0:
+            effects.append({"kind": "lying", "role": "target", "value": True, **echo(target)})
+        for victim in clean.get("crushed", []):
+            effects.append({"kind": "soldier_killed", "role": "crushed", "cause": "crushed", **victim})
+        if clean.get("crushed"):
+            steps.append(f"{len(clean['crushed'])} infantryman(men) knocked over by the fall: crushed.")
+        result.update(damage=damage, strength_after=after, destroyed=after == 0, pilot=None)
+        if target["kind"] == "vehicle" and target.get("pilot") is not None:
+            faces = tables.armour_test_die(fell=fell, was_lying=was_lying)
+            armour = after if settings["armour_test_after_damage"] else target["strength"]
+            roll = dice.roll(faces, "armour test")
+            result["armour_roll"] = roll
+            if tables.armour_test_safe(armour, roll):
+                steps.append(f"Armour test d{faces} = {roll} against Броня {armour}: the pilot is safe.")
+                result["pilot"] = "safe"
+            else:
+                s_faces = survival_faces(settings)
+                s_roll = dice.roll(s_faces, "pilot survival test")
+                pilot = target["pilot"]
+                outcome = tables.survival_result(pilot["armour"], s_roll, panic_rule=settings["panic"])
+                steps.append(
+                    f"Armour test d{faces} = {roll} against Броня {armour}: pierced. Pilot survival test "
+                    f"d{s_faces} = {s_roll} against Бр {pilot['armour']}: {outcome}."
+                )
+                result.update(pilot=outcome, survival_roll=s_roll)
+                if outcome == tables.KILLED:
+                    effects.append({"kind": "pilot_killed", "role": "target", **echo(target)})
+                    effects.append(
+                        {"kind": "soldier_killed", "role": "target.pilot", "cause": "shot", **pilot_echo(target)}
+                    )
+                elif outcome == tables.PANIC:
+                    effects.append({"kind": "panic", "role": "target.pilot", **pilot_echo(target)})
+                    if after > 0:
+                        effects.append({"kind": "pilot_left", "role": "target", "reason": "panic", **echo(target)})
+        if after == 0 and target["kind"] == "vehicle" and target.get("pilot") and result["pilot"] != tables.KILLED:
+            effects.append(
+                {"kind": "dismounted", "role": "target.pilot", "reason": "vehicle destroyed", **pilot_echo(target)}
+            )
+        summary = f"{damage} damage, strength now {after}" + (" (destroyed)" if after == 0 else "")
+        if result["pilot"]:
+            summary += f"; pilot {result['pilot']}"
+        return self.outcome(summary + ".", result, effects, steps)
+
+    def odds_clean(self, clean, settings):
+        out = {"ammo_cost": clean["ammo_cost"], "power": tables.CHARGE_POWER[clean["charge"]]}
+        if not clean["hit"]:
+            return {**out, "p_destroyed": prob(0), "p_pilot_killed": prob(0), "p_panic": prob(0)}
+        target = clean["target"]
+        fell, was_lying = bool(clean.get("fell")), bool(clean.get("was_lying", target.get("lying")))
+        if target["kind"] == "infantry":
+            if fell:
+                return {**out, "p_destroyed": prob(1), "p_panic": prob(0), "p_pilot_killed": prob(0)}
+            p = tables.survival_probabilities(target["armour"], survival_faces(settings), panic_rule=settings["panic"])
+            return {
+                **out,
+                "p_destroyed": prob(p[tables.KILLED]),
+                "p_panic": prob(p[tables.PANIC]),
+                "p_pilot_killed": prob(0),
+            }
+        damage = tables.real_hit_damage(clean["charge"], fell=fell, was_lying=was_lying)
+        after = tables.strength_after(target["strength"], damage)
+        out.update(damage=distribution({damage: Fraction(1)}), p_destroyed=prob(1 if after == 0 else 0))
+        if target["kind"] == "vehicle" and target.get("pilot") is not None:
+            armour = after if settings["armour_test_after_damage"] else target["strength"]
+            p = tables.armour_test_probabilities(
+                armour,
+                tables.armour_test_die(fell=fell, was_lying=was_lying),
+                target["pilot"]["armour"],
+                survival_faces=survival_faces(settings),
+                panic_rule=settings["panic"],
+            )
+            out.update(
+                p_pilot_safe=prob(p["safe"]),
+                p_pilot_killed=prob(p[tables.KILLED]),
+                p_panic=prob(p[tables.PANIC]),
+            )
+        else:
+            out.update(p_pilot_killed=prob(0), p_panic=prob(0))
+        return out

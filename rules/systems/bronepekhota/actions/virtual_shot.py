@@ -1,0 +1,238 @@
+"""Virtual shooting (spec §3.7, p.27–36): range roll, power dice against armour + cover, pilot test,
+emergency landing, aimed fire (§11.1) and blast specials (§7.4 IV)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from rules import dice as dicelib
+from rules.systems.base import distribution, exact, prob
+from rules.systems.bronepekhota import tables
+from rules.systems.bronepekhota.actions.common import (
+    ELEMENT,
+    SHOOTER,
+    WEAPON,
+    BronAction,
+    attack_element,
+    check_ammo,
+    check_can_fire,
+    check_element,
+    damage_consequences,
+    err,
+    fire_effects,
+    parse_power,
+    parse_range,
+    pools_damage_distribution,
+)
+
+BLAST_VICTIM = {
+    **ELEMENT,
+    "properties": {**ELEMENT["properties"], "cover": {"enum": list(tables.COVER_CHOICES)}},
+}
+
+
+def cover_value(cover: str, settings: dict, field: str) -> int:
+    if cover == tables.COVER_HIDDEN:
+        raise err(field, "The target is not visible: the shot is impossible (Table 5).")
+    return tables.cover_bonus(cover, exactly_half_bonus=int(settings.get("cover_exactly_half", 1)))
+
+
+class VirtualShot(BronAction):
+    key = "virtual_shot"
+    label = "Virtual shot"
+    spec_ref = "§3.7 (p.27–36)"
+    modes = ("virtual",)
+    description = (
+        "Range roll against the distance in steps (cm / 5 rounded up); on a hit each power die strictly above the "
+        "target's armour + cover does 1 damage. Infantry dies from any damage; a damaged vehicle's pilot takes "
+        "one survival test per shot; a flyer whose pilot dies lands and takes D6. Ammo drops by the number of "
+        "power dice before the shot."
+    )
+    input_schema = {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["shooter", "weapon", "target"],
+        "properties": {
+            "shooter": SHOOTER,
+            "weapon": WEAPON,
+            "target": ELEMENT,
+            "distance_cm": {"type": "number", "minimum": 0, "maximum": 10000},
+            "distance_steps": {"type": "integer", "minimum": 0, "maximum": 2000},
+            "cover": {"enum": list(tables.COVER_CHOICES), "default": "none"},
+            "blast": {
+                "type": "array",
+                "maxItems": 30,
+                "items": BLAST_VICTIM,
+                "description": "Elements within the blast radius of the target (special properties on).",
+            },
+        },
+    }
+
+    def check_inputs(self, inputs: dict, settings: dict) -> dict:
+        clean = dict(inputs)
+        shooter = clean["shooter"] = dict(inputs["shooter"])
+        weapon = clean["weapon"] = dict(inputs["weapon"])
+        weapon.setdefault("key", "personal" if shooter["kind"] == "infantry" else "weapon")
+        clean["range"] = parse_range(weapon["range"], "weapon.range")
+        clean["power"] = parse_power(weapon["power"], "weapon.power")
+        if ("distance_cm" in inputs) == ("distance_steps" in inputs):
+            raise err("distance_cm", "Give the distance either in cm (distance_cm) or in steps (distance_steps).")
+        clean["steps"] = (
+            tables.steps_from_cm(inputs["distance_cm"]) if "distance_cm" in inputs else inputs["distance_steps"]
+        )
+        clean["cover"] = inputs.get("cover", tables.COVER_NONE)
+        clean["cover_bonus"] = cover_value(clean["cover"], settings, "cover")
+        clean["target"] = check_element(inputs["target"], "target")
+        check_can_fire(shooter, weapon["key"], settings, real=False)
+        clean["ammo_cost"] = tables.virtual_ammo_cost(clean["power"].count)
+        clean["ammo_after"] = check_ammo(shooter, clean["ammo_cost"], settings)
+        clean["aimed"] = bool(shooter.get("aimed"))
+        if clean["aimed"]:
+            if not settings["aimed_fire"]:
+                raise err("shooter.aimed", "Aimed fire is an optional rule that is off in these settings.")
+            if shooter["kind"] != "infantry":
+                raise err("shooter.aimed", "Only an infantryman with his personal weapon may aim (§11.1).")
+            if {"move", "melee", "jump"} & set(shooter.get("actions_used", [])):
+                raise err("shooter.aimed", "A soldier who aims may not move or melee in the same round (§11.1).")
+        special = weapon.get("special") or {}
+        clean["blast_steps"] = special.get("blast_steps") if settings["special_properties"] else None
+        clean["blast_power"] = None
+        victims = inputs.get("blast") or []
+        if victims and not special.get("blast_steps"):
+            raise err("blast", "This weapon has no blast property.")
+        if victims and not settings["special_properties"]:
+            raise err("blast", "Special weapon properties are off in these settings, so there is no blast.")
+        if clean["blast_steps"]:
+            clean["blast_power"] = parse_power(special.get("blast_power") or "1Д20", "weapon.special.blast_power")
+        clean["blast"] = []
+        for i, victim in enumerate(victims):
+            v = check_element({k: val for k, val in victim.items() if k != "cover"}, f"blast.{i}")
+            bonus = 0
+            if settings["blast_cover"]:
+                bonus = cover_value(victim.get("cover", tables.COVER_NONE), settings, f"blast.{i}.cover")
+            clean["blast"].append((v, bonus))
+        return clean
+
+    # -- resolution ------------------------------------------------------------------------------------
+    def _target_pools(self, clean: dict, settings: dict) -> list:
+        power = clean["power"]
+        pools = [(power.count, power.faces, power.modifier, clean["cover_bonus"], "power die")]
+        if clean["blast_power"] and settings["blast_hits_target"]:
+            blast = clean["blast_power"]
+            bonus = clean["cover_bonus"] if settings["blast_cover"] else 0
+            pools.append((blast.count, blast.faces, blast.modifier, bonus, "blast die"))
+        return pools
+
+    def resolve_clean(self, clean: dict, settings: dict, dice) -> object:
+        shooter, weapon, target = clean["shooter"], clean["weapon"], clean["target"]
+        rng = clean["range"]
+        steps: list[str] = []
+        effects = fire_effects(shooter, weapon["key"], clean["ammo_cost"], clean["ammo_after"])
+        if clean["ammo_after"] is not None:
+            steps.append(f"Ammo {shooter['ammo']} -> {clean['ammo_after']} ({clean['ammo_cost']} power dice).")
+        roll = dice.roll(rng.faces, "range roll")
+        reach = tables.aimed_range(roll, rng.modifier, aimed=clean["aimed"])
+        hit = reach >= clean["steps"]
+        aimed_text = " ×2 (aimed)" if clean["aimed"] else ""
+        steps.append(
+            f"Range roll {rng}: {roll}{rng.modifier:+d}{aimed_text} = {reach} against {clean['steps']} steps: "
+            f"{'hit' if hit else 'miss'}."
+            if rng.modifier
+            else f"Range roll {rng}: {roll}{aimed_text} = {reach} against {clean['steps']} steps: "
+            f"{'hit' if hit else 'miss'}."
+        )
+        result = {
+            "steps": clean["steps"],
+            "range_roll": roll,
+            "aimed_range": reach,
+            "hit": hit,
+            "ammo_cost": clean["ammo_cost"],
+            "ammo_after": clean["ammo_after"],
+            "target": None,
+            "blast": [],
+        }
+        if not hit:
+            return self.outcome(f"Miss: aimed range {reach} < {clean['steps']} steps.", result, effects, steps)
+        target_result, target_effects = attack_element(
+            dice, target, "target", self._target_pools(clean, settings), settings=settings, steps=steps, cause="shot"
+        )
+        effects += target_effects
+        result["target"] = target_result
+        if clean["blast_steps"]:
+            blast = clean["blast_power"]
+            steps.append(f"Blast: {blast} against everything within {clean['blast_steps']} steps of the target.")
+            for i, (victim, bonus) in enumerate(clean["blast"]):
+                victim_result, victim_effects = attack_element(
+                    dice,
+                    victim,
+                    f"blast.{i}",
+                    [(blast.count, blast.faces, blast.modifier, bonus, "blast die")],
+                    settings=settings,
+                    steps=steps,
+                    cause="blast",
+                )
+                result["blast"].append(victim_result)
+                effects += victim_effects
+        summary = self._summary(target, target_result)
+        return self.outcome(summary, result, effects, steps)
+
+    @staticmethod
+    def _summary(target: dict, r: dict) -> str:
+        if r["damage"] == 0:
+            return "Hit, but no die beat the armour: no damage."
+        if target["kind"] == "infantry":
+            return "Hit: the infantryman is destroyed." if r["destroyed"] else "Hit: he survives."
+        text = f"Hit: {r['damage']} damage, strength now {r['strength_after']}"
+        if r["destroyed"]:
+            text += " (destroyed)"
+        if r.get("pilot"):
+            text += f"; pilot {r['pilot']}"
+        if r.get("emergency_landing"):
+            text += f"; emergency landing for {r['emergency_landing']['roll']} more damage"
+        return text + "."
+
+    # -- exact odds --------------------------------------------------------------------------------------
+    def odds_clean(self, clean: dict, settings: dict) -> dict:
+        rng, target = clean["range"], clean["target"]
+        p_hit = tables.hit_probability(rng.faces, rng.modifier, clean["steps"], aimed=clean["aimed"])
+        damage_if_hit = pools_damage_distribution(target, self._target_pools(clean, settings))
+        damage = {k: p_hit * p for k, p in damage_if_hit.items()}
+        damage[0] = damage.get(0, Fraction(0)) + (1 - p_hit)
+        after_hit = damage_consequences(target, damage_if_hit, settings)
+        armour = (target["armour"] if target["kind"] == "infantry" else target["strength"]) + clean["cover_bonus"]
+        out = {
+            "steps": clean["steps"],
+            "armour": armour,
+            "ammo_cost": clean["ammo_cost"],
+            "p_hit": prob(p_hit),
+            "p_damage": prob(1 - damage[0]),
+            "damage": distribution(damage),
+            "expected_damage": exact(dicelib.expected(damage)),
+            "p_destroyed": prob(p_hit * after_hit["destroyed"]),
+            "p_pilot_killed": prob(p_hit * after_hit["pilot_killed"]),
+            "p_panic": prob(p_hit * after_hit["panic"]),
+        }
+        if target["kind"] != "infantry":
+            loss = {k: p_hit * p for k, p in after_hit["strength_loss"].items()}
+            loss[0] = loss.get(0, Fraction(0)) + (1 - p_hit)
+            out["strength_loss"] = distribution(loss)
+        out["blast"] = []
+        for victim, bonus in clean["blast"]:
+            blast = clean["blast_power"]
+            dmg = tables.damage_distribution(
+                blast.count, blast.faces, _armour(victim) + bonus, per_die_modifier=blast.modifier
+            )
+            cons = damage_consequences(victim, dmg, settings, cause="blast")
+            out["blast"].append(
+                {
+                    "p_attacked": prob(p_hit),
+                    "p_destroyed": prob(p_hit * cons["destroyed"]),
+                    "p_pilot_killed": prob(p_hit * cons["pilot_killed"]),
+                    "p_panic": prob(p_hit * cons["panic"]),
+                }
+            )
+        return out
+
+
+def _armour(el: dict) -> int:
+    return el["armour"] if el["kind"] == "infantry" else el["strength"]

@@ -1,0 +1,329 @@
+"""Settings of «Бронепехота»: the options players agree before play (spec §1.8) and every ambiguity of §5
+that changes play or the tracker, each defaulting to the spec's recommendation.
+
+Keys are stable: the battle tracker stores them with each battle and the balance simulator reads them.
+Ambiguities that change nothing the engine computes are listed in NOT_SETTINGS with the reason.
+"""
+
+from __future__ import annotations
+
+from rules.systems.base import Setting
+
+OPTION = "option"
+AMBIGUITY = "ambiguity"
+
+SETTINGS: tuple[Setting, ...] = (
+    # §1.8: options to agree before play --------------------------------------------------------------
+    Setting(
+        key="mode",
+        label="Shooting mode",
+        default="virtual",
+        kind="choice",
+        choices=("virtual", "real"),
+        source="§1.2 p.2",
+        category=OPTION,
+        help="Virtual: shots are resolved with dice and infantry can shoot. Real: spring launchers; infantry cannot shoot.",
+    ),
+    Setting(
+        key="ammo_limited",
+        label="Limited ammo",
+        default=True,
+        source="§1.8 p.24, p.35",
+        category=OPTION,
+        help="Vehicles and guns spend their ammo track before each shot; at 0 they never fire again.",
+    ),
+    Setting(
+        key="ammo_refreshes",
+        label="Ammo refreshes per element",
+        default=0,
+        kind="int",
+        source="§5 A22 (p.25, p.36)",
+        category=OPTION,
+        help="How many times each vehicle or gun may refill its ammo track to the maximum (e.g. 1 per game).",
+    ),
+    Setting(
+        key="special_properties",
+        label="Special weapon properties",
+        default=False,
+        source="§1.8 p.33 (7.4 IV)",
+        category=OPTION,
+        help="E.g. the heavy rocket's blast: 1Д20 against everything within 2 steps of the target.",
+    ),
+    Setting(
+        key="grenades",
+        label="Grenades",
+        default=False,
+        source="§1.8 p.36 (7.8)",
+        category=OPTION,
+        help="Every infantryman may throw one grenade instead of shooting: Д6 steps, blast 1 step, 1Д20.",
+    ),
+    Setting(
+        key="jump_packs",
+        label="Jump packs",
+        default=False,
+        source="§1.8 p.44 (9.4)",
+        category=OPTION,
+        help="Soldiers with «ПрN» may jump instead of walking: length + height <= N.",
+    ),
+    Setting(
+        key="aimed_fire",
+        label="Aimed fire",
+        default=False,
+        source="§1.8 p.49 (11.1)",
+        category=OPTION,
+        help="An infantryman who neither moves nor melees doubles his aimed range with his personal weapon.",
+    ),
+    Setting(
+        key="panic",
+        label="Panic",
+        default=False,
+        source="§1.8 p.50 (11.2)",
+        category=OPTION,
+        help="A survival test equal to «Бр» survives but panics: the soldier flees «Ск» steps to the nearest edge.",
+    ),
+    # §5: ambiguities ------------------------------------------------------------------------------------
+    Setting(
+        key="balance_info_percent",
+        label="Balance note above (%)",
+        default=10,
+        kind="int",
+        source="§5 A2 (p.3)",
+        help="Armies whose totals differ by more than this share of the larger army get a note.",
+    ),
+    Setting(
+        key="balance_warning_percent",
+        label="Balance warning above (%)",
+        default=20,
+        kind="int",
+        source="§5 A2 (p.3)",
+        help="Armies whose totals differ by more than this share of the larger army get a warning.",
+    ),
+    Setting(
+        key="deployment_order",
+        label="Deployment order",
+        default="alternate",
+        kind="choice",
+        choices=("alternate", "free"),
+        source="§5 A3 (p.3–4)",
+        help="Alternate: one unit at a time, who starts settled by a d12 roll-off. Free: in any order.",
+    ),
+    Setting(
+        key="initiative_reroll",
+        label="Initiative ties",
+        default="tied_only",
+        kind="choice",
+        choices=("tied_only", "everyone"),
+        source="§5 A4 (p.9)",
+        help="Who re-rolls when the highest initiative results tie: only the tied players, or everyone.",
+    ),
+    Setting(
+        key="blast_hits_target",
+        label="Blast also hits the primary target",
+        default=False,
+        source="§5 A6 (p.34)",
+        help="Off: the blast attacks every OTHER element within its radius; the target only takes the shot.",
+    ),
+    Setting(
+        key="blast_cover",
+        label="Cover counts against blasts",
+        default=False,
+        source="§5 A6, A15 (p.34, p.37)",
+        help="Off: blast and grenade victims get no cover bonus.",
+    ),
+    Setting(
+        key="ammo_short_shot",
+        label="Shot with less ammo than its cost",
+        default="literal",
+        kind="choice",
+        choices=("literal", "strict"),
+        source="§5 A7 (p.35–36)",
+        help="Literal: allowed while ammo > 0, the slider stops at 0. Strict: ammo must cover the whole cost.",
+    ),
+    Setting(
+        key="half_step_obstacle_free",
+        label="Obstacles up to 2.5 cm are free",
+        default=True,
+        source="§5 A8 (p.13, p.15)",
+        help="On: <= 2.5 cm costs nothing (the prose). Off: exactly half a step already costs 2 SP (Table 1).",
+    ),
+    Setting(
+        key="obstacle_cost_additive",
+        label="Obstacle SP are added to the distance",
+        default=True,
+        source="§5 A9 (p.13)",
+        help="On: a half-to-one-step obstacle costs 2 SP on top of the horizontal distance.",
+    ),
+    Setting(
+        key="flyer_full_speed_each_move",
+        label="Each flyer move has full speed",
+        default=True,
+        source="§5 A10 (p.11, p.19)",
+        help="A flying vehicle's two moves each get the Speed of its current sector, in any order with its shot.",
+    ),
+    Setting(
+        key="captured_acts_next_round",
+        label="Captured vehicles act next round",
+        default=True,
+        source="§5 A11 (p.42)",
+        help="A captured or re-crewed vehicle cannot act in the round of capture.",
+    ),
+    Setting(
+        key="jump_downward_height",
+        label="Height of a downward jump",
+        default="zero",
+        kind="choice",
+        choices=("zero", "absolute"),
+        source="§5 A12 (p.46–48)",
+        help="Zero: a drop counts as height 0. Absolute: the drop counts like a rise.",
+    ),
+    Setting(
+        key="panic_ends_actions",
+        label="A panicked soldier acts no more this round",
+        default=True,
+        source="§5 A13 (p.50–51)",
+        help="He flees at once and takes no further actions this round, even if he has not activated yet.",
+    ),
+    Setting(
+        key="panic_flyer_lands_safely",
+        label="A panicking flying pilot lands first without damage",
+        default=True,
+        source="§5 A13 (p.19, p.50)",
+        help="On: the vehicle lands with no damage (it is not an emergency landing: the pilot lives).",
+    ),
+    Setting(
+        key="survival_die",
+        label="Survival-test die",
+        default=6,
+        kind="choice",
+        choices=(6, 12, 20),
+        source="§5 A14 (p.21)",
+        help="The book says Д6 «usually» and never names a case for Д12 or Д20.",
+    ),
+    Setting(
+        key="grenade_replaces_shot",
+        label="A grenade replaces the soldier's shot",
+        default=True,
+        source="§5 A15 (p.34, p.37)",
+        help="The thrower may not also fire his personal weapon this round; grenades cost no tracked ammo.",
+    ),
+    Setting(
+        key="shooting_ban",
+        label="Who may not shoot in contact",
+        default="unified",
+        kind="choice",
+        choices=("unified", "literal"),
+        source="§5 A16 (p.23, p.31, p.41)",
+        help="Unified: anything touching an enemy model cannot fire. Literal: each mode's own wording.",
+    ),
+    Setting(
+        key="melee_in_contact",
+        label="Melee without moving when already in contact",
+        default="in_contact_may_attack",
+        kind="choice",
+        choices=("in_contact_may_attack", "movement_only"),
+        source="§5 A17 (p.38, p.41)",
+        help="(b) a unit that starts in contact may attack without moving; (a) only a new contact by movement.",
+    ),
+    Setting(
+        key="lying_vehicle_defence",
+        label="A lying vehicle defends normally",
+        default=True,
+        source="§5 A18 (p.26)",
+        help="On: Д6 + Броня + ББ while its pilot is aboard (it still cannot attack). Off: flat Броня.",
+    ),
+    Setting(
+        key="dismounted_pilot_rejoins_squad",
+        label="A dismounted pilot rejoins his squad",
+        default=True,
+        source="§5 A19 (p.19–20)",
+        help="On: he activates with his original squad (or alone if it is gone). Off: always a one-man unit.",
+    ),
+    Setting(
+        key="cover_exactly_half",
+        label="Exactly half hidden",
+        default=1,
+        kind="choice",
+        choices=(1, 3),
+        source="§5 A21 (p.31)",
+        help="Armour bonus when exactly half of the target is hidden: +1 (recommended) or +3.",
+    ),
+    Setting(
+        key="gun_rof_rule",
+        label="Gun rate of fire",
+        default="per_gun",
+        kind="choice",
+        choices=("per_gun", "per_barrel"),
+        source="§5 A23 (p.24, p.35)",
+        help="Per gun: a gun may fire its listed weapon up to its RoF each round. Per barrel: once per weapon.",
+    ),
+    Setting(
+        key="virtual_infantry_damage",
+        label="Infantry hit in virtual shooting",
+        default="destroyed",
+        kind="choice",
+        choices=("destroyed", "survival_test"),
+        source="§5 A24 (p.20)",
+        help="Destroyed: any damage kills (the book). Survival test: a house rule giving a Д6 test instead.",
+    ),
+    Setting(
+        key="armour_test_after_damage",
+        label="Armour test uses the armour after damage",
+        default=True,
+        source="§5 A25 (p.25–26)",
+        help="On: the damage is marked first, so a destroyed vehicle's pilot always takes the survival test.",
+    ),
+    Setting(
+        key="airborne_no_melee",
+        label="Airborne vehicles take no part in melee",
+        default=True,
+        source="§5 A26 (p.11, p.19)",
+        help="A flying vehicle can be neither attacker nor defender; landed and pilotless it can be attacked.",
+    ),
+    Setting(
+        key="enforce_mount_limit",
+        label="Check the arsenal mount limit",
+        default=True,
+        source="§5 A30 (p.7)",
+        help="A vehicle may fit at most its data's `mounts` weapons (none given: any number).",
+    ),
+    Setting(
+        key="repair_needs_idle_soldier",
+        label="Repair needs a soldier who did nothing else",
+        default=True,
+        source="§5 A31 (p.43)",
+        help="A «Рм» soldier repairs only if he has taken no action this round; it uses his whole activation.",
+    ),
+    Setting(
+        key="repair_cap_at_max",
+        label="Repair never exceeds the maximum",
+        default=True,
+        source="§5 A32 (p.44, p.48)",
+        help="On: HELIX and infantry repair stop at the Armlist maximum.",
+    ),
+    Setting(
+        key="dispute_die",
+        label="Dispute roll die",
+        default=12,
+        kind="choice",
+        choices=(6, 12, 20),
+        source="§5 A33 (p.51)",
+        help="Each disputing player rolls this die; ties re-roll among the tied.",
+    ),
+)
+
+# Ambiguities of §5 that are not settings, and why (they change nothing the engine computes).
+NOT_SETTINGS = {
+    "A0": "Armlist data is missing from the book: data packs supply it.",
+    "A1": "Cost is per squad Armlist: the only sensible reading, used by the army builder.",
+    "A5": "A wrong cross-reference (7.3 for 7.4): the grenade uses §7.4 II/III.",
+    "A20": "Measuring points: the player measures; the engine takes the distance as input.",
+    "A27": "Light vs heavy only changes where the pilot figure stands: no mechanics.",
+    "A28": "Two names for one gun: a data matter.",
+    "A29": "Speed sectors are data (profile speed_sectors).",
+}
+
+SETTINGS_BY_KEY = {s.key: s for s in SETTINGS}
+
+
+def defaults() -> dict:
+    return {s.key: s.default for s in SETTINGS}
