@@ -1,1 +1,28 @@
-urlpatterns: list = []
+from django.urls import path
+
+from battles import api, views
+
+app_name = "battles"
+
+urlpatterns = [
+    # Pages
+    path("battles/", views.battle_list, name="list"),
+    path("battles/new/", views.battle_new, name="new"),
+    path("battles/<int:battle_id>/", views.battle_detail, name="detail"),
+    path("battles/<int:battle_id>/board", views.battle_board, name="board"),
+    path("battles/<int:battle_id>/log/", views.battle_log_page, name="log"),
+    path("battles/join/<str:token>/", views.battle_join, name="join"),
+    path("battles/watch/<str:token>/", views.battle_watch, name="watch"),
+    # API
+    path("api/v1/battles/", api.BattleListApi.as_view(), name="api-list"),
+    path("api/v1/battles/<int:battle_id>/", api.BattleStateApi.as_view(), name="api-state"),
+    path("api/v1/battles/<int:battle_id>/events", api.BattleEventsApi.as_view(), name="api-events"),
+    path("api/v1/battles/<int:battle_id>/round", api.RoundStartApi.as_view(), name="api-round"),
+    path("api/v1/battles/<int:battle_id>/initiative", api.InitiativeApi.as_view(), name="api-initiative"),
+    path("api/v1/battles/<int:battle_id>/order", api.OrderApi.as_view(), name="api-order"),
+    path("api/v1/battles/<int:battle_id>/done", api.UnitDoneApi.as_view(), name="api-done"),
+    path("api/v1/battles/<int:battle_id>/adjust", api.UnitAdjustApi.as_view(), name="api-adjust"),
+    path("api/v1/battles/<int:battle_id>/actions", api.ActionApi.as_view(), name="api-action"),
+    path("api/v1/battles/<int:battle_id>/undo", api.UndoApi.as_view(), name="api-undo"),
+    path("api/v1/battles/<int:battle_id>/mission", api.MissionApi.as_view(), name="api-mission"),
+]

@@ -1,0 +1,512 @@
+"""Battle API: one view per operation. Reads answer ETag / 304; writes need the version they were based on
+(If-Match or a `version` field) and honour an Idempotency-Key header.
+
+Status codes of writes: 201 recorded (or replayed: header `Idempotent-Replayed: true`), 400 bad input, 403 not a
+player of this battle / not your unit, 404 unknown battle or not yours to see, 409 not possible now (out of turn,
+battle over), 412 stale version (body carries the current state), 422 idempotency key reused, 428 no version.
+"""
+
+from __future__ import annotations
+
+import re
+
+from django.core.exceptions import PermissionDenied
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import permissions, serializers, status
+from rest_framework.exceptions import NotFound
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from armies.selectors import roster_get_for_user
+from battles import rules_bridge, selectors, services
+from battles.models import Battle
+
+IF_MATCH = OpenApiParameter(
+    "If-Match",
+    OpenApiTypes.STR,
+    OpenApiParameter.HEADER,
+    description='ETag of the state the write is based on, e.g. "v12"',
+)
+IDEMPOTENCY_KEY = OpenApiParameter(
+    "Idempotency-Key",
+    OpenApiTypes.STR,
+    OpenApiParameter.HEADER,
+    description="A retry with the same key is answered once",
+)
+IF_NONE_MATCH = OpenApiParameter(
+    "If-None-Match", OpenApiTypes.STR, OpenApiParameter.HEADER, description="ETag the client has: 304 when unchanged"
+)
+WATCH = OpenApiParameter("watch", OpenApiTypes.STR, OpenApiParameter.QUERY, description="Spectator token (read only)")
+_ETAG_RE = re.compile(r'^\s*(?:W/)?"?v(\d+)"?\s*$')
+
+
+def parse_version(value) -> int | None:
+    if value is None or value == "":
+        return None
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    match = _ETAG_RE.match(str(value)) or re.match(r"^\s*(\d+)\s*$", str(value))
+    if not match:
+        raise services.BattleInputError({"version": f'{value!r} is not a version (expected an ETag like "v12").'})
+    return int(match.group(1))
+
+
+class EventOutput(serializers.Serializer):
+    class Meta:
+        ref_name = "BattleEventOutput"
+
+    seq = serializers.IntegerField()
+    type = serializers.CharField()
+    actor = serializers.CharField(allow_null=True)
+    side = serializers.IntegerField(allow_null=True)
+    payload = serializers.JSONField()
+    dice = serializers.JSONField()
+    cause = serializers.IntegerField(allow_null=True)
+    undoes = serializers.IntegerField(allow_null=True)
+    undone = serializers.BooleanField()
+    text = serializers.CharField()
+    created_at = serializers.CharField()
+
+
+class WriteOutput(serializers.Serializer):
+    class Meta:
+        ref_name = "BattleWriteOutput"
+
+    version = serializers.IntegerField()
+    events = EventOutput(many=True)
+    outcome = serializers.JSONField(allow_null=True)
+    notices = serializers.ListField(child=serializers.CharField())
+    replayed = serializers.BooleanField()
+
+
+class StateOutput(serializers.Serializer):
+    class Meta:
+        ref_name = "BattleStateOutput"
+
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    system = serializers.CharField()
+    version = serializers.IntegerField()
+    status = serializers.CharField()
+    mission = serializers.CharField()
+    settings = serializers.JSONField()
+    round = serializers.IntegerField()
+    initiative = serializers.JSONField(allow_null=True)
+    order = serializers.ListField(child=serializers.IntegerField())
+    turn = serializers.IntegerField(allow_null=True)
+    round_over = serializers.BooleanField()
+    result = serializers.JSONField(allow_null=True)
+    eliminated = serializers.ListField(child=serializers.IntegerField())
+    soldiers = serializers.JSONField()
+    pending = serializers.JSONField()
+    sides = serializers.JSONField()
+    viewer = serializers.JSONField()
+    units = serializers.JSONField()
+
+
+def _state_response(request, access: selectors.Access, *, status_code=200) -> Response:
+    battle = Battle.objects.get(pk=access.battle_id)
+    access.version = battle.version
+    response = Response(selectors.battle_state(battle, access), status=status_code)
+    response["ETag"] = battle.etag
+    return response
+
+
+def _conditional_headers(response: Response) -> Response:
+    response["Cache-Control"] = "private, no-cache"
+    response["Vary"] = "Cookie, Authorization"
+    return response
+
+
+class BattleReadApi(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    def access(self, request, battle_id) -> selectors.Access:
+        return selectors.battle_access(request, battle_id)
+
+    def not_modified(self, request, access) -> Response | None:
+        if request.headers.get("If-None-Match", "").strip() == access.etag:
+            response = Response(status=status.HTTP_304_NOT_MODIFIED)
+            response["ETag"] = access.etag
+            return _conditional_headers(response)
+        return None
+
+
+class BattleWriteApi(APIView):
+    """Base of every write: access, version, idempotency and the mapping of service errors to answers."""
+
+    permission_classes = [permissions.AllowAny]
+    operation = ""
+
+    def initial(self, request, *args, **kwargs):
+        """Who may write is settled before the body is read: outsiders 404, spectators 403."""
+        super().initial(request, *args, **kwargs)
+        self.battle_access = selectors.battle_access(request, kwargs.get("battle_id"))
+        if not self.battle_access.can_write:
+            raise PermissionDenied("Spectators may watch but not change the battle.")
+
+    def run(self, request, battle_id, command, **kwargs) -> Response:
+        access = self.battle_access
+        body = request.data if isinstance(request.data, dict) else {}
+        key = request.headers.get("Idempotency-Key", "").strip() or None
+        if key and len(key) > 100:
+            raise services.BattleInputError({"Idempotency-Key": "At most 100 characters."})
+        try:
+            version = parse_version(request.headers.get("If-Match") or body.get("version"))
+            result = command(
+                battle_id=access.battle_id,
+                user=request.user,
+                expected_version=version,
+                idempotency_key=key,
+                request_hash=services.request_fingerprint(f"{self.operation}:{battle_id}", body),
+                **kwargs,
+            )
+        except services.StaleVersion as exc:
+            response = _state_response(request, access, status_code=status.HTTP_412_PRECONDITION_FAILED)
+            response.data = {
+                "detail": f"{exc} Someone changed the battle first: nothing was recorded. Here is the current state.",
+                "version": exc.current,
+                "state": response.data,
+            }
+            return response
+        except services.PreconditionRequired:
+            return Response(
+                {
+                    "detail": "Say which version this change is based on: an If-Match header with the ETag "
+                    '(e.g. "v12") or a `version` field.',
+                    "version": access.version,
+                },
+                status=status.HTTP_428_PRECONDITION_REQUIRED,
+            )
+        except services.IdempotencyKeyReused:
+            return Response(
+                {"detail": "This Idempotency-Key was already used for a different request. Use a new key."},
+                status=status.HTTP_422_UNPROCESSABLE_ENTITY,
+            )
+        except services.BattleConflict as exc:
+            return Response({"detail": exc.message}, status=status.HTTP_409_CONFLICT)
+        except rules_bridge.RuleInputError as exc:
+            first = next(iter(exc.errors.values()), "The request has errors.")
+            return Response({"detail": first, "errors": exc.errors}, status=status.HTTP_400_BAD_REQUEST)
+        battle = result.battle
+        names = selectors.name_maps(battle)
+        events = [selectors.event_dict(e, names=names) for e in result.events]
+        data = {
+            "version": events[-1]["seq"] if events else battle.version,
+            "events": events,
+            "outcome": result.outcome,
+            "notices": result.notices,
+            "replayed": result.replayed,
+        }
+        response = Response(data, status=status.HTTP_201_CREATED)
+        response["ETag"] = f'"v{data["version"]}"'
+        if result.replayed:
+            response["Idempotent-Replayed"] = "true"
+        return response
+
+
+def _validated(serializer_class, data):
+    serializer = serializer_class(data=data)
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data
+
+
+# Reads ------------------------------------------------------------------------------------------------------
+class BattleListApi(APIView):
+    """Your battles (GET) and starting a new one (POST)."""
+
+    class InputSerializer(serializers.Serializer):
+        class Meta:
+            ref_name = "BattleCreateInput"
+
+        name = serializers.CharField(max_length=120, required=False, allow_blank=True)
+        rosters = serializers.ListField(
+            child=serializers.IntegerField(min_value=1), max_length=6, required=False, default=list
+        )
+        roster_links = serializers.ListField(
+            child=serializers.CharField(max_length=300),
+            max_length=6,
+            required=False,
+            default=list,
+            help_text="Share links (/s/<token>/) of rosters you cannot otherwise read, e.g. your opponent's",
+        )
+        my_side = serializers.IntegerField(min_value=0, default=0)
+        settings = serializers.DictField(required=False, default=dict)
+        enforce_turns = serializers.BooleanField(default=False)
+        mission = serializers.CharField(max_length=2000, required=False, allow_blank=True, default="")
+
+    class OutputSerializer(serializers.Serializer):
+        class Meta:
+            ref_name = "BattleListItemOutput"
+
+        id = serializers.IntegerField()
+        name = serializers.CharField()
+        status = serializers.CharField()
+        version = serializers.IntegerField()
+        round = serializers.IntegerField()
+        sides = serializers.JSONField()
+        url = serializers.CharField()
+
+    class CreatedSerializer(serializers.Serializer):
+        class Meta:
+            ref_name = "BattleCreatedOutput"
+
+        id = serializers.IntegerField()
+        version = serializers.IntegerField()
+        url = serializers.CharField()
+        spectator_url = serializers.CharField()
+        invitations = serializers.JSONField()
+
+    @extend_schema(responses={200: OutputSerializer(many=True)})
+    def get(self, request):
+        rows = []
+        for battle in selectors.battles_for_user(request.user):
+            rows.append(
+                {
+                    "id": battle.pk,
+                    "name": battle.name,
+                    "status": battle.status,
+                    "version": battle.version,
+                    "round": (battle.state or {}).get("round", 1),
+                    "sides": [
+                        {"index": s.index, "name": s.name, "player": s.player.get_username() if s.player else None}
+                        for s in battle.sides.all()
+                    ],
+                    "url": f"/battles/{battle.pk}/",
+                }
+            )
+        return Response(rows)
+
+    @extend_schema(request=InputSerializer, responses={201: CreatedSerializer})
+    def post(self, request):
+        data = _validated(self.InputSerializer, request.data)
+        rosters = []
+        for i, roster_id in enumerate(data["rosters"]):
+            try:
+                rosters.append(roster_get_for_user(request.user, roster_id))
+            except Exception as exc:  # Http404 from armies: say which one without revealing anything
+                raise NotFound(
+                    f"Roster {roster_id} (position {i + 1}) does not exist or is not visible to you."
+                ) from exc
+        try:
+            battle = services.battle_create(
+                user=request.user,
+                name=data.get("name", ""),
+                rosters=rosters,
+                system_settings=data.get("settings") or {},
+                enforce_turns=data["enforce_turns"],
+                mission=data.get("mission", ""),
+                my_side=data["my_side"],
+            )
+        except rules_bridge.RuleInputError as exc:
+            first = next(iter(exc.errors.values()), "The request has errors.")
+            return Response({"detail": first, "errors": exc.errors}, status=status.HTTP_400_BAD_REQUEST)
+        sides = selectors.battle_sides(battle)
+        body = {
+            "id": battle.pk,
+            "version": battle.version,
+            "url": f"/battles/{battle.pk}/",
+            "spectator_url": f"/battles/watch/{battle.spectator_token}/",
+            "invitations": [
+                {"side": s.index, "name": s.name, "url": f"/battles/join/{s.invite_token}/"}
+                for s in sides
+                if s.player_id is None
+            ],
+        }
+        response = Response(body, status=status.HTTP_201_CREATED)
+        response["ETag"] = battle.etag
+        return response
+
+
+class BattleStateApi(BattleReadApi):
+    @extend_schema(parameters=[IF_NONE_MATCH, WATCH], responses={200: StateOutput, 304: None})
+    def get(self, request, battle_id):
+        access = self.access(request, battle_id)
+        cached = self.not_modified(request, access)
+        if cached is not None:
+            return cached
+        return _conditional_headers(_state_response(request, access))
+
+
+class BattleEventsApi(BattleReadApi):
+    class OutputSerializer(serializers.Serializer):
+        class Meta:
+            ref_name = "BattleEventsOutput"
+
+        version = serializers.IntegerField()
+        events = EventOutput(many=True)
+        has_more = serializers.BooleanField()
+
+    @extend_schema(
+        parameters=[
+            IF_NONE_MATCH,
+            WATCH,
+            OpenApiParameter("after", OpenApiTypes.INT, OpenApiParameter.QUERY, description="Last seq you have"),
+        ],
+        responses={200: OutputSerializer, 304: None},
+    )
+    def get(self, request, battle_id):
+        access = self.access(request, battle_id)
+        cached = self.not_modified(request, access)
+        if cached is not None:
+            return cached
+        after_raw = request.GET.get("after", "0")
+        if not after_raw.isdigit():
+            return Response({"detail": "`after` must be a whole number (the last seq you have)."}, status=400)
+        battle = Battle.objects.get(pk=access.battle_id)
+        events, has_more = selectors.battle_events(battle, after=int(after_raw))
+        response = Response({"version": battle.version, "events": events, "has_more": has_more})
+        response["ETag"] = battle.etag
+        return _conditional_headers(response)
+
+
+# Writes -----------------------------------------------------------------------------------------------------
+class VersionField(serializers.Serializer):
+    class Meta:
+        ref_name = "BattleVersionInput"
+
+    version = serializers.IntegerField(required=False, help_text="Instead of If-Match")
+
+
+WRITE_PARAMS = [IF_MATCH, IDEMPOTENCY_KEY]
+
+
+class RoundStartApi(BattleWriteApi):
+    operation = "round"
+
+    @extend_schema(request=VersionField, parameters=WRITE_PARAMS, responses={201: WriteOutput})
+    def post(self, request, battle_id):
+        return self.run(request, battle_id, services.round_start)
+
+
+class InitiativeApi(BattleWriteApi):
+    operation = "initiative"
+
+    class InputSerializer(serializers.Serializer):
+        class Meta:
+            ref_name = "BattleInitiativeInput"
+
+        version = serializers.IntegerField(required=False)
+        dice = serializers.ListField(child=serializers.IntegerField(), required=False, allow_null=True, default=None)
+
+    @extend_schema(request=InputSerializer, parameters=WRITE_PARAMS, responses={201: WriteOutput})
+    def post(self, request, battle_id):
+        data = _validated(self.InputSerializer, request.data)
+        return self.run(request, battle_id, services.initiative_roll, dice=data.get("dice"))
+
+
+class OrderApi(BattleWriteApi):
+    operation = "order"
+
+    class InputSerializer(serializers.Serializer):
+        class Meta:
+            ref_name = "BattleOrderInput"
+
+        version = serializers.IntegerField(required=False)
+        order = serializers.ListField(child=serializers.IntegerField(min_value=0), min_length=1, max_length=6)
+
+    @extend_schema(request=InputSerializer, parameters=WRITE_PARAMS, responses={201: WriteOutput})
+    def post(self, request, battle_id):
+        data = _validated(self.InputSerializer, request.data)
+        return self.run(request, battle_id, services.order_set, order=data["order"])
+
+
+class UnitDoneApi(BattleWriteApi):
+    operation = "done"
+
+    class InputSerializer(serializers.Serializer):
+        class Meta:
+            ref_name = "BattleUnitDoneInput"
+
+        version = serializers.IntegerField(required=False)
+        unit = serializers.CharField(max_length=60)
+
+    @extend_schema(request=InputSerializer, parameters=WRITE_PARAMS, responses={201: WriteOutput})
+    def post(self, request, battle_id):
+        data = _validated(self.InputSerializer, request.data)
+        return self.run(request, battle_id, services.unit_done, unit=data["unit"])
+
+
+class UnitAdjustApi(BattleWriteApi):
+    operation = "adjust"
+
+    class InputSerializer(serializers.Serializer):
+        class Meta:
+            ref_name = "BattleUnitAdjustInput"
+
+        version = serializers.IntegerField(required=False)
+        unit = serializers.CharField(max_length=60)
+        changes = serializers.DictField(help_text=rules_bridge.ADJUST_HELP)
+        note = serializers.CharField(max_length=500, required=False, allow_blank=True, default="")
+
+    @extend_schema(request=InputSerializer, parameters=WRITE_PARAMS, responses={201: WriteOutput})
+    def post(self, request, battle_id):
+        data = _validated(self.InputSerializer, request.data)
+        return self.run(
+            request, battle_id, services.unit_adjust, unit=data["unit"], changes=data["changes"], note=data["note"]
+        )
+
+
+class ActionApi(BattleWriteApi):
+    operation = "action"
+
+    class InputSerializer(serializers.Serializer):
+        class Meta:
+            ref_name = "BattleActionInput"
+
+        version = serializers.IntegerField(required=False)
+        action = serializers.CharField(max_length=40, help_text="shoot, melee, grenade, repair, capture …")
+        inputs = serializers.DictField(help_text=rules_bridge.ACTION_HELP)
+        dice = serializers.ListField(
+            child=serializers.IntegerField(),
+            required=False,
+            allow_null=True,
+            default=None,
+            help_text="Dice rolled at the table, in the order the test uses them; omit to let the server roll.",
+        )
+
+    @extend_schema(request=InputSerializer, parameters=WRITE_PARAMS, responses={201: WriteOutput})
+    def post(self, request, battle_id):
+        data = _validated(self.InputSerializer, request.data)
+        return self.run(
+            request,
+            battle_id,
+            services.action_resolve,
+            action=data["action"],
+            inputs=data["inputs"],
+            dice=data.get("dice"),
+        )
+
+
+class UndoApi(BattleWriteApi):
+    operation = "undo"
+
+    class InputSerializer(serializers.Serializer):
+        class Meta:
+            ref_name = "BattleUndoInput"
+
+        version = serializers.IntegerField(required=False)
+        seq = serializers.IntegerField(min_value=1, help_text="The event to undo (a command's head event)")
+
+    @extend_schema(request=InputSerializer, parameters=WRITE_PARAMS, responses={201: WriteOutput})
+    def post(self, request, battle_id):
+        data = _validated(self.InputSerializer, request.data)
+        return self.run(request, battle_id, services.event_undo, seq=data["seq"])
+
+
+class MissionApi(BattleWriteApi):
+    operation = "mission"
+
+    class InputSerializer(serializers.Serializer):
+        class Meta:
+            ref_name = "BattleMissionInput"
+
+        version = serializers.IntegerField(required=False)
+        side = serializers.IntegerField(min_value=0)
+        note = serializers.CharField(max_length=500, required=False, allow_blank=True, default="")
+
+    @extend_schema(request=InputSerializer, parameters=WRITE_PARAMS, responses={201: WriteOutput})
+    def post(self, request, battle_id):
+        data = _validated(self.InputSerializer, request.data)
+        return self.run(request, battle_id, services.mission_complete, side=data["side"], note=data["note"])

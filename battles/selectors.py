@@ -1,0 +1,235 @@
+"""Reads of battles, always filtered by who asks.
+
+Who sees a battle:
+- its players (a user holding one of its sides) read and write (each acts with their own units);
+- a spectator, who opened the battle's spectator link (the token is kept in their session, or sent as `?watch=`),
+  reads only: writes get 403;
+- anyone else gets 404, so nothing is revealed.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+
+from django.db.models import Exists, OuterRef, Prefetch, QuerySet
+from django.http import Http404
+
+from battles import rules_bridge
+from battles.models import Battle, BattleEvent, BattleSide, BattleUnit
+
+SESSION_KEY = "battle_watch"
+PLAYER = "player"
+SPECTATOR = "spectator"
+EVENTS_PAGE = 200
+
+
+@dataclass
+class Access:
+    battle_id: int
+    role: str  # PLAYER | SPECTATOR
+    version: int
+    sides: tuple[int, ...] = ()
+
+    @property
+    def can_write(self) -> bool:
+        return self.role == PLAYER
+
+    @property
+    def etag(self) -> str:
+        return f'"v{self.version}"'
+
+
+def watch_tokens(request) -> dict:
+    session = getattr(request, "session", None)
+    return dict(session.get(SESSION_KEY, {})) if session is not None else {}
+
+
+def remember_watch(request, battle: Battle) -> None:
+    tokens = watch_tokens(request)
+    tokens[str(battle.pk)] = battle.spectator_token
+    request.session[SESSION_KEY] = tokens
+
+
+def battle_access(request, battle_id) -> Access:
+    """Who the requester is for this battle, in one query on the battle row (cheap enough for every conditional
+    poll). Raises Http404 for outsiders."""
+    if not str(battle_id).isdigit():
+        raise Http404("No such battle.")
+    row = Battle.objects.filter(pk=battle_id).values("version", "spectator_token", "players").first()
+    if row is None:
+        raise Http404("No such battle.")
+    user = request.user
+    if user.is_authenticated and row["players"].get(str(user.pk)):
+        return Access(int(battle_id), PLAYER, row["version"], tuple(sorted(row["players"][str(user.pk)])))
+    token = request.GET.get("watch") or watch_tokens(request).get(str(battle_id))
+    if token and secrets.compare_digest(str(token), row["spectator_token"]):
+        return Access(int(battle_id), SPECTATOR, row["version"])
+    raise Http404("No such battle.")
+
+
+def battle_for_watch_token(token: str) -> Battle:
+    battle = Battle.objects.filter(spectator_token=token).first() if token else None
+    if battle is None:
+        raise Http404("This spectator link does not exist.")
+    return battle
+
+
+def side_for_invite(token: str) -> BattleSide:
+    side = BattleSide.objects.select_related("battle", "player").filter(invite_token=token).first() if token else None
+    if side is None:
+        raise Http404("This invitation link does not exist.")
+    return side
+
+
+def roster_from_share_link(link: str):
+    """A roster behind an armies share link ("https://…/s/<token>/" or the bare token); Http404 if none."""
+    from armies.selectors import roster_for_token
+
+    text = (link or "").strip()
+    token = text.split("/s/", 1)[1].split("/")[0] if "/s/" in text else text.strip("/")
+    return roster_for_token(token)
+
+
+def battles_for_user(user) -> QuerySet[Battle]:
+    if not user.is_authenticated:
+        return Battle.objects.none()
+    mine = BattleSide.objects.filter(battle=OuterRef("pk"), player=user)
+    return (
+        Battle.objects.filter(Exists(mine))
+        .prefetch_related(Prefetch("sides", queryset=BattleSide.objects.defer("snapshot").select_related("player")))
+        .order_by("-updated_at", "-id")
+    )
+
+
+def battle_sides(battle: Battle) -> list[BattleSide]:
+    return list(BattleSide.objects.filter(battle=battle).select_related("player").defer("snapshot").order_by("index"))
+
+
+def battle_units(battle: Battle) -> list[BattleUnit]:
+    # Not the side's roster snapshot nor the initial states: the board needs the current state only.
+    return list(
+        BattleUnit.objects.filter(battle=battle)
+        .select_related("side")
+        .only("key", "name", "kind", "position", "profile", "state", "side__index")
+        .order_by("position", "id")
+    )
+
+
+def battle_state(battle: Battle, access: Access) -> dict:
+    """Everything a phone shows: the game, the sides and every unit with its derived view."""
+    sides = battle_sides(battle)
+    units = battle_units(battle)
+    game = battle.state or {}
+    owners = game.get("owners", {})
+    side_names = {s.index: s.name for s in sides}
+    unit_names = {u.key: u.name for u in units}
+    views = {
+        u.key: rules_bridge.unit_view(u.state, u.profile, settings=battle.settings, round_=game.get("round"))
+        for u in units
+    }
+    for view in views.values():
+        if view.get("pilot"):
+            view["pilot"]["name"] = unit_names.get(view["pilot"]["unit"], view["pilot"]["unit"])
+    return {
+        "id": battle.pk,
+        "name": battle.name,
+        "system": battle.system,
+        "version": battle.version,
+        "status": battle.status,
+        "mission": battle.mission,
+        "settings": battle.settings,
+        "round": game.get("round"),
+        "initiative": game.get("initiative"),
+        "order": game.get("order", []),
+        "turn": game.get("turn"),
+        "round_over": game.get("round_over", False),
+        "result": game.get("result"),
+        "eliminated": game.get("eliminated", []),
+        "soldiers": game.get("soldiers", {}),
+        "pending": game.get("pending", {}),
+        "sides": [
+            {
+                "index": s.index,
+                "name": s.name,
+                "faction": s.faction,
+                "player": s.player.get_username() if s.player else None,
+                "mine": s.index in access.sides,
+            }
+            for s in sides
+        ],
+        "viewer": {"role": access.role, "sides": list(access.sides)},
+        "units": [
+            {
+                "key": u.key,
+                "name": u.name,
+                "kind": u.kind,
+                "side": u.side.index,
+                "owner": owners.get(u.key, u.side.index),
+                "owner_name": side_names.get(owners.get(u.key, u.side.index), ""),
+                "mine": owners.get(u.key, u.side.index) in access.sides,
+                "view": views[u.key],
+            }
+            for u in units
+        ],
+    }
+
+
+def battle_events(battle: Battle, *, after: int = 0, limit: int = EVENTS_PAGE) -> tuple[list[dict], bool]:
+    """Events after `after` (for a phone catching up), with a readable line each. Returns (events, has_more)."""
+    rows = list(
+        BattleEvent.objects.filter(battle=battle, seq__gt=after)
+        .select_related("actor", "undoes", "cause")
+        .order_by("seq")[: limit + 1]
+    )
+    has_more = len(rows) > limit
+    names = name_maps(battle)
+    undone = undone_seqs(battle)
+    return [event_dict(e, names=names, undone=undone) for e in rows[:limit]], has_more
+
+
+def name_maps(battle: Battle) -> dict:
+    """Unit and side names for the log: kept in the game state since the start (no query)."""
+    game = battle.state or {}
+    if "unit_names" in game and "side_names" in game:
+        return {"units": game["unit_names"], "sides": {int(k): v for k, v in game["side_names"].items()}}
+    units = dict(BattleUnit.objects.filter(battle=battle).values_list("key", "name"))
+    sides = dict(BattleSide.objects.filter(battle=battle).values_list("index", "name"))
+    return {"units": units, "sides": sides}
+
+
+def undone_seqs(battle: Battle) -> set[int]:
+    """Seqs of commands whose effect is currently cancelled (for the log's strike-through; their caused events
+    are marked through `cause`)."""
+    from battles.services import undone_heads
+
+    return undone_heads(battle)
+
+
+def event_dict(event: BattleEvent, *, names: dict, undone: set[int] | None = None) -> dict:
+    """Needs `actor`, `undoes` and `cause` loaded (select_related)."""
+    cause_seq = event.cause.seq if event.cause_id else None
+    undone = undone or set()
+    return {
+        "seq": event.seq,
+        "type": event.type,
+        "actor": event.actor.get_username() if event.actor_id and event.actor else None,
+        "side": event.side_index,
+        "payload": event.payload,
+        "dice": event.dice,
+        "cause": cause_seq,
+        "undoes": event.undoes.seq if event.undoes_id and event.undoes else None,
+        "undone": event.seq in undone or (cause_seq is not None and cause_seq in undone),
+        "text": rules_bridge.describe_event(event.type, event.payload, units=names["units"], sides=names["sides"]),
+        "created_at": event.created_at.isoformat(),
+    }
+
+
+def battle_log(battle: Battle, *, limit: int | None = None) -> list[dict]:
+    """The history, newest first, with undone commands marked."""
+    names = name_maps(battle)
+    undone = undone_seqs(battle)
+    qs = BattleEvent.objects.filter(battle=battle).select_related("actor", "undoes", "cause").order_by("-seq")
+    if limit:
+        qs = qs[:limit]
+    return [event_dict(e, names=names, undone=undone) for e in qs]

@@ -1,0 +1,432 @@
+"""Battle tracker under load: gunicorn against the test PostgreSQL, 32 phone-like clients on loopback.
+
+Run: make bench ARGS=benchmarks/bench_battle_events.py   (scripts/test.sh sets DATABASE_URL and REDIS_URL)
+
+What it does:
+1. migrates, then creates its own data: the «Бронепехота» pack from rules/.../data, 32 users with API tokens,
+   16 battles (two players each);
+2. starts gunicorn (gthread) on a free loopback port;
+3. runs three bounded phases with an asyncio HTTP/1.1 client (keep-alive, one connection per client):
+   - "phones": 32 clients, each polls its battle with If-None-Match every POLL_S (as the page does) and posts an
+     event (a slider change with If-Match and an Idempotency-Key) every EVENT_S; a 412 is retried with the
+     version it returns;
+   - "poll, 1 client": one client polling back to back (the latency of a 304 with nothing else running);
+   - "saturation": 32 clients posting back to back with no pause (throughput ceiling; latency is mostly queueing);
+4. prints p50/p99 of event posting and of the 304 poll, requests/s, and each figure as a ratio of its target.
+Targets: event post p50 <= 15 ms, p99 <= 60 ms; 304 poll < 5 ms.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.base")
+
+CLIENTS = 32
+BATTLES = CLIENTS // 2
+PHASE_S = float(os.environ.get("BENCH_PHASE_S", "20"))
+POLL_S = 1.0  # as the phone page polls
+EVENT_S = 2.0  # every phone records an event every 2 s: a very busy table
+WORKERS = int(os.environ.get("BENCH_WORKERS", "3"))
+THREADS = int(os.environ.get("BENCH_THREADS", "6"))
+SERVER_LOG = Path(os.environ.get("TMPDIR", "/tmp")) / f"bench_battle_events.{os.getpid()}.log"
+TARGETS = {"post_p50": 15.0, "post_p99": 60.0, "poll_p50": 5.0}
+
+
+# Data ------------------------------------------------------------------------------------------------------
+def setup_data() -> list[dict]:
+    import django
+
+    django.setup()
+    from django.contrib.auth import get_user_model
+    from django.core.management import call_command
+    from rest_framework.authtoken.models import Token
+
+    from armies.models import DataPack, Faction, Roster, RosterEntry, UnitProfile
+    from battles import services
+
+    call_command("migrate", verbosity=0)
+    data = json.loads((ROOT / "rules/systems/bronepekhota/data/tehnolog-classic.json").read_text())
+    stamp = str(int(time.time()))
+    pack = DataPack.objects.create(
+        system="bronepekhota", slug=f"bench-{stamp}", version=1, name="Bench pack", published=True
+    )
+    factions = {f["slug"]: Faction.objects.create(pack=pack, slug=f["slug"], name=f["name"]) for f in data["factions"]}
+    wanted = {"protectorate_kiberpehota", "salamander", "minomet", "polaris_lineynaya_klon_pehota", "raptor"}
+    for i, p in enumerate(x for x in data["profiles"] if x["slug"] in wanted):
+        UnitProfile.objects.create(
+            pack=pack, slug=p["slug"], name=p["name"], faction=factions[p["faction"]], kind=p["kind"],
+            cost=p["cost"], data=p["data"], position=i,
+        )  # fmt: skip
+    User = get_user_model()
+
+    def roster(owner, faction, name, entries):
+        r = Roster.objects.create(owner=owner, system="bronepekhota", pack=pack, name=name, faction=faction)
+        for i, e in enumerate(entries):
+            RosterEntry.objects.create(
+                roster=r, key=e[0], profile=UnitProfile.objects.get(pack=pack, slug=e[1]), pilot=e[2], position=i
+            )
+        return r
+
+    clients = []
+    for b in range(BATTLES):
+        blue_user = User.objects.create_user(f"bench-{stamp}-{b}-a")
+        red_user = User.objects.create_user(f"bench-{stamp}-{b}-b")
+        blue = roster(
+            blue_user,
+            "protectorate",
+            "Blue",
+            [
+                ("e1", "protectorate_kiberpehota", []),
+                ("e2", "salamander", [{"entry": "e1", "soldier": 2, "copy": 1}]),
+                ("e3", "minomet", []),
+            ],
+        )
+        red = roster(
+            red_user,
+            "polaris",
+            "Red",
+            [("e1", "polaris_lineynaya_klon_pehota", []), ("e2", "raptor", [{"entry": "e1", "soldier": 3, "copy": 1}])],
+        )
+        battle = services.battle_create(user=blue_user, name=f"bench {b}", rosters=[blue, red])
+        services.battle_join(token=battle.sides.get(index=1).invite_token, user=red_user)
+        for user, unit, max_ammo in ((blue_user, "0.e2.1", 12), (red_user, "1.e2.1", 12)):
+            token = Token.objects.create(user=user).key
+            clients.append({"battle": battle.pk, "token": token, "unit": unit, "max_ammo": max_ammo})
+    return clients
+
+
+# Server ----------------------------------------------------------------------------------------------------
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_gunicorn(port: int) -> subprocess.Popen:
+    cmd = [
+        str(Path(sys.executable).parent / "gunicorn"),
+        "config.wsgi:application",
+        f"--bind=127.0.0.1:{port}",
+        f"--workers={WORKERS}",
+        "--worker-class=gthread",
+        f"--threads={THREADS}",
+        "--keep-alive=5",
+        "--log-level=warning",
+    ]
+    env = {**os.environ, "DEBUG": "false", "LOG_LEVEL": "ERROR"}
+    # Django logs every 412 as a warning; the server's output goes to a file that is summarised at the end.
+    log = open(SERVER_LOG, "wb")  # noqa: SIM115 - closed with the process
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, start_new_session=True, stdout=log, stderr=log)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"gunicorn exited with {proc.returncode}")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return proc
+        except OSError:
+            time.sleep(0.2)
+    stop(proc)
+    raise RuntimeError("gunicorn did not start within 30 s")
+
+
+def stop(proc: subprocess.Popen) -> None:
+    if proc.poll() is None:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+
+
+# A minimal keep-alive HTTP/1.1 client ------------------------------------------------------------------------
+class Connection:
+    def __init__(self, port: int, token: str):
+        self.port = port
+        self.token = token
+        self.reader = self.writer = None
+
+    async def request(self, method: str, path: str, *, body: dict | None = None, headers: dict | None = None):
+        for attempt in range(2):
+            if self.writer is None:
+                self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
+            data = json.dumps(body).encode() if body is not None else b""
+            lines = [
+                f"{method} {path} HTTP/1.1",
+                "Host: 127.0.0.1",
+                *([f"Authorization: Token {self.token}"] if self.token else []),
+                "Accept: application/json",
+                f"Content-Length: {len(data)}",
+            ]
+            if body is not None:
+                lines.append("Content-Type: application/json")
+            lines += [f"{k}: {v}" for k, v in (headers or {}).items()]
+            self.writer.write(("\r\n".join(lines) + "\r\n\r\n").encode() + data)
+            try:
+                await self.writer.drain()
+                return await self._response()
+            except (ConnectionError, asyncio.IncompleteReadError):
+                self.writer = None  # the server closed the keep-alive connection: reconnect once
+                if attempt:
+                    raise
+        raise RuntimeError("unreachable")
+
+    async def _response(self):
+        status_line = await self.reader.readuntil(b"\r\n")
+        status = int(status_line.split()[1])
+        headers = {}
+        while True:
+            line = await self.reader.readuntil(b"\r\n")
+            if line == b"\r\n":
+                break
+            name, _, value = line.decode().partition(":")
+            headers[name.strip().lower()] = value.strip()
+        body = b""
+        if "content-length" in headers:
+            body = await self.reader.readexactly(int(headers["content-length"]))
+        elif headers.get("transfer-encoding") == "chunked":
+            while True:
+                size = int((await self.reader.readuntil(b"\r\n")).strip(), 16)
+                chunk = await self.reader.readexactly(size + 2)
+                if size == 0:
+                    break
+                body += chunk[:-2]
+        if headers.get("connection", "").lower() == "close":
+            self.writer.close()
+            self.writer = None
+        return status, headers, body
+
+
+# Clients ---------------------------------------------------------------------------------------------------
+class Phone:
+    last_value: dict = {}  # per unit: the ammo the last event set (the next one always differs, so never a 400)
+
+    def __init__(self, port: int, info: dict, stats: dict):
+        self.conn = Connection(port, info["token"])
+        self.info = info
+        self.stats = stats
+        self.etag = None
+        self.n = 0
+
+    async def poll(self):
+        t = time.perf_counter()
+        headers = {"If-None-Match": self.etag} if self.etag else {}
+        status, headers, _ = await self.conn.request("GET", f"/api/v1/battles/{self.info['battle']}/", headers=headers)
+        ms = (time.perf_counter() - t) * 1000
+        if status == 304:
+            self.stats["poll304"].append(ms)
+        elif status == 200:
+            self.stats["poll200"].append(ms)
+            self.etag = headers.get("etag")
+        else:
+            self.stats["errors"].append(f"poll {status}")
+
+    async def post_event(self):
+        self.n += 1
+        key = f"{self.info['token'][:8]}-{self.n}-{time.time_ns()}"
+        unit_id = (self.info["battle"], self.info["unit"])
+        value = (Phone.last_value.get(unit_id, self.info["max_ammo"]) + 1) % (self.info["max_ammo"] + 1)
+        body = {"unit": self.info["unit"], "changes": {"ammo": value}}
+        path = f"/api/v1/battles/{self.info['battle']}/adjust"
+        while True:
+            if self.etag is None:
+                await self.poll()
+            t = time.perf_counter()
+            status, headers, raw = await self.conn.request(
+                "POST", path, body=body, headers={"If-Match": self.etag, "Idempotency-Key": key}
+            )
+            ms = (time.perf_counter() - t) * 1000
+            if status == 201:
+                self.stats["post"].append(ms)
+                self.etag = headers.get("etag")
+                Phone.last_value[unit_id] = value
+                return
+            if status == 412:
+                self.stats["stale"].append(ms)
+                self.etag = f'"v{json.loads(raw)["version"]}"'
+                continue
+            self.stats["errors"].append(f"post {status} {raw[:120]!r}")
+            return
+
+
+def new_stats() -> dict:
+    return {"post": [], "stale": [], "poll304": [], "poll200": [], "baseline": [], "errors": []}
+
+
+async def phase_phones(port: int, clients: list[dict]) -> tuple[dict, float]:
+    stats = new_stats()
+    deadline = time.monotonic() + PHASE_S
+
+    async def run(info, offset):
+        phone = Phone(port, info, stats)
+        await asyncio.sleep(offset)
+        await phone.poll()
+        next_event = time.monotonic() + EVENT_S * (offset / POLL_S)
+        while time.monotonic() < deadline:
+            await phone.poll()
+            if time.monotonic() >= next_event:
+                await phone.post_event()
+                next_event += EVENT_S
+            await asyncio.sleep(POLL_S)
+
+    t = time.monotonic()
+    await asyncio.gather(*(run(c, i * POLL_S / len(clients)) for i, c in enumerate(clients)))
+    return stats, time.monotonic() - t
+
+
+async def phase_single_poll(port: int, info: dict) -> tuple[dict, float]:
+    stats = new_stats()
+    phone = Phone(port, info, stats)
+    await phone.poll()
+    stats["poll200"].clear()
+    deadline = time.monotonic() + min(PHASE_S, 5)
+    t = time.monotonic()
+    while time.monotonic() < deadline:
+        await phone.poll()
+    return stats, time.monotonic() - t
+
+
+async def phase_single_post(port: int, info: dict) -> tuple[dict, float]:
+    stats = new_stats()
+    phone = Phone(port, info, stats)
+    await phone.poll()
+    deadline = time.monotonic() + min(PHASE_S, 5)
+    t = time.monotonic()
+    while time.monotonic() < deadline:
+        await phone.post_event()
+    return stats, time.monotonic() - t
+
+
+async def phase_baseline(port: int, info: dict) -> tuple[dict, float]:
+    """The cheapest request of the API for this machine: an unknown battle, anonymous (one query, a 404)."""
+    stats = new_stats()
+    conn = Connection(port, "")
+    deadline = time.monotonic() + min(PHASE_S, 5)
+    t = time.monotonic()
+    while time.monotonic() < deadline:
+        start = time.perf_counter()
+        status, _, _ = await conn.request("GET", "/api/v1/battles/999999999/")
+        stats["baseline"].append((time.perf_counter() - start) * 1000)
+        if status != 404:
+            stats["errors"].append(f"baseline {status}")
+    return stats, time.monotonic() - t
+
+
+async def phase_saturation(port: int, clients: list[dict]) -> tuple[dict, float]:
+    stats = new_stats()
+    deadline = time.monotonic() + min(PHASE_S, 10)
+
+    async def run(info):
+        phone = Phone(port, info, stats)
+        while time.monotonic() < deadline:
+            await phone.post_event()
+
+    t = time.monotonic()
+    await asyncio.gather(*(run(c) for c in clients))
+    return stats, time.monotonic() - t
+
+
+# Report ----------------------------------------------------------------------------------------------------
+def pct(values: list[float], p: float) -> float:
+    if not values:
+        return float("nan")
+    values = sorted(values)
+    return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))]
+
+
+def report(name: str, stats: dict, seconds: float) -> dict:
+    requests = sum(len(stats[k]) for k in ("post", "stale", "poll304", "poll200", "baseline"))
+    row = {
+        "phase": name,
+        "requests": requests,
+        "rps": requests / seconds if seconds else 0,
+        "posts": len(stats["post"]),
+        "stale_412": len(stats["stale"]),
+        "post_p50": pct(stats["post"], 50),
+        "post_p99": pct(stats["post"], 99),
+        "poll304": len(stats["poll304"]),
+        "poll_p50": pct(stats["poll304"], 50),
+        "poll_p99": pct(stats["poll304"], 99),
+        "base_p50": pct(stats["baseline"], 50),
+        "errors": len(stats["errors"]),
+    }
+    if stats["baseline"]:
+        print(f"{name:<16} {row['requests']:>6} req {row['rps']:>7.1f} req/s | p50 {row['base_p50']:5.2f} ms")
+        return row
+    print(
+        f"{name:<16} {row['requests']:>6} req {row['rps']:>7.1f} req/s | events {row['posts']:>5} "
+        f"(412 retried {row['stale_412']:>4}) p50 {row['post_p50']:6.2f} ms p99 {row['post_p99']:7.2f} ms | "
+        f"304 polls {row['poll304']:>6} p50 {row['poll_p50']:5.2f} ms p99 {row['poll_p99']:6.2f} ms | errors {row['errors']}"
+    )
+    for e in stats["errors"][:3]:
+        print("   error:", e)
+    return row
+
+
+def main() -> int:
+    clients = setup_data()
+    port = free_port()
+    cores = os.cpu_count()
+    print(
+        f"gunicorn gthread {WORKERS} workers x {THREADS} threads on 127.0.0.1:{port}; {CLIENTS} clients, "
+        f"{BATTLES} battles; {PHASE_S:.0f} s phases; {cores} CPU cores (shared with the load client)"
+    )
+    proc = start_gunicorn(port)
+    try:
+        asyncio.run(phase_single_poll(port, clients[0]))  # warm up every worker's connections
+        rows = [
+            report("baseline 404", *asyncio.run(phase_baseline(port, clients[0]))),
+            report("poll, 1 client", *asyncio.run(phase_single_poll(port, clients[0]))),
+            report("post, 1 client", *asyncio.run(phase_single_post(port, clients[1]))),
+            report("phones", *asyncio.run(phase_phones(port, clients))),
+            report("saturation", *asyncio.run(phase_saturation(port, clients))),
+        ]
+    finally:
+        stop(proc)
+    lines = SERVER_LOG.read_text(errors="replace").splitlines()
+    other = [line for line in lines if "Precondition Failed" not in line and "Not Found" not in line]
+    print(f"server log: {len(lines) - len(other)} warnings for 412 and 404 answers, {len(other)} other lines")
+    for line in other[:10]:
+        print("   ", line)
+    SERVER_LOG.unlink(missing_ok=True)
+    base, poll1, post1, phones, sat = rows
+    print("\nAgainst the targets (figure / target; <= 1.00 meets it):")
+    for label, value, target in (
+        ("event post p50, 32 phones", phones["post_p50"], TARGETS["post_p50"]),
+        ("event post p99, 32 phones", phones["post_p99"], TARGETS["post_p99"]),
+        ("304 poll p50, 32 phones", phones["poll_p50"], TARGETS["poll_p50"]),
+        ("event post p50, 1 client", post1["post_p50"], TARGETS["post_p50"]),
+        ("304 poll p50, 1 client", poll1["poll_p50"], TARGETS["poll_p50"]),
+    ):
+        print(f"  {label:<27} {value:7.2f} ms / {target:5.1f} ms = {value / target:5.2f}")
+    print("Relative to the cheapest request on this machine in this run (baseline 404, one query):")
+    for label, value in (
+        ("304 poll, 1 client", poll1["poll_p50"]),
+        ("event post, 1 client", post1["post_p50"]),
+        ("304 poll, 32 phones", phones["poll_p50"]),
+        ("event post, 32 phones", phones["post_p50"]),
+    ):
+        print(f"  {label:<22} {value / base['base_p50']:5.2f} x baseline ({base['base_p50']:.2f} ms)")
+    print(
+        f"Saturation: {sat['rps']:.0f} requests/s of which {sat['posts'] / (min(PHASE_S, 10)):.0f} events/s recorded."
+    )
+    ok = all(r["errors"] == 0 for r in rows)
+    if not ok:
+        print("Some requests failed: see the errors above.")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,17 @@
+"""Celery tasks of the rules app (autodiscovered). Thin: the work is in rules.jobs.services."""
+
+from celery import shared_task
+
+
+@shared_task(
+    bind=True,
+    name="rules.balance_chunk",
+    ignore_result=True,  # progress and results live in the database, not the result backend
+    acks_late=True,  # a chunk lost with its worker is delivered again…
+    reject_on_worker_lost=True,
+)
+def balance_chunk(self, job_id: int, index: int) -> str:
+    """…and recorded once: the service skips a chunk that is already done."""
+    from rules.jobs.services import balance_chunk_run
+
+    return balance_chunk_run(job_id=job_id, index=index, worker=self.request.hostname or "")
