@@ -74,7 +74,13 @@ def armies():
     return side(ARMY_A), side(ARMY_B)
 
 
+def load() -> str:
+    """The machine is shared: other processes slow both sides of a ratio, not always alike."""
+    return "load average " + " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
 def main() -> None:
+    print(f"({load()} at start)")
     shot_rate, draw_rate = bench_dice()
     print(f"1. one shot type: {shot_rate / 1e6:.1f} M dice/s consumed; numpy draws {draw_rate / 1e6:.1f} M dice/s")
     print(f"   ratio {shot_rate / draw_rate:.2f} (target >= 0.5)")
@@ -84,6 +90,7 @@ def main() -> None:
     assert battle.cost.tolist() == [300, 300], battle.cost
     n_numpy, n_python = 131_072, 3_000
     battle.run(8192, np.random.default_rng(0), batch=8192)  # warm up
+    # 65,536 battles a batch: fewer and the per-call overhead shows, more and the arrays fall out of cache
     t_numpy = best_of(2, lambda: battle.run(n_numpy, np.random.default_rng(1), batch=65_536))
     t_python = cpu(battle.run_python, n_python, 1)
     numpy_rate, python_rate = n_numpy / t_numpy, n_python / t_python
@@ -93,6 +100,7 @@ def main() -> None:
     print(
         f"3. plain Python {python_rate:,.0f} battles/s: numpy is {numpy_rate / python_rate:.1f}x faster (target >= 30x)"
     )
+    print(f"({load()} at the end)")
 
 
 if __name__ == "__main__":

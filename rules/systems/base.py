@@ -36,7 +36,7 @@ class Setting:
     kind: str = "bool"  # "bool" | "choice" | "int"
     choices: tuple = ()
     source: str = ""  # spec section it comes from, e.g. "§5 A7"
-    category: str = "ambiguity"  # "option" (the book's optional rules) | "house" | "ambiguity"
+    category: str = "ambiguity"  # "option" (the book's optional rules) | "house" | "ambiguity" | "interpretation"
     help: str = ""
 
     def check(self, value: Any) -> Any:

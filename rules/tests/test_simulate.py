@@ -224,6 +224,48 @@ def test_same_seed_same_numbers_and_another_seed_differs(profiles):
     assert sum(one["rounds_hist"]) == 3000
 
 
+def test_same_seed_same_numbers_across_many_small_batches(profiles):
+    # Several batches, with finished battles dropped between rounds: still one stream per seed.
+    side_a, side_b = armies(profiles)
+    battle = Battle(side_a, side_b, BattleParams(), {"panic": True})
+    one = battle.run(2500, np.random.default_rng(8), batch=600)
+    two = battle.run(2500, np.random.default_rng(8), batch=600)
+    for key in one:
+        assert np.array_equal(one[key], two[key]), key
+    assert set(np.unique(one["rounds"])) <= set(range(1, 9))
+    assert (one["rounds"] < 8).any()  # some battles ended early and were dropped from their batch
+
+
+@pytest.mark.parametrize("settings", [{}, {"grenades": True, "aimed_fire": True}])
+def test_target_keys_hold_the_reference_scores_and_pick_the_first_best(profiles, settings):
+    # The engine chooses targets by one max() over int64 keys: they must decode to its scores (a shot: float32
+    # tables multiplied in float32, exact in the key; the grenade: float64, to within its rank bits) and rank the
+    # enemies so that a tie goes to the first one, like the reference's strict `>` scan.
+    from rules.systems.bronepekhota.simulate.engine import _best
+
+    side_a, side_b = armies(profiles)
+    battle = Battle(side_a, side_b, BattleParams(distance=9), settings)
+    mask, T, L, D, W = battle.key_mask, battle.T, battle.key_stride, battle.D, battle.W
+    for enemy, (e0, e1) in enumerate(battle.side_cols):
+        for w in range(W + 1):
+            for aimed in (False, True) if w < W else (False,):
+                keys = battle.score_keys(enemy, w, aimed).reshape(e1 - e0, T, L)[:, :, : 2 * D + 1]
+                if w == W:
+                    want = (battle.VAL[w, e0:e1][:, :, None] * battle.GHITX).view(np.int64) & ~mask
+                else:
+                    hit = battle.HITX32[w + (W if aimed else 0)]
+                    want = (battle.VAL32[w, e0:e1][:, :, None] * hit).astype(np.float64).view(np.int64)
+                    assert not (want & mask).any()  # a float32 score widened to float64: the rank bits held zeros
+                assert np.array_equal(keys & ~mask, want)
+                assert ((keys & mask) == (mask - np.arange(e1 - e0))[:, None, None]).all()
+    rng = np.random.default_rng(1)
+    scores = rng.choice([0.0, 0.25, 0.5, 1.5], size=(battle.nA, 400))  # many ties
+    keys = (scores.view(np.int64) & ~mask) | (mask - np.arange(battle.nA))[:, None]
+    best, top = _best(keys, mask)
+    assert np.array_equal(best, scores.argmax(0))  # numpy's argmax also returns the first maximum
+    assert np.array_equal(top, scores.max(0))
+
+
 def _agree(battle: Battle, n_python: int, n_numpy: int, seed: int):
     ref = summarise(battle.run_python(n_python, seed), rounds=battle.params.rounds, cost=battle.cost)
     vec = summarise(battle.run(n_numpy, np.random.default_rng(seed)), rounds=battle.params.rounds, cost=battle.cost)

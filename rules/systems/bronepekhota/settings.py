@@ -2,7 +2,8 @@
 that changes play or the tracker, each defaulting to the spec's recommendation.
 
 Keys are stable: the battle tracker stores them with each battle and the balance simulator reads them.
-Ambiguities that change nothing the engine computes are listed in NOT_SETTINGS with the reason.
+Readings that the engine takes as given (A0, A1, A5, A20, A27–A29) are settings of category "interpretation"
+with a single choice, so every ambiguity is a named setting with its default and source.
 """
 
 from __future__ import annotations
@@ -311,16 +312,81 @@ SETTINGS: tuple[Setting, ...] = (
     ),
 )
 
-# Ambiguities of §5 that are not settings, and why (they change nothing the engine computes).
-NOT_SETTINGS = {
-    "A0": "Armlist data is missing from the book: data packs supply it.",
-    "A1": "Cost is per squad Armlist: the only sensible reading, used by the army builder.",
-    "A5": "A wrong cross-reference (7.3 for 7.4): the grenade uses §7.4 II/III.",
-    "A20": "Measuring points: the player measures; the engine takes the distance as input.",
-    "A27": "Light vs heavy only changes where the pilot figure stands: no mechanics.",
-    "A28": "Two names for one gun: a data matter.",
-    "A29": "Speed sectors are data (profile speed_sectors).",
-}
+# Readings of §5 that the engine takes as given. They are settings too, so that a game records every
+# interpretation it was played under; each has one reading until a club asks for another.
+INTERPRETATION = "interpretation"
+SETTINGS += (
+    Setting(
+        key="armlist_data_source",
+        label="Where Armlist numbers come from",
+        default="data_pack",
+        kind="choice",
+        choices=("data_pack",),
+        source="§5 A0 (p.3)",
+        category=INTERPRETATION,
+        help="The book prints no unit numbers: they come from a data pack or from custom Armlists typed in.",
+    ),
+    Setting(
+        key="cost_per",
+        label="What carries a cost",
+        default="squad",
+        kind="choice",
+        choices=("squad",),
+        source="§5 A1 (p.3, p.6)",
+        category=INTERPRETATION,
+        help="Each squad Armlist (six soldiers), vehicle and gun has its own cost; «взвод» on p.3 is loose wording.",
+    ),
+    Setting(
+        key="grenade_damage_section",
+        label="Grenade damage follows",
+        default="7.4",
+        kind="choice",
+        choices=("7.4",),
+        source="§5 A5 (p.37)",
+        category=INTERPRETATION,
+        help="The grenade text points at items II and III of «раздела 7.3»; they are in §7.4 (damage, pilot test).",
+    ),
+    Setting(
+        key="distance_measured_between",
+        label="Distances are measured between",
+        default="closest_points",
+        kind="choice",
+        choices=("closest_points",),
+        source="§5 A20 (p.31)",
+        category=INTERPRETATION,
+        help="Closest points of base or hull; players measure and type the distance, rounded up to 5 cm steps.",
+    ),
+    Setting(
+        key="light_heavy_mechanics",
+        label="Light vs heavy vehicles differ in",
+        default="pilot_figure_only",
+        kind="choice",
+        choices=("pilot_figure_only",),
+        source="§5 A27 (p.8, p.42)",
+        category=INTERPRETATION,
+        help="Only where the pilot figure stands (platform or Armlist); no rule changes with the weight class.",
+    ),
+    Setting(
+        key="twin_cannon_names",
+        label="«Спаренная Пушка» and «Спаренная автоматическая пушка»",
+        default="one_gun",
+        kind="choice",
+        choices=("one_gun",),
+        source="§5 A28 (p.23, p.34)",
+        category=INTERPRETATION,
+        help="The two names in the book are one stationary gun of rank 2.",
+    ),
+    Setting(
+        key="speed_sectors_from",
+        label="Speed sectors come from",
+        default="data_pack",
+        kind="choice",
+        choices=("data_pack",),
+        source="§5 A29 (p.15–16)",
+        category=INTERPRETATION,
+        help="Sector bounds and speeds are printed only on the cards: each profile's speed_sectors.",
+    ),
+)
 
 SETTINGS_BY_KEY = {s.key: s for s in SETTINGS}
 

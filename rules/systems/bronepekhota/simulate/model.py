@@ -80,6 +80,14 @@ IGNORED_SETTINGS = {
     "dispute_die": "No disputes in a simulation.",
     "grenade_replaces_shot": "A grenade always replaces the soldier's shot here (the default reading); "
     "throwing and shooting in one round is not simulated.",
+    # single-reading interpretations (settings.INTERPRETATION): the model already reads them that way
+    "armlist_data_source": "The numbers come from the profiles of the armies' rosters.",
+    "cost_per": "Costs come from the rosters: each squad, vehicle and gun Armlist has its own.",
+    "grenade_damage_section": "Grenade damage follows §7.4 II–III, the only reading.",
+    "distance_measured_between": "No map: distances are whole steps between the elements' advances.",
+    "light_heavy_mechanics": "Light and heavy vehicles differ only in where the pilot figure stands.",
+    "twin_cannon_names": "Two names for one gun: a data matter.",
+    "speed_sectors_from": "Speed sectors are read from the profiles' data.",
 }
 
 
@@ -692,15 +700,11 @@ class Battle:
         self.u_side = np.array([u.side for u in self.units], np.int8)
         self.u_kind = np.array([u.kind for u in self.units], np.int8)
         self.u_members = np.full((U, self.M), self.DUMMY, np.int32)
-        self.u_start = np.array([u.members[0].index for u in self.units], np.int64)
         for k, u in enumerate(self.units):
             self.u_members[k, : len(u.members)] = [m.index for m in u.members]
+        # units of one side tile that side's element columns from its first column (guns come after them), so a
+        # unit's members are the columns c0:c1 of its UnitPlan
         self.u_range = [(0, self.uA), (self.uA, U)]
-        # units of one side tile that side's element columns from its first column (guns come after them)
-        self.u_end_col = []
-        for side, (u0, u1) in enumerate(self.u_range):
-            last = self.units[u1 - 1].members[-1].index + 1 if u1 > u0 else self.side_cols[side][0]
-            self.u_end_col.append(last)
         self.weapons: list[Weapon] = []
         self._weapon_ids: dict[Weapon, int] = {}
         slots = []
@@ -760,7 +764,6 @@ class Battle:
                     hit[k, d] = _hit(w.range_faces, w.range_mod, d, False)
                     hit[W + k, d] = _hit(w.range_faces, w.range_mod, d, True)
         self.HIT = hit
-        self.HIT_flat = hit.ravel()
         # The same by signed offset x = distance − advance_a − advance_b in [−D, D], stored at column x + D: the
         # distance is |x|, at least 1 (a flyer overhead), so a turn needs no abs() or clip() per target.
         offsets = np.abs(np.arange(-D, D + 1)).clip(1, D)
@@ -795,12 +798,8 @@ class Battle:
                     else:
                         val[k, el.index, s] = body
         self.VAL = val
-        self.VAL_flat = val.ravel()
-        self.VAL_grenade = val[W].ravel()
-        # float32 copies for the engine's scoring (half the memory traffic); the reference reads the same values
+        # float32 copies: the engine's target keys and the reference score shots with these values
         self.VAL32 = val.astype(np.float32)
-        self.w_valrow = np.arange(W + 1, dtype=np.int64) * N1 * self.T
-        self.col_T = np.arange(N1, dtype=np.int64) * self.T
         # Grenade: the burst lands Д6 steps away; within 1 step of a target d steps away when |x - d| <= 1.
         g = np.zeros(D + 1)
         for d in range(1, D + 1):
@@ -846,7 +845,77 @@ class Battle:
         # a soldier who is neither a pilot nor a crew: killing him changes nothing but his own state
         self.e_plain = (self.e_kind == SOLDIER) & (self.e_pilot_of == self.DUMMY) & (self.e_crew_of == self.DUMMY)
         self.machine_cols = [np.flatnonzero(self.e_kind[c0:c1] != SOLDIER) for c0, c1 in self.side_cols]
+        # Target keys: low bits that hold an enemy's rank within his side (see score_keys)
+        most = max(c1 - c0 for c0, c1 in self.side_cols)
+        self.key_mask = (1 << max(1, (most - 1).bit_length())) - 1
+        self._keys: dict[tuple, np.ndarray] = {}
+        self.melee_bonus_min = int(self.e_melee.min())  # Д6 + ББ, a vehicle Д6 + Броня + ББ
+        self.melee_bonus_max = int(self.SM1 - 1 + self.e_melee.max())
+        # Key tables are [enemy j, target state t, key_stride] (shots: the signed-offset column; melee: the attack
+        # bonus), so the engine keeps e_keyrow[j] + t x key_stride per element and adds the shooter's column.
+        self.key_stride = max(2 * self.D + 1, self.melee_bonus_max - self.melee_bonus_min + 1)
+        self.e_keyrow = np.zeros(self.N + 1, np.intp)
+        for c0, c1 in self.side_cols:
+            self.e_keyrow[c0:c1] = np.arange(c1 - c0) * self.T * self.key_stride
+        self.side_flyers = [bool(self.e_flyer[c0:c1].any()) for c0, c1 in self.side_cols]
         self.plans = [UnitPlan(self, k) for k in range(self.U)]
+
+    def _keys_of(self, score: np.ndarray) -> np.ndarray:
+        """Scores [enemy j, target state t, column] (non-negative float64) as int64 keys: the float's bits, which
+        order like the scores, with the lowest bits replaced by key_mask − j; columns padded to key_stride."""
+        padded = np.zeros(score.shape[:2] + (self.key_stride,))
+        padded[:, :, : score.shape[2]] = score
+        keys = padded.view(np.int64) & ~np.int64(self.key_mask)
+        keys |= (self.key_mask - np.arange(score.shape[0], dtype=np.int64))[:, None, None]
+        return keys.ravel()
+
+    def melee_keys(self, enemy_side: int) -> np.ndarray:
+        """The engine's melee target-choice table against `enemy_side`, flattened from [enemy j, target state t,
+        attack bonus − melee_bonus_min]: P(win) x expected cost removed, as the reference scores it (a soldier:
+        P(win) x his worth, with his gun while he mans it; a vehicle or gun: cost per point x E[margin], plus
+        P(win) x P(pilot killed) x its remaining worth while piloted), as keys like score_keys."""
+        cache_key = ("melee", enemy_side)
+        if cache_key not in self._keys:
+            e0, e1 = self.side_cols[enemy_side]
+            bonus = np.arange(self.melee_bonus_min, self.melee_bonus_max + 1)
+            score = np.zeros((e1 - e0, self.T, bonus.size))
+            for r, j in enumerate(range(e0, e1)):
+                if self.e_kind[j] == SOLDIER:
+                    p_win = self.MWIN[np.clip(bonus - self.e_armour[j] + self.MOFF, 0, 2 * self.MOFF)]
+                    score[r, 1] = p_win * self.e_worth[j]
+                    score[r, 2] = p_win * (self.e_worth[j] + self.e_gun_cost[j])
+                    continue
+                per_point = self.e_cost[j] / self.e_smax[j]
+                for s in range(1, int(self.e_smax[j]) + 1):
+                    # state s: aboard (a vehicle piloted, a gun crewed, both defend with Броня); SM1 + s: dismounted
+                    for t, piloted in ((s, self.e_kind[j] == VEHICLE), (self.SM1 + s, False)):
+                        fixed = s + int(self.e_melee[j]) if piloted else s
+                        delta = np.clip(bonus - fixed + self.MOFF, 0, 2 * self.MOFF)
+                        if piloted:
+                            pilot = self.MWIN[delta] * self.e_ppd[j] * per_point * s
+                            score[r, t] = per_point * self.MEXP[delta] + pilot
+                        else:
+                            score[r, t] = per_point * self.MEXPF[delta]
+            self._keys[cache_key] = self._keys_of(score)
+        return self._keys[cache_key]
+
+    def score_keys(self, enemy_side: int, w: int, aimed: bool = False) -> np.ndarray:
+        """The engine's target-choice table for weapon `w` (row W: the grenade) against `enemy_side`, flattened
+        from [enemy j, target state t, signed offset column x]: the score P(hit) x value, computed as the engine
+        always has (a weapon: float32 tables multiplied in float32; the grenade in float64), kept as the bits of
+        that non-negative float64 with its lowest bits replaced by key_mask − j (a float32 score widened to float64
+        has 29 zero bits there, so it stays exact). Keys then order like scores and a tie goes to the first enemy,
+        so one max() over the enemies gives both the best score and its holder (the reference's strict `>`)."""
+        cache_key = (enemy_side, w, aimed)
+        if cache_key not in self._keys:
+            e0, e1 = self.side_cols[enemy_side]
+            if w == self.W:
+                score = self.VAL[w, e0:e1][:, :, None] * self.GHITX[None, None, :]
+            else:
+                hit = self.HITX32[w + (self.W if aimed else 0)]
+                score = (self.VAL32[w, e0:e1][:, :, None] * hit[None, None, :]).astype(np.float64)
+            self._keys[cache_key] = self._keys_of(score)
+        return self._keys[cache_key]
 
     # -- public API --
     def run(self, n: int, rng: np.random.Generator, *, batch: int = 32768) -> dict:
@@ -883,7 +952,7 @@ class Battle:
 
 class UnitPlan:
     """What never changes about one unit's activation: its element columns, speeds, reaches and shot slots
-    (each with its weapon's rows of the hit and value tables), so a turn works on slices and scalars."""
+    (each with its weapon's target keys, Battle.score_keys), so a turn works on slices and scalars."""
 
     def __init__(self, bt: Battle, k: int):
         u = bt.units[k]
@@ -893,6 +962,7 @@ class UnitPlan:
         self.c1 = u.members[-1].index + 1
         cols = np.arange(self.c0, self.c1)
         self.vehicle = u.kind == VEHICLE
+        self.flyer = bool(bt.e_flyer[cols].any())
         self.speed = bt.e_speed[cols, 0].astype(np.int32)  # soldiers; a vehicle reads its sector table
         self.gun_of = bt.e_crew_of[cols]
         self.has_crew = bool((self.gun_of != bt.DUMMY).any())
@@ -900,14 +970,6 @@ class UnitPlan:
         self.preach = bt.e_preach[cols].astype(np.int32)
         self.hold_reach = bt.e_hold_reach[cols].astype(np.int32)
         self.melee = bt.e_melee[cols].astype(np.int32)
-        # Melee against enemy soldiers: P(win) x worth, static for a soldier attacker (Д6 + ББ against Д6 + Бр);
-        # [0] a plain soldier, [1] a crew manning his gun (worth his gun too).
-        self.melee_value = []
-        for e0, e1 in bt.side_cols:
-            soldier = bt.e_kind[e0:e1] == SOLDIER
-            delta = np.clip(self.melee[:, None] - bt.e_armour[e0:e1][None, :] + bt.MOFF, 0, 2 * bt.MOFF)
-            p_win = np.where(soldier, bt.MWIN[delta], 0.0)
-            self.melee_value.append((p_win * bt.e_worth[e0:e1], p_win * (bt.e_worth[e0:e1] + bt.e_gun_cost[e0:e1])))
         self.slots = []
         for s in range(bt.S):
             m = int(bt.slot_member[k, s])
@@ -928,9 +990,9 @@ class UnitPlan:
                     "cost": int(bt.w_count[w]),
                     "rof": int(bt.e_rof[plat]),
                     "ammo_max": int(bt.e_ammo[plat]),
-                    "hit": bt.HITX32[w],
-                    "hit_aimed": bt.HITX32[bt.W + w],
-                    "val": bt.VAL32[w].ravel(),
+                    "keys": bt.score_keys(1 - self.side, w),
+                    "keys_aimed": bt.score_keys(1 - self.side, w, True) if bt.aimed_on else None,
+                    "grenade_keys": bt.score_keys(1 - self.side, bt.W) if bt.grenades else None,
                     "rfaces": int(bt.w_rfaces[w]),
                     "rmod": int(bt.w_rmod[w]),
                     "count": int(bt.w_count[w]),
