@@ -12,6 +12,7 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass
 
+from django.contrib.auth import get_user_model
 from django.db.models import Exists, OuterRef, Prefetch, QuerySet
 from django.http import Http404
 
@@ -56,15 +57,18 @@ def battle_access(request, battle_id) -> Access:
     poll). Raises Http404 for outsiders."""
     if not str(battle_id).isdigit():
         raise Http404("No such battle.")
-    row = Battle.objects.filter(pk=battle_id).values("version", "spectator_token", "players").first()
+    # No ORDER BY (the model's default ordering) for a primary-key lookup: a plain indexed read.
+    rows = Battle.objects.filter(pk=battle_id).order_by().values_list("version", "spectator_token", "players")[:1]
+    row = next(iter(rows), None)
     if row is None:
         raise Http404("No such battle.")
+    version, spectator_token, players = row
     user = request.user
-    if user.is_authenticated and row["players"].get(str(user.pk)):
-        return Access(int(battle_id), PLAYER, row["version"], tuple(sorted(row["players"][str(user.pk)])))
+    if user.is_authenticated and players.get(str(user.pk)):
+        return Access(int(battle_id), PLAYER, version, tuple(sorted(players[str(user.pk)])))
     token = request.GET.get("watch") or watch_tokens(request).get(str(battle_id))
-    if token and secrets.compare_digest(str(token), row["spectator_token"]):
-        return Access(int(battle_id), SPECTATOR, row["version"])
+    if token and secrets.compare_digest(str(token), spectator_token):
+        return Access(int(battle_id), SPECTATOR, version)
     raise Http404("No such battle.")
 
 
@@ -117,20 +121,41 @@ def battle_units(battle: Battle) -> list[BattleUnit]:
 
 
 def battle_state(battle: Battle, access: Access) -> dict:
-    """Everything a phone shows: the game, the sides and every unit with its derived view."""
-    sides = battle_sides(battle)
-    units = battle_units(battle)
+    """Everything a phone shows: the game, the sides and every unit with its derived view.
+
+    Read as plain rows (values_list), not model instances: this runs on every poll that finds a change."""
+    username = f"player__{get_user_model().USERNAME_FIELD}"
+    sides = list(
+        BattleSide.objects.filter(battle=battle).order_by("index").values_list("index", "name", "faction", username)
+    )
+    units = list(
+        BattleUnit.objects.filter(battle=battle)
+        .order_by("position", "id")
+        .values_list("key", "name", "kind", "side__index", "profile", "state")
+    )
     game = battle.state or {}
     owners = game.get("owners", {})
-    side_names = {s.index: s.name for s in sides}
-    unit_names = {u.key: u.name for u in units}
-    views = {
-        u.key: rules_bridge.unit_view(u.state, u.profile, settings=battle.settings, round_=game.get("round"))
-        for u in units
-    }
-    for view in views.values():
+    round_ = game.get("round")
+    side_names = {index: name for index, name, _, _ in sides}
+    unit_names = {key: name for key, name, *_ in units}
+    unit_rows = []
+    for key, name, kind, side, profile, state in units:
+        view = rules_bridge.unit_view(state, profile, settings=battle.settings, round_=round_)
         if view.get("pilot"):
             view["pilot"]["name"] = unit_names.get(view["pilot"]["unit"], view["pilot"]["unit"])
+        owner = owners.get(key, side)
+        unit_rows.append(
+            {
+                "key": key,
+                "name": name,
+                "kind": kind,
+                "side": side,
+                "owner": owner,
+                "owner_name": side_names.get(owner, ""),
+                "mine": owner in access.sides,
+                "view": view,
+            }
+        )
     return {
         "id": battle.pk,
         "name": battle.name,
@@ -139,7 +164,7 @@ def battle_state(battle: Battle, access: Access) -> dict:
         "status": battle.status,
         "mission": battle.mission,
         "settings": battle.settings,
-        "round": game.get("round"),
+        "round": round_,
         "initiative": game.get("initiative"),
         "order": game.get("order", []),
         "turn": game.get("turn"),
@@ -149,29 +174,11 @@ def battle_state(battle: Battle, access: Access) -> dict:
         "soldiers": game.get("soldiers", {}),
         "pending": game.get("pending", {}),
         "sides": [
-            {
-                "index": s.index,
-                "name": s.name,
-                "faction": s.faction,
-                "player": s.player.get_username() if s.player else None,
-                "mine": s.index in access.sides,
-            }
-            for s in sides
+            {"index": index, "name": name, "faction": faction, "player": player, "mine": index in access.sides}
+            for index, name, faction, player in sides
         ],
         "viewer": {"role": access.role, "sides": list(access.sides)},
-        "units": [
-            {
-                "key": u.key,
-                "name": u.name,
-                "kind": u.kind,
-                "side": u.side.index,
-                "owner": owners.get(u.key, u.side.index),
-                "owner_name": side_names.get(owners.get(u.key, u.side.index), ""),
-                "mine": owners.get(u.key, u.side.index) in access.sides,
-                "view": views[u.key],
-            }
-            for u in units
-        ],
+        "units": unit_rows,
     }
 
 

@@ -304,12 +304,13 @@ def _run_command(
     with transaction.atomic():
         # One statement: lock the battle row and look the idempotency key up.
         earlier = BattleEvent.objects.filter(battle=OuterRef("pk"), idempotency_key=idempotency_key or None)
-        battle = (
+        locked = (
             Battle.objects.select_for_update(of=("self",))
             .filter(pk=battle_id)
-            .annotate(earlier_head=Subquery(earlier.values("pk")[:1]))
-            .first()
+            .order_by()
+            .annotate(earlier_head=Subquery(earlier.order_by().values("pk")[:1]))
         )
+        battle = next(iter(locked[:1]), None)
         if battle is None:
             raise BattleConflict("No such battle.")
         user_sides = battle.sides_of(user)

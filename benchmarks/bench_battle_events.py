@@ -12,8 +12,13 @@ What it does:
      version it returns;
    - "poll, 1 client": one client polling back to back (the latency of a 304 with nothing else running);
    - "saturation": 32 clients posting back to back with no pause (throughput ceiling; latency is mostly queueing);
-4. prints p50/p99 of event posting and of the 304 poll, requests/s, and each figure as a ratio of its target.
+4. prints p50/p99 of event posting and of the 304 poll, requests/s, and each figure as a ratio of its target;
+5. prints the CPU each phase cost per request, split into gunicorn, PostgreSQL and the load client (from /proc):
+   unlike latencies, these hardly move when other work shares the machine, so they compare runs fairly.
 Targets: event post p50 <= 15 ms, p99 <= 60 ms; 304 poll < 5 ms.
+
+Server: BENCH_WORKERS x BENCH_THREADS gthread workers (default 4 x 2: more threads per process only queue on the GIL
+on 2 cores), BENCH_SWITCH_MS sets the workers' GIL switch interval (Python's default is 5 ms).
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import random
 import signal
 import socket
 import subprocess
@@ -37,9 +43,12 @@ BATTLES = CLIENTS // 2
 PHASE_S = float(os.environ.get("BENCH_PHASE_S", "20"))
 POLL_S = 1.0  # as the phone page polls
 EVENT_S = 2.0  # every phone records an event every 2 s: a very busy table
-WORKERS = int(os.environ.get("BENCH_WORKERS", "3"))
-THREADS = int(os.environ.get("BENCH_THREADS", "6"))
+WORKERS = int(os.environ.get("BENCH_WORKERS", "4"))
+THREADS = int(os.environ.get("BENCH_THREADS", "2"))
+WORKER_CLASS = os.environ.get("BENCH_WORKER_CLASS", "gthread")  # "sync": one request per process, no keep-alive
+SWITCH_MS = float(os.environ.get("BENCH_SWITCH_MS", "0"))  # 0: Python's default
 SERVER_LOG = Path(os.environ.get("TMPDIR", "/tmp")) / f"bench_battle_events.{os.getpid()}.log"
+SERVER_CONF = SERVER_LOG.with_suffix(".gunicorn.py")
 TARGETS = {"post_p50": 15.0, "post_p99": 60.0, "poll_p50": 5.0}
 
 
@@ -119,11 +128,16 @@ def start_gunicorn(port: int) -> subprocess.Popen:
         "config.wsgi:application",
         f"--bind=127.0.0.1:{port}",
         f"--workers={WORKERS}",
-        "--worker-class=gthread",
+        f"--worker-class={WORKER_CLASS}",
         f"--threads={THREADS}",
         "--keep-alive=5",
         "--log-level=warning",
     ]
+    if SWITCH_MS > 0:
+        SERVER_CONF.write_text(
+            f"import sys\n\n\ndef post_fork(server, worker):\n    sys.setswitchinterval({SWITCH_MS / 1000!r})\n"
+        )
+        cmd.append(f"--config={SERVER_CONF}")
     env = {**os.environ, "DEBUG": "false", "LOG_LEVEL": "ERROR"}
     # Django logs every 412 as a warning; the server's output goes to a file that is summarised at the end.
     log = open(SERVER_LOG, "wb")  # noqa: SIM115 - closed with the process
@@ -149,6 +163,62 @@ def stop(proc: subprocess.Popen) -> None:
         except subprocess.TimeoutExpired:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
+
+
+# CPU accounting ---------------------------------------------------------------------------------------------
+_TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+def _proc_stat(pid: int) -> tuple[int, float] | None:
+    """(parent pid, CPU seconds) of a process from /proc, or None when it is gone (or not Linux)."""
+    try:
+        raw = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    fields = raw.rsplit(")", 1)[1].split()
+    return int(fields[1]), (int(fields[11]) + int(fields[12])) / _TICK
+
+
+def _tree_cpu(root: int) -> float:
+    """CPU seconds used so far by a process and its children (gunicorn's workers, PostgreSQL's backends)."""
+    total = 0.0
+    for entry in Path("/proc").iterdir() if Path("/proc").is_dir() else ():
+        if entry.name.isdigit():
+            stat = _proc_stat(int(entry.name))
+            if stat and (int(entry.name) == root or stat[0] == root):
+                total += stat[1]
+    return total
+
+
+def postmaster_pid() -> int | None:
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        return None
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        stat = _proc_stat(cursor.fetchone()[0])
+    return stat[0] if stat else None
+
+
+class CpuMeter:
+    """CPU seconds of the gunicorn tree, the PostgreSQL tree and this process (the load client) over a phase."""
+
+    def __init__(self, gunicorn_pid: int, postgres_pid: int | None):
+        self.roots = {"server": gunicorn_pid, "postgres": postgres_pid}
+
+    def sample(self) -> dict:
+        usage = os.times()
+        cpu = {"client": usage.user + usage.system}
+        for name, pid in self.roots.items():
+            cpu[name] = _tree_cpu(pid) if pid else float("nan")
+        return cpu
+
+    def run(self, coro):
+        before = self.sample()
+        result = asyncio.run(coro)
+        after = self.sample()
+        return (*result, {k: after[k] - before[k] for k in after})
 
 
 # A minimal keep-alive HTTP/1.1 client ------------------------------------------------------------------------
@@ -268,21 +338,27 @@ def new_stats() -> dict:
 async def phase_phones(port: int, clients: list[dict]) -> tuple[dict, float]:
     stats = new_stats()
     deadline = time.monotonic() + PHASE_S
+    # Phones are independent: each starts at a random moment and its timer wanders a little around the period
+    # (the page sets its next poll when one starts, so a slow answer does not slow the schedule down).
+    rng = random.Random(int(os.environ.get("BENCH_SEED", "1")))
 
-    async def run(info, offset):
+    async def run(info, poll_phase, event_phase, jitter):
         phone = Phone(port, info, stats)
-        await asyncio.sleep(offset)
+        await asyncio.sleep(poll_phase)
         await phone.poll()
-        next_event = time.monotonic() + EVENT_S * (offset / POLL_S)
+        next_event = time.monotonic() + event_phase
+        next_poll = time.monotonic()
         while time.monotonic() < deadline:
             await phone.poll()
             if time.monotonic() >= next_event:
                 await phone.post_event()
                 next_event += EVENT_S
-            await asyncio.sleep(POLL_S)
+            next_poll += POLL_S * jitter.uniform(0.9, 1.1)
+            await asyncio.sleep(max(0.0, next_poll - time.monotonic()))
 
     t = time.monotonic()
-    await asyncio.gather(*(run(c, i * POLL_S / len(clients)) for i, c in enumerate(clients)))
+    runs = [run(c, rng.uniform(0, POLL_S), rng.uniform(0, EVENT_S), random.Random(rng.random())) for c in clients]
+    await asyncio.gather(*runs)
     return stats, time.monotonic() - t
 
 
@@ -302,6 +378,7 @@ async def phase_single_post(port: int, info: dict) -> tuple[dict, float]:
     stats = new_stats()
     phone = Phone(port, info, stats)
     await phone.poll()
+    stats["poll200"].clear()  # the first read only fetches the version
     deadline = time.monotonic() + min(PHASE_S, 5)
     t = time.monotonic()
     while time.monotonic() < deadline:
@@ -346,9 +423,11 @@ def pct(values: list[float], p: float) -> float:
     return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))]
 
 
-def report(name: str, stats: dict, seconds: float) -> dict:
+def report(name: str, stats: dict, seconds: float, cpu: dict) -> dict:
     requests = sum(len(stats[k]) for k in ("post", "stale", "poll304", "poll200", "baseline"))
     row = {
+        "cpu": {k: v * 1000 / max(requests, 1) for k, v in cpu.items()},
+        "cpu_share": sum(cpu.values()) / seconds / (os.cpu_count() or 1) if seconds else 0,
         "phase": name,
         "requests": requests,
         "rps": requests / seconds if seconds else 0,
@@ -359,6 +438,8 @@ def report(name: str, stats: dict, seconds: float) -> dict:
         "poll304": len(stats["poll304"]),
         "poll_p50": pct(stats["poll304"], 50),
         "poll_p99": pct(stats["poll304"], 99),
+        "poll200": len(stats["poll200"]),
+        "state_p50": pct(stats["poll200"], 50),
         "base_p50": pct(stats["baseline"], 50),
         "errors": len(stats["errors"]),
     }
@@ -368,39 +449,55 @@ def report(name: str, stats: dict, seconds: float) -> dict:
     print(
         f"{name:<16} {row['requests']:>6} req {row['rps']:>7.1f} req/s | events {row['posts']:>5} "
         f"(412 retried {row['stale_412']:>4}) p50 {row['post_p50']:6.2f} ms p99 {row['post_p99']:7.2f} ms | "
-        f"304 polls {row['poll304']:>6} p50 {row['poll_p50']:5.2f} ms p99 {row['poll_p99']:6.2f} ms | errors {row['errors']}"
+        f"304 polls {row['poll304']:>6} p50 {row['poll_p50']:5.2f} ms p99 {row['poll_p99']:6.2f} ms | "
+        f"200 polls (new state) {row['poll200']:>4} p50 {row['state_p50']:6.2f} ms | errors {row['errors']}"
     )
     for e in stats["errors"][:3]:
         print("   error:", e)
     return row
 
 
+def report_cpu(rows: list[dict]) -> None:
+    print("CPU per request (ms; gunicorn + PostgreSQL + load client) and the share of all cores the phase used:")
+    for row in rows:
+        c = row["cpu"]
+        print(
+            f"  {row['phase']:<16} server {c['server']:5.2f}  postgres {c['postgres']:5.2f}  client {c['client']:5.2f}"
+            f"  | {row['cpu_share'] * 100:4.0f}% of the cores"
+        )
+
+
 def main() -> int:
     clients = setup_data()
     port = free_port()
     cores = os.cpu_count()
+    switch = f", GIL switch {SWITCH_MS} ms" if SWITCH_MS > 0 else ""
     print(
-        f"gunicorn gthread {WORKERS} workers x {THREADS} threads on 127.0.0.1:{port}; {CLIENTS} clients, "
-        f"{BATTLES} battles; {PHASE_S:.0f} s phases; {cores} CPU cores (shared with the load client)"
+        f"gunicorn {WORKER_CLASS} {WORKERS} workers x {THREADS} threads{switch} on 127.0.0.1:{port}; {CLIENTS} clients, "
+        f"{BATTLES} battles; {PHASE_S:.0f} s phases; {cores} CPU cores (shared with the load client); "
+        f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}"
     )
     proc = start_gunicorn(port)
     try:
         asyncio.run(phase_single_poll(port, clients[0]))  # warm up every worker's connections
+        meter = CpuMeter(proc.pid, postmaster_pid())
         rows = [
-            report("baseline 404", *asyncio.run(phase_baseline(port, clients[0]))),
-            report("poll, 1 client", *asyncio.run(phase_single_poll(port, clients[0]))),
-            report("post, 1 client", *asyncio.run(phase_single_post(port, clients[1]))),
-            report("phones", *asyncio.run(phase_phones(port, clients))),
-            report("saturation", *asyncio.run(phase_saturation(port, clients))),
+            report("baseline 404", *meter.run(phase_baseline(port, clients[0]))),
+            report("poll, 1 client", *meter.run(phase_single_poll(port, clients[0]))),
+            report("post, 1 client", *meter.run(phase_single_post(port, clients[1]))),
+            report("phones", *meter.run(phase_phones(port, clients))),
+            report("saturation", *meter.run(phase_saturation(port, clients))),
         ]
     finally:
         stop(proc)
+        SERVER_CONF.unlink(missing_ok=True)
     lines = SERVER_LOG.read_text(errors="replace").splitlines()
     other = [line for line in lines if "Precondition Failed" not in line and "Not Found" not in line]
     print(f"server log: {len(lines) - len(other)} warnings for 412 and 404 answers, {len(other)} other lines")
     for line in other[:10]:
         print("   ", line)
     SERVER_LOG.unlink(missing_ok=True)
+    report_cpu(rows)
     base, poll1, post1, phones, sat = rows
     print("\nAgainst the targets (figure / target; <= 1.00 meets it):")
     for label, value, target in (
