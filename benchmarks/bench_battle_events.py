@@ -11,6 +11,7 @@ What it does:
      event (a slider change with If-Match and an Idempotency-Key) every EVENT_S; a 412 is retried with the
      version it returns;
    - "poll, 1 client": one client polling back to back (the latency of a 304 with nothing else running);
+   - "poll, 1 paced": one client polling every 30 ms (what idle wake-ups cost, without any contention);
    - "saturation": 32 clients posting back to back with no pause (throughput ceiling; latency is mostly queueing);
 4. prints p50/p99 of event posting and of the 304 poll, requests/s, and each figure as a ratio of its target;
 5. prints the CPU each phase cost per request, split into gunicorn, PostgreSQL and the load client (from /proc):
@@ -374,6 +375,22 @@ async def phase_single_poll(port: int, info: dict) -> tuple[dict, float]:
     return stats, time.monotonic() - t
 
 
+async def phase_paced_poll(port: int, info: dict) -> tuple[dict, float]:
+    """One client polling every 30 ms: the machine idles between requests, as it mostly does with 32 phones
+    (about a quarter of the cores busy). Compared with the back-to-back poll, it shows what waking idle processes
+    and cores costs on this virtual machine, apart from any contention between clients."""
+    stats = new_stats()
+    phone = Phone(port, info, stats)
+    await phone.poll()
+    stats["poll200"].clear()
+    deadline = time.monotonic() + min(PHASE_S, 5)
+    t = time.monotonic()
+    while time.monotonic() < deadline:
+        await phone.poll()
+        await asyncio.sleep(0.03)
+    return stats, time.monotonic() - t
+
+
 async def phase_single_post(port: int, info: dict) -> tuple[dict, float]:
     stats = new_stats()
     phone = Phone(port, info, stats)
@@ -484,6 +501,7 @@ def main() -> int:
         rows = [
             report("baseline 404", *meter.run(phase_baseline(port, clients[0]))),
             report("poll, 1 client", *meter.run(phase_single_poll(port, clients[0]))),
+            report("poll, 1 paced", *meter.run(phase_paced_poll(port, clients[0]))),
             report("post, 1 client", *meter.run(phase_single_post(port, clients[1]))),
             report("phones", *meter.run(phase_phones(port, clients))),
             report("saturation", *meter.run(phase_saturation(port, clients))),
@@ -498,7 +516,7 @@ def main() -> int:
         print("   ", line)
     SERVER_LOG.unlink(missing_ok=True)
     report_cpu(rows)
-    base, poll1, post1, phones, sat = rows
+    base, poll1, paced, post1, phones, sat = rows
     print("\nAgainst the targets (figure / target; <= 1.00 meets it):")
     for label, value, target in (
         ("event post p50, 32 phones", phones["post_p50"], TARGETS["post_p50"]),
@@ -506,11 +524,13 @@ def main() -> int:
         ("304 poll p50, 32 phones", phones["poll_p50"], TARGETS["poll_p50"]),
         ("event post p50, 1 client", post1["post_p50"], TARGETS["post_p50"]),
         ("304 poll p50, 1 client", poll1["poll_p50"], TARGETS["poll_p50"]),
+        ("304 poll p50, 1 paced/30ms", paced["poll_p50"], TARGETS["poll_p50"]),
     ):
         print(f"  {label:<27} {value:7.2f} ms / {target:5.1f} ms = {value / target:5.2f}")
     print("Relative to the cheapest request on this machine in this run (baseline 404, one query):")
     for label, value in (
         ("304 poll, 1 client", poll1["poll_p50"]),
+        ("304 poll, 1 paced", paced["poll_p50"]),
         ("event post, 1 client", post1["post_p50"]),
         ("304 poll, 32 phones", phones["poll_p50"]),
         ("event post, 32 phones", phones["post_p50"]),
