@@ -25,6 +25,8 @@ from armies.forms import (
     ProfileForm,
     RosterCreateForm,
     RosterSettingsForm,
+    UnitEditor,
+    editor_initial,
 )
 from armies.models import Faction, Membership, Roster
 
@@ -402,11 +404,56 @@ def _profile_form(request, pack, *, initial=None):
 @login_required
 @require_http_methods(["GET", "POST"])
 def profile_edit(request, pack_id, slug=None):
+    """A custom unit: the structured form for players, or (editor=json, or a posted `data` box) the JSON box."""
     pack = selectors.pack_get_for_user(request.user, pack_id, write=True)
     existing = selectors.pack_profiles(pack).filter(slug=slug).first() if slug else None
     if slug and existing is None:
         raise Http404("No such unit in this pack.")
-    kind = request.GET.get("kind") if request.GET.get("kind") in PROFILE_TEMPLATES else "squad"
+    mode = request.POST.get("editor") or request.GET.get("editor") or ("json" if "data" in request.POST else "form")
+    if mode == "json":
+        return _profile_json_edit(request, pack, existing, slug)
+    kind = existing.kind if existing else request.POST.get("kind") or request.GET.get("kind")
+    kind = kind if kind in PROFILE_TEMPLATES else "squad"
+    factions = [(f.slug, f.name) for f in selectors.pack_factions(pack)]
+    if request.method == "GET":
+        source = (
+            {**existing.as_rules_dict(), "notes": existing.notes}
+            if existing
+            else {"faction": factions[0][0] if factions else "", "cost": 50, "data": PROFILE_TEMPLATES[kind]}
+        )
+        values = editor_initial(kind, source)
+    else:
+        values = request.POST
+    editor = UnitEditor(kind, values, factions=factions)
+    status = 200
+    action = request.POST.get("action", "save")
+    if request.method == "POST" and action != "save":  # add or remove a row without JS: re-render, save nothing
+        editor = UnitEditor(kind, editor.with_rows_changed(action), factions=factions)
+    elif request.method == "POST":
+        profile = editor.profile(slug=existing.slug if existing else None)
+        if not editor.errors:
+            try:
+                saved = services.profile_save(pack=pack, data=profile, slug=slug)
+            except services.ServiceError as exc:
+                editor.add_service_errors(exc.errors, exc.message)
+            else:
+                note = "" if saved.pack_id == pack.pk else f" in the new draft version {saved.pack.version}"
+                messages.success(request, f"Saved «{saved.name}»{note}.")
+                return redirect("armies:pack", pack_id=saved.pack_id)
+        status = 400
+    json_form = ProfileForm(initial=_json_initial(kind, existing), factions=factions, auto_id="json_%s")
+    context = {
+        "pack": pack,
+        "existing": existing,
+        "editor": editor,
+        "kind": kind,
+        "kinds": PROFILE_TEMPLATES,
+        "json_form": json_form,
+    }
+    return render(request, "armies/profile_editor.html", context, status=status)
+
+
+def _json_initial(kind: str, existing) -> dict:
     initial = {"kind": kind, "data": json.dumps(PROFILE_TEMPLATES[kind], ensure_ascii=False, indent=1), "cost": 50}
     if existing is not None:
         initial = {
@@ -418,7 +465,13 @@ def profile_edit(request, pack_id, slug=None):
             "data": json.dumps(existing.data, ensure_ascii=False, indent=1),
             "notes": existing.notes,
         }
-    form = _profile_form(request, pack, initial=initial)
+    return initial
+
+
+def _profile_json_edit(request, pack, existing, slug):
+    """The advanced editor: the whole Armlist as JSON in a text box, errors listed by field path."""
+    kind = request.GET.get("kind") if request.GET.get("kind") in PROFILE_TEMPLATES else "squad"
+    form = _profile_form(request, pack, initial=_json_initial(kind, existing))
     if request.method == "POST" and form.is_valid():
         try:
             profile = services.profile_save(pack=pack, data=form.cleaned_data, slug=slug)

@@ -35,7 +35,7 @@ from rules.models import BalanceJob, JobChunk  # noqa: E402
 
 ARMY_A = ["protectorate_kiberspetsnaz", "trex", "salamander", "protectorate_regulyary_planety_velian"]  # 300
 ARMY_B = ["polaris_lineynaya_klon_pehota", "polaris_lyogkiy_shturmovoy_desant", "hunter", "thunder"]  # 300
-CHUNKS, CHUNK_BATTLES = 32, 8_000
+CHUNKS, CHUNK_BATTLES = 24, 20_000  # the default chunk size (settings.BALANCE_CHUNK_BATTLES)
 
 
 def data():
