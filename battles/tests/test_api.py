@@ -334,3 +334,29 @@ def test_start_from_the_new_battle_page_with_the_opponents_share_link(rosters, a
     assert again.status_code == 400
     assert "share link was revoked" in again.content.decode()
     assert Battle.objects.count() == 1
+
+
+def test_304_fast_path_with_api_tokens(battle, alice, bob, outsider, django_assert_max_num_queries):
+    """Token polls take the one-query fast path; it never answers 304 to someone who could not read the battle."""
+    from rest_framework.authtoken.models import Token
+
+    url = f"/api/v1/battles/{battle.pk}/"
+    etag = f'"v{Battle.objects.get(pk=battle.pk).version}"'
+
+    keys = {user.pk: Token.objects.get_or_create(user=user)[0].key for user in (alice, bob, outsider)}
+
+    def token_get(user, **headers):
+        return Client().get(url, HTTP_AUTHORIZATION=f"Token {keys[user.pk]}", **headers)
+
+    for player in (alice, bob):
+        with django_assert_max_num_queries(1):
+            response = token_get(player, HTTP_IF_NONE_MATCH=etag)
+        assert response.status_code == 304
+        assert response["ETag"] == etag
+    assert token_get(alice, HTTP_IF_NONE_MATCH='"v0"').status_code == 200  # stale ETag: the full state
+    assert token_get(outsider, HTTP_IF_NONE_MATCH=etag).status_code == 404  # a right guess reveals nothing
+    bad = Client().get(url, HTTP_AUTHORIZATION="Token nope", HTTP_IF_NONE_MATCH=etag)
+    assert bad.status_code in (401, 403, 404)
+    alice.is_active = False
+    alice.save(update_fields=["is_active"])
+    assert token_get(alice, HTTP_IF_NONE_MATCH=etag).status_code != 304
