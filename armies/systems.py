@@ -78,14 +78,7 @@ def _readable(err, path: str) -> str:
 
 
 def cost_roster(system: str, roster: dict) -> RosterReport:
-    impl = get_system(system)
-    try:
-        return impl.cost_roster(roster)
-    except NotImplementedError:
-        module = army_module(system)
-        if module is None:
-            raise
-        return module.cost_roster(roster)
+    return get_system(system).cost_roster(roster)
 
 
 def default_loadout(system: str, profile: dict) -> dict:

@@ -11,6 +11,7 @@ A system (one package under rules/systems/<slug>/) gives:
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from dataclasses import asdict, dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -146,7 +147,7 @@ def _readable(err) -> str:
     return err.message
 
 
-class Action:
+class Action(ABC):
     """One of the books' tests. Subclasses set the class attributes and implement resolve() and odds()."""
 
     key: str = ""
@@ -181,11 +182,11 @@ class Action:
         """Rule checks beyond the schema; returns the cleaned inputs. Override where needed."""
         return inputs
 
-    def resolve(self, inputs: dict, settings: dict, dice) -> Outcome:
-        raise NotImplementedError
+    @abstractmethod
+    def resolve(self, inputs: dict, settings: dict, dice) -> Outcome: ...
 
-    def odds(self, inputs: dict, settings: dict) -> dict:
-        raise NotImplementedError
+    @abstractmethod
+    def odds(self, inputs: dict, settings: dict) -> dict: ...
 
     def describe(self) -> dict:
         return {
@@ -197,7 +198,7 @@ class Action:
         }
 
 
-class GameSystem:
+class GameSystem(ABC):
     slug: str = ""
     name: str = ""
     dice: str = ""
@@ -233,18 +234,20 @@ class GameSystem:
             raise RuleInputError(errors)
 
     # Army building ---------------------------------------------------------------------------------
+    @abstractmethod
     def cost_roster(self, roster: dict) -> RosterReport:
         """`roster` = {"faction", "points_limit", "opponent_total"?, "entries": [{"key", "profile", "count",
         "loadout", "pilot"}]} with each profile as stored in the pack. Answers totals and issues."""
-        raise NotImplementedError
+        ...
 
     # Tracker -----------------------------------------------------------------------------------------
-    def initial_unit_state(self, profile: dict, entry: dict) -> dict:
-        raise NotImplementedError
+    @abstractmethod
+    def initial_unit_state(self, profile: dict, entry: dict) -> dict: ...
 
+    @abstractmethod
     def apply_effect(self, state: dict, effect: dict) -> dict:
         """Returns a new unit state with one effect applied (never mutates `state`)."""
-        raise NotImplementedError
+        ...
 
     def describe(self) -> dict:
         return {

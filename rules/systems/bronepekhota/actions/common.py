@@ -13,6 +13,7 @@ element = {"kind": "infantry" | "vehicle" | "gun", "ref": anything echoed in eff
 
 from __future__ import annotations
 
+from abc import abstractmethod
 from fractions import Fraction
 
 from rules import dice as dicelib
@@ -451,11 +452,11 @@ class BronAction(Action):
         settings = full_settings(settings)
         return self.odds_clean(self.validate(inputs, settings), settings)
 
-    def resolve_clean(self, clean: dict, settings: dict, dice) -> Outcome:
-        raise NotImplementedError
+    @abstractmethod
+    def resolve_clean(self, clean: dict, settings: dict, dice) -> Outcome: ...
 
-    def odds_clean(self, clean: dict, settings: dict) -> dict:
-        raise NotImplementedError
+    @abstractmethod
+    def odds_clean(self, clean: dict, settings: dict) -> dict: ...
 
     def outcome(self, summary: str, result: dict, effects: list[dict], steps: list[str]) -> Outcome:
         return Outcome(action=self.key, summary=summary, result=result, dice=[], effects=effects, steps=steps)

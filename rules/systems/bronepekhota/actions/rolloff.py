@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from abc import abstractmethod
+
 from rules.systems.base import prob
 from rules.systems.bronepekhota import tables
 from rules.systems.bronepekhota.actions.common import BronAction, err
@@ -55,8 +57,8 @@ class _RollOff(BronAction):
             raise err("players", "Each player is listed once.")
         return inputs
 
-    def faces(self, settings) -> int:
-        raise NotImplementedError
+    @abstractmethod
+    def faces(self, settings) -> int: ...
 
     def tied_only(self, settings) -> bool:
         return True
