@@ -1,21 +1,52 @@
-"""The registry of game systems: one entry per package under rules/systems/."""
+"""The registry of game systems. The systems are listed in settings (`RULES_SYSTEMS`, dotted paths to each
+system's instance); rules.apps configures the registry from there at start-up. A slug may be any string.
+
+Pure Python: tests or scripts outside Django call `configure([...])` themselves.
+"""
 
 from __future__ import annotations
 
-from rules.systems.base import GameSystem, RuleInputError
+import importlib
 
+from rules.contract.system import GameSystem
+from rules.errors import RuleInputError
+
+_PATHS: list[str] = []
 _SYSTEMS: dict[str, GameSystem] = {}
 
 
+def _import(path: str) -> GameSystem:
+    module, _, attr = path.rpartition(".")
+    system = getattr(importlib.import_module(module), attr)
+    if not isinstance(system, GameSystem):
+        raise TypeError(f"{path} is not a GameSystem instance")
+    return system
+
+
+def configure(paths: list[str]) -> None:
+    """Sets the dotted paths of the systems; they are imported on first use."""
+    _PATHS[:] = list(paths)
+    _SYSTEMS.clear()
+
+
 def register(system: GameSystem) -> GameSystem:
+    """Adds a system at run time (tests register their test-only system this way); returns it."""
+    _load()
     _SYSTEMS[system.slug] = system
     return system
 
 
+def unregister(slug: str) -> None:
+    _SYSTEMS.pop(slug, None)
+
+
 def _load() -> None:
     if not _SYSTEMS:
-        # Importing a system package registers it.
-        from rules.systems import bronepekhota  # noqa: F401
+        for path in _PATHS:
+            system = _import(path)
+            if system.slug in _SYSTEMS:
+                raise ValueError(f"two systems share the slug {system.slug!r}")
+            _SYSTEMS[system.slug] = system
 
 
 def all_systems() -> list[GameSystem]:
@@ -27,5 +58,10 @@ def get_system(slug: str) -> GameSystem:
     _load()
     try:
         return _SYSTEMS[slug]
-    except KeyError:
+    except (KeyError, TypeError):
         raise RuleInputError({"system": f"unknown game system {slug!r}"}) from None
+
+
+def known(slug: str) -> bool:
+    _load()
+    return slug in _SYSTEMS

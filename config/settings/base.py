@@ -131,6 +131,12 @@ CELERY_TASK_PUBLISH_RETRY = False
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 CELERY_RESULT_EXPIRES = 3600
 
+# The game systems, each a GameSystem instance (rules/contract). The generic apps know them only through the
+# registry, so adding a system is one line here (docs/architecture.md).
+RULES_SYSTEMS = [
+    "rules.systems.bronepekhota.system.SYSTEM",
+]
+
 # Balance jobs (rules/jobs): the most battles one job may ask for, and how many battles one chunk (task) runs.
 BALANCE_MAX_BATTLES = env.int("BALANCE_MAX_BATTLES", default=2_000_000)
 BALANCE_CHUNK_BATTLES = env.int("BALANCE_CHUNK_BATTLES", default=20_000)

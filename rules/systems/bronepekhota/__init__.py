@@ -1,6 +1,1 @@
-"""«Бронепехота» (Armored Infantry). Spec: ../shared/specs/bronepekhota.md."""
-
-from rules.registry import register
-from rules.systems.bronepekhota.system import SYSTEM
-
-register(SYSTEM)
+"""«Бронепехота» (Armored Infantry). Spec: ../shared/specs/bronepekhota.md. The instance is system.SYSTEM."""

@@ -17,7 +17,8 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections.abc import Iterable
 
-from rules.systems.base import Issue, RosterReport
+from rules.contract import ArmyPart, Issue, RosterReport
+from rules.systems.bronepekhota.profile import PROFILE_SCHEMA
 
 SIDES = ("protectorate", "polaris")  # blue and red never share an army; green joins either (p.3)
 SHARED = "green"
@@ -380,3 +381,24 @@ def upgrade_changes(entry: dict, new_profile: dict | None) -> tuple[list[str], d
     if new_profile.get("name") != name:
         lines.append(f"{name} is now called {new_profile.get('name')}.")
     return lines, loadout
+
+
+class BronepekhotaArmy(ArmyPart):
+    """Armlists of squads, vehicles and guns, priced in the book's points (p.3)."""
+
+    pricing = "points"
+    currency = "pts"
+    profile_schema = PROFILE_SCHEMA
+    profile_kinds = {"squad": "Отряд", "vehicle": "Техника", "gun": "Орудие"}
+
+    def default_options(self, profile: dict) -> dict:
+        return default_loadout(profile)
+
+    def cost_roster(self, roster: dict) -> RosterReport:
+        return cost_roster(roster)
+
+    def upgrade_changes(self, entry: dict, new_profile: dict | None) -> tuple[list[str], dict | None]:
+        return upgrade_changes(entry, new_profile)
+
+
+ARMY = BronepekhotaArmy()

@@ -1,11 +1,11 @@
-"""«Бронепехота» as a GameSystem: settings, profile schema, actions, costing (army.py) and the tracker."""
+"""«Бронепехота» as a GameSystem: settings, actions, and its army, battle and simulator parts."""
 
 from __future__ import annotations
 
-from rules.systems.base import GameSystem, RosterReport
-from rules.systems.bronepekhota import tracker
+from rules.contract import GameSystem
 from rules.systems.bronepekhota.actions import ACTIONS
-from rules.systems.bronepekhota.profile import PROFILE_SCHEMA
+from rules.systems.bronepekhota.army import ARMY
+from rules.systems.bronepekhota.glossary import GLOSSARY
 from rules.systems.bronepekhota.settings import SETTINGS
 
 
@@ -15,21 +15,8 @@ class Bronepekhota(GameSystem):
     dice = "d6/d12/d20"
     settings = SETTINGS
     actions = ACTIONS
-    profile_schema = PROFILE_SCHEMA
-
-    def cost_roster(self, roster: dict) -> RosterReport:
-        from rules.systems.bronepekhota import army  # owned by the armies work; imported when first needed
-
-        return army.cost_roster(roster)
-
-    def initial_unit_state(self, profile: dict, entry: dict) -> dict:
-        return tracker.initial_unit_state(profile, entry)
-
-    def apply_effect(self, state: dict, effect: dict) -> dict:
-        return tracker.apply_effect(state, effect)
-
-    def unit_view(self, state: dict, profile: dict, settings: dict | None = None) -> dict:
-        return tracker.unit_view(state, profile, settings)
+    glossary = GLOSSARY
+    army = ARMY
 
 
 SYSTEM = Bronepekhota()

@@ -1,0 +1,66 @@
+"""The contract between the generic apps and a game system: pure Python, no Django.
+
+A `GameSystem` (contract/system.py) is an identity (slug, name, dice, settings, actions, glossary) plus optional
+parts, each a small protocol in its own module:
+
+| part        | module                | who calls it           |
+|-------------|-----------------------|------------------------|
+| army        | contract/army.py      | armies                 |
+| battle      | contract/battle.py    | battles                |
+| board       | contract/board.py     | battles' templates     |
+| simulator   | contract/simulator.py | rules/jobs             |
+| campaign    | contract/campaign.py  | armies                 |
+
+Like Django's database backends: the generic core calls the interface; each system fills it in.
+"""
+
+from rules.contract.actions import Action, Outcome, distribution, exact, prob
+from rules.contract.army import ArmyPart, Issue, RosterReport
+from rules.contract.battle import (
+    Awaiting,
+    BattlePart,
+    Command,
+    CommandContext,
+    Event,
+    GameState,
+    NewEvent,
+    SideSetup,
+    Start,
+    UnitRecord,
+    UnitSetup,
+)
+from rules.contract.campaign import CampaignPart
+from rules.contract.settings import Setting
+from rules.contract.simulator import SimulatorPart
+from rules.contract.system import GameSystem
+from rules.errors import ArmlistError, GameConflict, NotYours, RuleInputError
+
+__all__ = [
+    "Action",
+    "ArmlistError",
+    "ArmyPart",
+    "Awaiting",
+    "BattlePart",
+    "CampaignPart",
+    "Command",
+    "CommandContext",
+    "Event",
+    "GameConflict",
+    "GameState",
+    "GameSystem",
+    "Issue",
+    "NewEvent",
+    "NotYours",
+    "Outcome",
+    "RosterReport",
+    "RuleInputError",
+    "Setting",
+    "SideSetup",
+    "SimulatorPart",
+    "Start",
+    "UnitRecord",
+    "UnitSetup",
+    "distribution",
+    "exact",
+    "prob",
+]

@@ -1,0 +1,90 @@
+"""The books' tests: an Action validates its inputs, resolves with dice (seeded or typed in) and gives exact odds."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import asdict, dataclass, field
+from fractions import Fraction
+from typing import Any
+
+import jsonschema
+
+from rules.contract.schema import schema_errors
+from rules.errors import RuleInputError
+
+
+@dataclass
+class Outcome:
+    """What a resolution answers: a summary, structured result, every die, and effects for the tracker.
+
+    Effects name their subject by the role it has in the inputs ("shooter", "target", "attacker", "defender",
+    "thrower", "blast.0" …); the battle tracker maps roles to its units and records each effect as an event.
+    """
+
+    action: str
+    summary: str
+    result: dict
+    dice: list[dict]
+    effects: list[dict]
+    steps: list[str] = field(default_factory=list)
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+def prob(p: Fraction | int) -> dict:
+    """An exact probability as JSON: the fraction and its float."""
+    p = Fraction(p)
+    return {"exact": f"{p.numerator}/{p.denominator}", "p": float(p)}
+
+
+def exact(x: Fraction | int) -> dict:
+    """An exact number that is not a probability (e.g. an expected value): the fraction and its float."""
+    x = Fraction(x)
+    return {"exact": f"{x.numerator}/{x.denominator}", "value": float(x)}
+
+
+def distribution(d: dict[Any, Fraction]) -> list[dict]:
+    """An exact distribution as a sorted JSON list of {value, exact, p}."""
+    return [{"value": k, **prob(v)} for k, v in sorted(d.items(), key=lambda kv: kv[0])]
+
+
+class Action(ABC):
+    """One of the books' tests. Subclasses set the class attributes and implement resolve() and odds()."""
+
+    key: str = ""
+    label: str = ""
+    spec_ref: str = ""
+    description: str = ""
+    input_schema: dict = {"type": "object"}
+
+    def validate(self, inputs: dict, settings: dict) -> dict:
+        """Schema check, then the rule checks of `check()`. Raises RuleInputError naming each bad field."""
+        validator = self.__dict__.get("_validator")
+        if validator is None:  # built once per action: compiling a schema costs more than checking inputs
+            validator = self.__dict__["_validator"] = jsonschema.Draft202012Validator(self.input_schema)
+        if not isinstance(inputs, dict):
+            raise RuleInputError({"inputs": "must be an object"})
+        errors = schema_errors(validator, inputs)
+        if errors:
+            raise RuleInputError(errors)
+        return self.check(dict(inputs), settings)
+
+    def check(self, inputs: dict, settings: dict) -> dict:
+        """Rule checks beyond the schema; returns the cleaned inputs. Override where needed."""
+        return inputs
+
+    @abstractmethod
+    def resolve(self, inputs: dict, settings: dict, dice) -> Outcome: ...
+
+    @abstractmethod
+    def odds(self, inputs: dict, settings: dict) -> dict: ...
+
+    def describe(self) -> dict:
+        return {
+            "key": self.key,
+            "label": self.label,
+            "spec_ref": self.spec_ref,
+            "description": self.description,
+            "input_schema": self.input_schema,
+        }

@@ -1,0 +1,304 @@
+"""The battle part: how a game starts from rosters, which commands players send, how each event changes the
+state, whom the game awaits, and what each viewer may see. Called by `battles` only through this protocol.
+
+The generic runner (battles/services) owns everything that is not about one game: the event store, the row lock,
+If-Match/412, Idempotency-Key, undo by replay, per-viewer filtering of events, and one endpoint
+`POST /api/v1/battles/<id>/commands/<name>/`. For each command it:
+
+1. loads the state (`GameState`: the game dict plus every unit's record) under the battle's lock;
+2. asks `awaiting(state)` whether this side may send this command now (409 if not);
+3. validates the inputs against the command's `input_schema` (400 naming the field);
+4. calls the command's pure `handle(ctx, inputs)`, which reads the state, rolls or takes the typed-in dice
+   through `ctx.dice()`, and answers a list of `NewEvent`s (it never writes);
+5. folds each event into the state with `apply(state, event)`, stores the events and the new state together.
+
+Replaying the stored events through `apply` from the initial state must give the stored state; undo is a
+compensating event after which the runner replays the log without the undone command.
+
+Secrets: a `NewEvent` with `visible_to` is shown only to those sides (spectators never see it) until the system
+emits a public event that reveals it. `redact_game` removes from the game dict what a viewer may not see yet.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+
+from rules.contract.schema import validate
+from rules.errors import GameConflict, NotYours, RuleInputError
+
+
+@dataclass
+class UnitRecord:
+    """One thing on the table that has its own state (a squad, a vehicle, a figure, an agent)."""
+
+    key: str
+    side: int  # the side that brought it; the system may let control change (see BattlePart.owner)
+    profile: dict
+    state: dict
+    name: str = ""
+    kind: str = ""
+
+
+@dataclass
+class GameState:
+    """What the runner holds while a command runs: the game-level dict and every unit's record."""
+
+    game: dict
+    units: dict[str, UnitRecord]
+    settings: dict  # the battle's settings: {"system": {...system settings...}, "enforce_turns": bool}
+    changed: set[str] = field(default_factory=set)
+
+    @property
+    def system_settings(self) -> dict:
+        return self.settings.get("system", {})
+
+
+@dataclass
+class Event:
+    """A stored event as the fold sees it."""
+
+    seq: int
+    type: str
+    payload: dict
+    side: int | None = None
+    visible_to: tuple[int, ...] | None = None
+
+
+@dataclass
+class NewEvent:
+    """An event a command handler asks to record. The first one of a command is its head; the runner links the
+    others to it (`cause`), so an undo of the head takes them all back."""
+
+    type: str
+    payload: dict
+    dice: list = field(default_factory=list)
+    visible_to: tuple[int, ...] | None = None  # None: everyone; else only these sides until revealed
+    side: int | None = None  # the side that acted; the runner fills it in when the caller holds one side
+
+
+@dataclass
+class SideSetup:
+    """One side at the start: its index, name, faction, and the roster snapshot (as the army part sees it)."""
+
+    index: int
+    name: str
+    faction: str
+    roster: dict
+
+
+@dataclass
+class UnitSetup:
+    key: str
+    side: int
+    name: str
+    kind: str
+    profile: dict
+    entry: dict
+    state: dict
+
+
+@dataclass
+class Start:
+    game: dict
+    units: list[UnitSetup]
+
+
+@dataclass
+class Awaiting:
+    """Whom the game waits for now.
+
+    kind: "anyone" (any player may act: a free game), "sides" (these sides, e.g. the side whose turn it is),
+    "all" (these sides at once, each in secret, e.g. orders), "question" (one side must answer a prompt before
+    anything else happens), "over" (the game has ended).
+    `commands`: when set, only these commands are accepted now (others get 409); `free_commands` are accepted
+    from anyone at any time (rulings by hand, ending the game).
+    """
+
+    kind: str = "anyone"
+    sides: tuple[int, ...] = ()
+    commands: tuple[str, ...] | None = None
+    prompt: dict | None = None
+    message: str = ""
+
+    def as_dict(self) -> dict:
+        return {
+            "kind": self.kind,
+            "sides": list(self.sides),
+            "commands": list(self.commands) if self.commands is not None else None,
+            "prompt": self.prompt,
+            "message": self.message,
+        }
+
+
+class CommandContext:
+    """What a handler may use: the state (read it, never write it), the caller's sides, settings and dice."""
+
+    def __init__(self, *, part: BattlePart, state: GameState, sides: frozenset[int], next_seq: int, dice_source):
+        self.part = part
+        self.state = state
+        self.sides = sides
+        self.next_seq = next_seq  # the seq the command's head event will get
+        self._dice_source = dice_source
+        self.outcome: dict | None = None  # what the caller's phone shows as the result
+        self.notices: list[str] = []
+
+    @property
+    def game(self) -> dict:
+        return self.state.game
+
+    @property
+    def settings(self) -> dict:
+        return self.state.settings
+
+    @property
+    def system_settings(self) -> dict:
+        return self.state.system_settings
+
+    def dice(self):
+        """The dice source of this command: server-rolled (seeded) or the dice typed in from the table."""
+        return self._dice_source()
+
+    def unit(self, key, *, field_name: str = "unit") -> UnitRecord:
+        unit = self.state.units.get(key) if isinstance(key, str) else None
+        if unit is None:
+            raise RuleInputError({field_name: f"There is no unit {key!r} in this battle."})
+        return unit
+
+    def owner(self, key: str) -> int:
+        return self.part.owner(self.state, key)
+
+    def own_unit(self, key, *, field_name: str = "unit") -> UnitRecord:
+        """A unit the caller controls."""
+        unit = self.unit(key, field_name=field_name)
+        if self.owner(unit.key) not in self.sides:
+            raise NotYours(f"{unit.name or unit.key} belongs to another player: only they act with it.")
+        return unit
+
+    def one_side(self) -> int:
+        """The caller's side, for commands a side gives as a whole (orders, answers)."""
+        if len(self.sides) != 1:
+            raise RuleInputError({"side": "You hold several sides here: say which one gives this command."})
+        return next(iter(self.sides))
+
+
+class Command(ABC):
+    """One thing a player may do in a battle."""
+
+    name: str = ""
+    label: str = ""
+    help: str = ""
+    input_schema: dict = {"type": "object", "properties": {}, "additionalProperties": False}
+    #: Accepted whatever the game awaits (a ruling by hand, ending the game by agreement).
+    free: bool = False
+    #: Accepted while the game is over (e.g. nothing but undo, which the runner owns).
+    when_over: bool = False
+
+    def validate(self, inputs) -> dict:
+        if not isinstance(inputs, dict):
+            raise RuleInputError({"inputs": "must be an object"})
+        validate(self.input_schema, inputs)
+        return inputs
+
+    @abstractmethod
+    def handle(self, ctx: CommandContext, inputs: dict) -> list[NewEvent]:
+        """Pure: reads ctx.state, rolls through ctx.dice(), answers events. Raises RuleInputError (400),
+        NotYours (403) or GameConflict (409)."""
+
+    def describe(self) -> dict:
+        return {"name": self.name, "label": self.label, "help": self.help, "input_schema": self.input_schema}
+
+
+class BattlePart(ABC):
+    """A system's battle rules for the generic runner."""
+
+    #: Bumped when the meaning of stored events changes; `upcast` brings older events up to date.
+    rules_version: int = 1
+    commands: dict[str, Command] = {}
+
+    # Starting ------------------------------------------------------------------------------------------------
+    @abstractmethod
+    def start(self, *, sides: list[SideSetup], settings: dict) -> Start:
+        """The initial game dict and every unit with its initial state. `settings` is the battle's settings."""
+
+    # Folding -------------------------------------------------------------------------------------------------
+    @abstractmethod
+    def apply(self, state: GameState, event: Event) -> None:
+        """Folds one event into `state` (game dict and unit records; add changed unit keys to state.changed).
+        Must be deterministic: replaying the log gives the stored state."""
+
+    def upcast(self, event: Event, version: int) -> Event:
+        """An event written under `rules_version` `version`, brought up to this version. Default: unchanged."""
+        return event
+
+    # Whose move ----------------------------------------------------------------------------------------------
+    def awaiting(self, state: GameState) -> Awaiting:
+        if state.game.get("result") is not None:
+            return Awaiting(kind="over", message="The battle is over. Undo the last events to play on.")
+        return Awaiting()
+
+    def owner(self, state: GameState, unit_key: str) -> int:
+        """The side that controls a unit now (by default the side that brought it)."""
+        return state.units[unit_key].side
+
+    def check_allowed(self, state: GameState, command: Command, sides: frozenset[int]) -> None:
+        """Refuses a command the game does not await now from these sides (409)."""
+        awaiting = self.awaiting(state)
+        if awaiting.kind == "over":
+            if not command.when_over:
+                raise GameConflict(awaiting.message or "The battle is over.")
+            return
+        if command.free:
+            return
+        if awaiting.commands is not None and command.name not in awaiting.commands:
+            raise GameConflict(awaiting.message or f"«{command.label or command.name}» is not possible now.")
+        if awaiting.kind in ("sides", "all", "question") and not (set(awaiting.sides) & set(sides)):
+            raise GameConflict(awaiting.message or "It is not your move: the game waits for another player.")
+
+    # What each viewer sees -----------------------------------------------------------------------------------
+    def redact_game(self, game: dict, viewer_sides: frozenset[int]) -> dict:
+        """The game dict as this viewer may see it (secrets of other sides removed). Default: all of it."""
+        return game
+
+    def unit_view(self, state: GameState, unit: UnitRecord, viewer_sides: frozenset[int]) -> dict:
+        """What a phone shows of one unit; JSON-safe. Default: its state."""
+        return dict(unit.state)
+
+    def board(self, view: dict, viewer_sides: frozenset[int]) -> dict:
+        """The widgets of the phone board (rules/contract/board.py) for the state as this viewer sees it."""
+        return {"controls": [], "units": {}}
+
+    def describe_event(self, event: Event, names: dict) -> str:
+        """One line of the history in the book's words. `names`: {"units": {key: name}, "sides": {i: name}}."""
+        return event.type
+
+    def result_summary(self, state: GameState) -> dict | None:
+        return state.game.get("result")
+
+    def describe(self) -> dict:
+        return {
+            "rules_version": self.rules_version,
+            "commands": [c.describe() for c in self.commands.values()],
+        }
+
+
+def run_command(
+    part: BattlePart, state: GameState, name: str, inputs, *, sides: frozenset[int], next_seq: int, dice_source
+) -> tuple[list[NewEvent], CommandContext]:
+    """Steps 2–5 of the runner, pure: is the command awaited, are its inputs valid, which events does it give;
+    then folds them into `state` (a working copy the caller owns). Raises the contract's errors."""
+    command = part.commands.get(name) if isinstance(name, str) else None
+    if command is None:
+        raise RuleInputError({"command": f"There is no command {name!r} in this game."})
+    part.check_allowed(state, command, sides)
+    inputs = command.validate(inputs if inputs is not None else {})
+    ctx = CommandContext(part=part, state=state, sides=sides, next_seq=next_seq, dice_source=dice_source)
+    events = command.handle(ctx, inputs)
+    if not events:
+        raise RuleInputError("Nothing to record.")
+    only_side = next(iter(sides)) if len(sides) == 1 else None
+    for offset, new in enumerate(events):
+        if new.side is None:
+            new.side = only_side
+        part.apply(state, Event(next_seq + offset, new.type, new.payload, new.side, new.visible_to))
+    return events, ctx

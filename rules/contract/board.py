@@ -1,0 +1,108 @@
+"""The widgets a system declares to draw the phone board. The generic templates (templates/battles/widgets/)
+render each by its "type"; a button sends a battle command ({"command": name, "inputs": {...}}).
+
+A board is {"controls": [widget…] (battle level: rounds, initiative, orders, prompts), "units": {unit key:
+{"title", "subtitle", "flags": [flag…], "widgets": [widget…]}}}. Every widget is a plain JSON-safe dict made by
+the functions below, so a system never writes HTML.
+"""
+
+from __future__ import annotations
+
+
+def flag(label: str, tone: str = "") -> dict:
+    """A chip: tone "" | "good" | "warn" | "bad"."""
+    return {"type": "flag", "label": label, "tone": tone}
+
+
+def status(label: str, turns: int | None = None, tone: str = "warn") -> dict:
+    """A status chip with the turns it still lasts (None: until removed)."""
+    return {"type": "status", "label": label, "turns": turns, "tone": tone}
+
+
+def stats(items: list[tuple[str, object]]) -> dict:
+    """A line of labelled values («Броня 4 · Скорость 2»)."""
+    return {"type": "stats", "items": [{"label": k, "value": v} for k, v in items]}
+
+
+def text(value: str, tone: str = "muted") -> dict:
+    return {"type": "text", "value": value, "tone": tone}
+
+
+def track(label: str, value: int, maximum: int, cells: list[dict] | None = None, *, set_command=None) -> dict:
+    """A slider on a printed track (strength, ammo). `cells`: [{"n", "on", "lost", "colour"}] from max to 1.
+    `set_command`: {"command", "inputs", "field"} to set a value by hand."""
+    return {"type": "track", "label": label, "value": value, "max": maximum, "cells": cells, "set": set_command}
+
+
+def counter(label: str, value: int, maximum: int | None = None, *, step_command: dict | None = None) -> dict:
+    """A number with − and + (ammo, wound markers, command points)."""
+    return {"type": "counter", "label": label, "value": value, "max": maximum, "step": step_command}
+
+
+def button(
+    label: str,
+    command: str,
+    inputs: dict | None = None,
+    *,
+    secondary: bool = True,
+    disabled: bool = False,
+    attrs: dict | None = None,
+) -> dict:
+    """A button that sends a command at once. `attrs`: extra data-* attributes the board script reads."""
+    return {
+        "type": "button",
+        "label": label,
+        "command": command,
+        "inputs": inputs or {},
+        "secondary": secondary,
+        "disabled": disabled,
+        "attrs": attrs or {},
+    }
+
+
+def buttons(items: list[dict], *, title: str = "", folded: bool = False) -> dict:
+    """A row of buttons, optionally folded under a title (e.g. rulings by hand)."""
+    return {"type": "buttons", "items": items, "title": title, "folded": folded}
+
+
+def rows(items: list[dict]) -> dict:
+    """Sub-rows of a unit (soldiers, figures): each {"key", "title", "subtitle", "flags", "widgets", "dead"}."""
+    return {"type": "rows", "items": items}
+
+
+def order_form(command: str, *, fields: list[dict], title: str, given: bool = False, summary: str = "") -> dict:
+    """A secret order: the fields (each {"name", "label", "kind": "choice"|"number", "choices"?, "min"?, "max"?})
+    are sent together as one command; the other side sees only that an order was given."""
+    return {
+        "type": "order_form",
+        "command": command,
+        "fields": fields,
+        "title": title,
+        "given": given,
+        "summary": summary,
+    }
+
+
+def prompt(
+    question: str,
+    command: str,
+    *,
+    options: list[dict] | None = None,
+    fields: list[dict] | None = None,
+    dice: list[dict] | None = None,
+) -> dict:
+    """A question to this player (answer with `command`): `options` are one-tap answers ({"label", "inputs"}),
+    `fields` a small form, `dice` a dice entry for typing in real dice."""
+    return {
+        "type": "prompt",
+        "question": question,
+        "command": command,
+        "options": options or [],
+        "fields": fields or [],
+        "dice": dice or [],
+    }
+
+
+def dice_entry(label: str, dice: list[dict]) -> dict:
+    """Boxes for dice rolled at the table, one per die: [{"label": "Д12 дальность", "faces": 12}]."""
+    return {"type": "dice_entry", "label": label, "dice": dice}

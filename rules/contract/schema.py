@@ -1,0 +1,82 @@
+"""JSON Schema checks with errors a person understands, shared by actions, commands and simulator parameters."""
+
+from __future__ import annotations
+
+import functools
+import json
+
+import jsonschema
+
+from rules.errors import RuleInputError
+
+_TYPE_NAMES = {
+    "integer": "a whole number",
+    "number": "a number",
+    "boolean": "true or false",
+    "string": "text",
+    "object": "an object",
+    "array": "a list",
+    "null": "null",
+}
+
+
+def readable(err) -> str:
+    """A schema error as a person would say it (jsonschema's own wording is for programmers)."""
+    if err.validator == "minimum":
+        return f"must be {err.validator_value} or more (got {err.instance})"
+    if err.validator == "maximum":
+        return f"must be {err.validator_value} or less (got {err.instance})"
+    if err.validator == "type":
+        wanted = err.validator_value if isinstance(err.validator_value, list) else [err.validator_value]
+        return "must be " + " or ".join(_TYPE_NAMES.get(t, t) for t in wanted)
+    if err.validator == "enum":
+        return "must be one of: " + ", ".join(str(v) for v in err.validator_value)
+    if err.validator in ("maxItems", "maxLength"):
+        return f"is too long (at most {err.validator_value})"
+    if err.validator in ("minItems", "minLength"):
+        return f"is too short (at least {err.validator_value})"
+    return err.message
+
+
+@functools.lru_cache(maxsize=256)
+def _validator(schema_json: str) -> jsonschema.Draft202012Validator:
+    return jsonschema.Draft202012Validator(json.loads(schema_json))
+
+
+def validator_for(schema: dict) -> jsonschema.Draft202012Validator:
+    return _validator(json.dumps(schema, sort_keys=True))
+
+
+def schema_errors(validator, data, *, prefix: str = "") -> dict[str, str]:
+    """{field path: message} for every error (first per path), paths joined by dots under `prefix`."""
+    errors: dict[str, str] = {}
+    for err in sorted(validator.iter_errors(data), key=lambda e: [str(p) for p in e.path]):
+        parts = [prefix] if prefix else []
+        parts += [str(p) for p in err.path]
+        path = ".".join(parts)
+        if err.validator == "required":
+            missing = err.message.split("'")[1]
+            errors.setdefault(f"{path}.{missing}" if path else missing, "This field is required.")
+        elif err.validator == "additionalProperties":
+            errors.setdefault(path or "non_field_errors", f"Unknown field: {err.message}")
+        else:
+            errors.setdefault(path or "non_field_errors", readable(err))
+    return errors
+
+
+def validate(schema: dict, data, *, prefix: str = "") -> None:
+    errors = schema_errors(validator_for(schema), data, prefix=prefix)
+    if errors:
+        raise RuleInputError(errors)
+
+
+def validate_with_defaults(schema: dict, data: dict, *, prefix: str = "") -> dict:
+    """Checks `data` against an object schema and fills in each property's `default`."""
+    if not isinstance(data, dict):
+        raise RuleInputError({prefix or "non_field_errors": "must be an object"})
+    validate(schema, data, prefix=prefix)
+    out = dict(data)
+    for key, prop in (schema.get("properties") or {}).items():
+        if key not in out and "default" in prop:
+            out[key] = prop["default"]
+    return out

@@ -1,0 +1,40 @@
+"""A setting: an option of the book, a house rule, or one reading of an ambiguity of the spec (§5)."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from rules.errors import RuleInputError
+
+
+@dataclass(frozen=True)
+class Setting:
+    key: str
+    label: str
+    default: Any
+    kind: str = "bool"  # "bool" | "choice" | "int"
+    choices: tuple = ()
+    source: str = ""  # spec section it comes from, e.g. "§5 A7"
+    category: str = "ambiguity"  # "option" (the book's optional rules) | "house" | "ambiguity" | "interpretation"
+    help: str = ""
+
+    def check(self, value: Any) -> Any:
+        if self.kind == "bool":
+            if not isinstance(value, bool):
+                raise RuleInputError({f"settings.{self.key}": "must be true or false"})
+        elif self.kind == "int":
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise RuleInputError({f"settings.{self.key}": "must be a whole number of 0 or more"})
+        elif self.kind == "choice" and (
+            value not in self.choices
+            or (isinstance(value, bool) and not any(isinstance(c, bool) for c in self.choices))
+        ):
+            options = ", ".join(map(str, self.choices))
+            raise RuleInputError({f"settings.{self.key}": f"must be one of: {options}"})
+        return value
+
+    def describe(self) -> dict:
+        data = asdict(self)
+        data["choices"] = list(self.choices)
+        return data

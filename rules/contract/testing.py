@@ -1,0 +1,143 @@
+"""An in-memory battle for a system's own tests: the same steps as the generic runner (battles/services), without
+the database. `battles` stores events; this keeps them in a list, so a system can prove its battle part (start,
+commands, fold, replay, undo, awaiting, redaction) in plain pytest.
+
+    table = Table(SYSTEM, rosters=[roster_a, roster_b])
+    table.command(0, "initiative", {}, seed=1)
+    table.command(1, "order", {...}, dice=[4, 2])
+    assert table.replay_matches()
+    table.undo(0, seq=3)
+"""
+
+from __future__ import annotations
+
+import copy
+
+from rules import dice as dicelib
+from rules.contract.battle import Event, GameState, SideSetup, UnitRecord, run_command
+from rules.contract.system import GameSystem
+from rules.errors import GameConflict, RuleInputError
+
+
+class Table:
+    def __init__(self, system: GameSystem, *, rosters: list[dict], settings: dict | None = None, names=None):
+        self.system = system
+        self.part = system.battle
+        resolved = system.resolve_settings(settings or {})
+        self.settings = {"system": resolved, "enforce_turns": True}
+        sides = [
+            SideSetup(index=i, name=(names or {}).get(i, f"Side {i}"), faction=r.get("faction", ""), roster=r)
+            for i, r in enumerate(rosters)
+        ]
+        start = self.part.start(sides=sides, settings=self.settings)
+        self.initial_game = copy.deepcopy(start.game)
+        self.initial_units = {
+            u.key: UnitRecord(u.key, u.side, copy.deepcopy(u.profile), copy.deepcopy(u.state), u.name, u.kind)
+            for u in start.units
+        }
+        self.events: list[dict] = []  # {"seq", "type", "payload", "side", "visible_to", "cause", "undoes", "dice"}
+        self.state = self._fresh()
+
+    def _fresh(self) -> GameState:
+        return GameState(
+            game=copy.deepcopy(self.initial_game),
+            units={k: copy.deepcopy(u) for k, u in self.initial_units.items()},
+            settings=self.settings,
+        )
+
+    @property
+    def version(self) -> int:
+        return len(self.events)
+
+    def command(self, side: int | set, name: str, inputs: dict | None = None, *, dice=None, seed=None) -> list[dict]:
+        sides = frozenset(side if isinstance(side, set) else {side})
+        work = copy.deepcopy(self.state)
+        new, ctx = run_command(
+            self.part,
+            work,
+            name,
+            inputs or {},
+            sides=sides,
+            next_seq=self.version + 1,
+            dice_source=lambda: dicelib.dice_source(seed=seed, dice=dice),
+        )
+        head = self.version + 1
+        stored = []
+        for i, e in enumerate(new):
+            row = {
+                "seq": head + i,
+                "type": e.type,
+                "payload": copy.deepcopy(e.payload),
+                "side": e.side,
+                "visible_to": tuple(e.visible_to) if e.visible_to is not None else None,
+                "cause": None if i == 0 else head,
+                "undoes": None,
+                "dice": e.dice,
+            }
+            stored.append(row)
+        self.events.extend(stored)
+        self.state = work
+        self.last_outcome = ctx.outcome
+        return stored
+
+    def undone(self) -> set[int]:
+        undone: set[int] = set()
+        for e in reversed(self.events):
+            if e["type"] == "undo" and e["seq"] not in undone:
+                undone.add(e["undoes"])
+        return undone
+
+    def undo(self, side: int, *, seq: int) -> None:
+        target = next((e for e in self.events if e["seq"] == seq), None)
+        if target is None or target["cause"] is not None:
+            raise RuleInputError({"seq": f"There is no command #{seq} to undo."})
+        if seq in self.undone():
+            raise GameConflict(f"#{seq} was already undone.")
+        self.events.append(
+            {
+                "seq": self.version + 1,
+                "type": "undo",
+                "payload": {"undoes": seq},
+                "side": side,
+                "visible_to": target["visible_to"],
+                "cause": None,
+                "undoes": seq,
+                "dice": [],
+            }
+        )
+        self.state = self.replay()
+
+    def active(self) -> list[dict]:
+        undone = self.undone()
+        return [
+            e
+            for e in self.events
+            if e["type"] != "undo" and e["seq"] not in undone and (e["cause"] is None or e["cause"] not in undone)
+        ]
+
+    def replay(self) -> GameState:
+        state = self._fresh()
+        for e in self.active():
+            self.part.apply(state, Event(e["seq"], e["type"], e["payload"], e["side"], e["visible_to"]))
+        return state
+
+    def replay_matches(self) -> bool:
+        again = self.replay()
+        return again.game == self.state.game and all(
+            again.units[k].state == self.state.units[k].state for k in self.state.units
+        )
+
+    def feed(self, viewer_sides: set[int]) -> list[dict]:
+        """The events one viewer may see (what the API's event feed gives them)."""
+        return [e for e in self.events if e["visible_to"] is None or set(e["visible_to"]) & viewer_sides]
+
+    def awaiting(self):
+        return self.part.awaiting(self.state)
+
+    def view(self, viewer_sides: set[int]) -> dict:
+        """The game and units as one viewer sees them (what the state API gives them)."""
+        viewer = frozenset(viewer_sides)
+        return {
+            "game": self.part.redact_game(copy.deepcopy(self.state.game), viewer),
+            "units": {k: self.part.unit_view(self.state, u, viewer) for k, u in self.state.units.items()},
+        }
