@@ -20,8 +20,10 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from armies.selectors import roster_get_for_user
-from battles import rules_bridge, selectors, services
+from battles import selectors, services
 from battles.models import Battle
+from config.api import error_response
+from rules.errors import ArmlistError
 
 IF_MATCH = OpenApiParameter(
     "If-Match",
@@ -49,7 +51,7 @@ def parse_version(value) -> int | None:
         return value
     match = _ETAG_RE.match(str(value)) or re.match(r"^\s*(\d+)\s*$", str(value))
     if not match:
-        raise services.BattleInputError({"version": f'{value!r} is not a version (expected an ETag like "v12").'})
+        raise services.RuleInputError({"version": f'{value!r} is not a version (expected an ETag like "v12").'})
     return int(match.group(1))
 
 
@@ -91,16 +93,11 @@ class StateOutput(serializers.Serializer):
     version = serializers.IntegerField()
     status = serializers.CharField()
     mission = serializers.CharField()
+    rules_version = serializers.IntegerField()
     settings = serializers.JSONField()
-    round = serializers.IntegerField()
-    initiative = serializers.JSONField(allow_null=True)
-    order = serializers.ListField(child=serializers.IntegerField())
-    turn = serializers.IntegerField(allow_null=True)
-    round_over = serializers.BooleanField()
-    result = serializers.JSONField(allow_null=True)
-    eliminated = serializers.ListField(child=serializers.IntegerField())
-    soldiers = serializers.JSONField()
-    pending = serializers.JSONField()
+    game = serializers.JSONField(help_text="The game as the system keeps it, without other sides' secrets")
+    awaiting = serializers.JSONField(help_text="Whom the game waits for: kind, sides, commands, prompt")
+    your_move = serializers.BooleanField()
     sides = serializers.JSONField()
     viewer = serializers.JSONField()
     units = serializers.JSONField()
@@ -152,7 +149,7 @@ class BattleWriteApi(APIView):
         body = request.data if isinstance(request.data, dict) else {}
         key = request.headers.get("Idempotency-Key", "").strip() or None
         if key and len(key) > 100:
-            raise services.BattleInputError({"Idempotency-Key": "At most 100 characters."})
+            raise services.RuleInputError({"Idempotency-Key": "At most 100 characters."})
         try:
             version = parse_version(request.headers.get("If-Match") or body.get("version"))
             result = command(
@@ -167,32 +164,21 @@ class BattleWriteApi(APIView):
             response = _state_response(request, access, status_code=status.HTTP_412_PRECONDITION_FAILED)
             response.data = {
                 "detail": f"{exc} Someone changed the battle first: nothing was recorded. Here is the current state.",
+                "code": exc.code,
                 "version": exc.current,
                 "state": response.data,
             }
             return response
-        except services.PreconditionRequired:
-            return Response(
-                {
-                    "detail": "Say which version this change is based on: an If-Match header with the ETag "
-                    '(e.g. "v12") or a `version` field.',
-                    "version": access.version,
-                },
-                status=status.HTTP_428_PRECONDITION_REQUIRED,
-            )
-        except services.IdempotencyKeyReused:
-            return Response(
-                {"detail": "This Idempotency-Key was already used for a different request. Use a new key."},
-                status=status.HTTP_422_UNPROCESSABLE_ENTITY,
-            )
-        except services.BattleConflict as exc:
-            return Response({"detail": exc.message}, status=status.HTTP_409_CONFLICT)
-        except rules_bridge.RuleInputError as exc:
-            first = next(iter(exc.errors.values()), "The request has errors.")
-            return Response({"detail": first, "errors": exc.errors}, status=status.HTTP_400_BAD_REQUEST)
+        except services.PreconditionRequired as exc:
+            response = error_response(exc)
+            response.data["version"] = access.version
+            return response
+        except ArmlistError as exc:
+            return error_response(exc)
         battle = result.battle
         names = selectors.name_maps(battle)
-        events = [selectors.event_dict(e, names=names) for e in result.events]
+        part = services.battle_part(battle.system)
+        events = [selectors.event_dict(e, names=names, part=part) for e in result.events]
         data = {
             "version": events[-1]["seq"] if events else battle.version,
             "events": events,
@@ -300,9 +286,8 @@ class BattleListApi(APIView):
                 mission=data.get("mission", ""),
                 my_side=data["my_side"],
             )
-        except rules_bridge.RuleInputError as exc:
-            first = next(iter(exc.errors.values()), "The request has errors.")
-            return Response({"detail": first, "errors": exc.errors}, status=status.HTTP_400_BAD_REQUEST)
+        except ArmlistError as exc:
+            return error_response(exc)
         sides = selectors.battle_sides(battle)
         body = {
             "id": battle.pk,
@@ -365,7 +350,7 @@ class BattleEventsApi(BattleReadApi):
         if not after_raw.isdigit():
             return Response({"detail": "`after` must be a whole number (the last seq you have)."}, status=400)
         battle = Battle.objects.get(pk=access.battle_id)
-        events, has_more = selectors.battle_events(battle, after=int(after_raw))
+        events, has_more = selectors.battle_events(battle, sides=access.sides, after=int(after_raw))
         response = Response({"version": battle.version, "events": events, "has_more": has_more})
         response["ETag"] = battle.etag
         return _conditional_headers(response)
@@ -382,92 +367,19 @@ class VersionField(serializers.Serializer):
 WRITE_PARAMS = [IF_MATCH, IDEMPOTENCY_KEY]
 
 
-class RoundStartApi(BattleWriteApi):
-    operation = "round"
+class CommandApi(BattleWriteApi):
+    """Every command of the battle's game system (GET /api/v1/systems/ lists them with their input schemas).
 
-    @extend_schema(request=VersionField, parameters=WRITE_PARAMS, responses={201: WriteOutput})
-    def post(self, request, battle_id):
-        return self.run(request, battle_id, services.round_start)
+    The body holds the command's inputs, plus `dice` (the dice rolled at the table, in the order the test uses them;
+    omit to let the server roll) and `version` (instead of If-Match)."""
 
-
-class InitiativeApi(BattleWriteApi):
-    operation = "initiative"
+    operation = "command"
 
     class InputSerializer(serializers.Serializer):
         class Meta:
-            ref_name = "BattleInitiativeInput"
+            ref_name = "BattleCommandInput"
 
         version = serializers.IntegerField(required=False)
-        dice = serializers.ListField(child=serializers.IntegerField(), required=False, allow_null=True, default=None)
-
-    @extend_schema(request=InputSerializer, parameters=WRITE_PARAMS, responses={201: WriteOutput})
-    def post(self, request, battle_id):
-        data = _validated(self.InputSerializer, request.data)
-        return self.run(request, battle_id, services.initiative_roll, dice=data.get("dice"))
-
-
-class OrderApi(BattleWriteApi):
-    operation = "order"
-
-    class InputSerializer(serializers.Serializer):
-        class Meta:
-            ref_name = "BattleOrderInput"
-
-        version = serializers.IntegerField(required=False)
-        order = serializers.ListField(child=serializers.IntegerField(min_value=0), min_length=1, max_length=6)
-
-    @extend_schema(request=InputSerializer, parameters=WRITE_PARAMS, responses={201: WriteOutput})
-    def post(self, request, battle_id):
-        data = _validated(self.InputSerializer, request.data)
-        return self.run(request, battle_id, services.order_set, order=data["order"])
-
-
-class UnitDoneApi(BattleWriteApi):
-    operation = "done"
-
-    class InputSerializer(serializers.Serializer):
-        class Meta:
-            ref_name = "BattleUnitDoneInput"
-
-        version = serializers.IntegerField(required=False)
-        unit = serializers.CharField(max_length=60)
-
-    @extend_schema(request=InputSerializer, parameters=WRITE_PARAMS, responses={201: WriteOutput})
-    def post(self, request, battle_id):
-        data = _validated(self.InputSerializer, request.data)
-        return self.run(request, battle_id, services.unit_done, unit=data["unit"])
-
-
-class UnitAdjustApi(BattleWriteApi):
-    operation = "adjust"
-
-    class InputSerializer(serializers.Serializer):
-        class Meta:
-            ref_name = "BattleUnitAdjustInput"
-
-        version = serializers.IntegerField(required=False)
-        unit = serializers.CharField(max_length=60)
-        changes = serializers.DictField(help_text=rules_bridge.ADJUST_HELP)
-        note = serializers.CharField(max_length=500, required=False, allow_blank=True, default="")
-
-    @extend_schema(request=InputSerializer, parameters=WRITE_PARAMS, responses={201: WriteOutput})
-    def post(self, request, battle_id):
-        data = _validated(self.InputSerializer, request.data)
-        return self.run(
-            request, battle_id, services.unit_adjust, unit=data["unit"], changes=data["changes"], note=data["note"]
-        )
-
-
-class ActionApi(BattleWriteApi):
-    operation = "action"
-
-    class InputSerializer(serializers.Serializer):
-        class Meta:
-            ref_name = "BattleActionInput"
-
-        version = serializers.IntegerField(required=False)
-        action = serializers.CharField(max_length=40, help_text="shoot, melee, grenade, repair, capture …")
-        inputs = serializers.DictField(help_text=rules_bridge.ACTION_HELP)
         dice = serializers.ListField(
             child=serializers.IntegerField(),
             required=False,
@@ -477,16 +389,14 @@ class ActionApi(BattleWriteApi):
         )
 
     @extend_schema(request=InputSerializer, parameters=WRITE_PARAMS, responses={201: WriteOutput})
-    def post(self, request, battle_id):
-        data = _validated(self.InputSerializer, request.data)
-        return self.run(
-            request,
-            battle_id,
-            services.action_resolve,
-            action=data["action"],
-            inputs=data["inputs"],
-            dice=data.get("dice"),
-        )
+    def post(self, request, battle_id, name):
+        self.operation = f"command:{name}"
+        body = request.data if isinstance(request.data, dict) else None
+        if body is None:
+            return Response({"detail": "Send the command's inputs as a JSON object."}, status=400)
+        data = _validated(self.InputSerializer, {k: body[k] for k in ("version", "dice") if k in body})
+        inputs = {k: v for k, v in body.items() if k not in ("version", "dice")}
+        return self.run(request, battle_id, services.command_run, name=name, inputs=inputs, dice=data.get("dice"))
 
 
 class UndoApi(BattleWriteApi):
@@ -503,20 +413,3 @@ class UndoApi(BattleWriteApi):
     def post(self, request, battle_id):
         data = _validated(self.InputSerializer, request.data)
         return self.run(request, battle_id, services.event_undo, seq=data["seq"])
-
-
-class MissionApi(BattleWriteApi):
-    operation = "mission"
-
-    class InputSerializer(serializers.Serializer):
-        class Meta:
-            ref_name = "BattleMissionInput"
-
-        version = serializers.IntegerField(required=False)
-        side = serializers.IntegerField(min_value=0)
-        note = serializers.CharField(max_length=500, required=False, allow_blank=True, default="")
-
-    @extend_schema(request=InputSerializer, parameters=WRITE_PARAMS, responses={201: WriteOutput})
-    def post(self, request, battle_id):
-        data = _validated(self.InputSerializer, request.data)
-        return self.run(request, battle_id, services.mission_complete, side=data["side"], note=data["note"])

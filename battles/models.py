@@ -17,7 +17,9 @@ class Battle(models.Model):
         ACTIVE = "active", "In play"
         FINISHED = "finished", "Finished"
 
-    system = models.CharField(max_length=40, default="bronepekhota")
+    system = models.CharField(max_length=40, help_text="Slug of the game system (rules.registry).")
+    # The system's battle rules_version when the battle started; each event keeps its own (BattleEvent).
+    rules_version = models.PositiveIntegerField(default=1)
     name = models.CharField(max_length=120)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="battles_created")
     # The system settings chosen for this game (all keys, defaults filled in) plus the battle's own:
@@ -27,7 +29,8 @@ class Battle(models.Model):
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.ACTIVE)
     # == seq of the last event; the ETag of every read and the precondition of every write.
     version = models.PositiveIntegerField(default=0)
-    # Game-level projection: round, initiative, player order, whose turn, owners, eliminated, result.
+    # Game-level state, as the system's fold keeps it (round, turn, orders, result…). Secrets in it are removed
+    # per viewer by the system's battle part before any response.
     state = models.JSONField(default=dict)
     spectator_token = models.CharField(max_length=64, unique=True)
     # {"<user id>": [side indexes]}: who plays, copied from BattleSide.player (set together, under the battle's lock)
@@ -78,7 +81,7 @@ class BattleSide(models.Model):
 
 
 class BattleUnit(models.Model):
-    """A unit (squad, vehicle or gun) on the field. `state` follows the rules system's tracker."""
+    """Something on the table with its own state (a squad, a vehicle, a figure, an agent): the system decides."""
 
     battle = models.ForeignKey(Battle, on_delete=models.CASCADE, related_name="units")
     side = models.ForeignKey(BattleSide, on_delete=models.CASCADE, related_name="units")
@@ -112,6 +115,10 @@ class BattleEvent(models.Model):
     type = models.CharField(max_length=40)
     payload = models.JSONField(default=dict)
     dice = models.JSONField(default=list, blank=True)
+    # None: everyone sees it; else only these sides (a secret order until its reveal). Spectators see public ones.
+    visible_to = models.JSONField(null=True, blank=True, default=None)
+    # The system's battle rules_version the event was written under; older ones are upcast when read.
+    rules_version = models.PositiveIntegerField(default=1)
     idempotency_key = models.CharField(max_length=100, null=True, blank=True)
     # Fingerprint of the request that carried the idempotency key: a key reused for another request is refused.
     request_hash = models.CharField(max_length=64, blank=True)

@@ -9,6 +9,7 @@ Who sees a battle:
 
 from __future__ import annotations
 
+import copy
 import secrets
 from dataclasses import dataclass
 
@@ -16,8 +17,9 @@ from django.contrib.auth import get_user_model
 from django.db.models import Exists, OuterRef, Prefetch, QuerySet, Subquery
 from django.http import Http404
 
-from battles import rules_bridge
+from battles import services
 from battles.models import Battle, BattleEvent, BattleSide, BattleUnit
+from rules.contract import GameState, UnitRecord
 
 SESSION_KEY = "battle_watch"
 PLAYER = "player"
@@ -156,29 +158,30 @@ def battle_units(battle: Battle) -> list[BattleUnit]:
 
 
 def battle_state(battle: Battle, access: Access) -> dict:
-    """Everything a phone shows: the game, the sides and every unit with its derived view.
+    """Everything a phone shows, as this viewer may see it: the game (secrets of other sides removed by the
+    system), whom the game awaits, the sides and every unit with the system's view of it.
 
     Read as plain rows (values_list), not model instances: this runs on every poll that finds a change."""
+    part = services.battle_part(battle.system)
+    viewer = frozenset(access.sides)
     username = f"player__{get_user_model().USERNAME_FIELD}"
     sides = list(
         BattleSide.objects.filter(battle=battle).order_by("index").values_list("index", "name", "faction", username)
     )
-    units = list(
+    rows = list(
         BattleUnit.objects.filter(battle=battle)
         .order_by("position", "id")
         .values_list("key", "name", "kind", "side__index", "profile", "state")
     )
-    game = battle.state or {}
-    owners = game.get("owners", {})
-    round_ = game.get("round")
+    state = GameState(
+        game=battle.state or {},
+        units={key: UnitRecord(key, side, profile, st, name, kind) for key, name, kind, side, profile, st in rows},
+        settings=battle.settings,
+    )
     side_names = {index: name for index, name, _, _ in sides}
-    unit_names = {key: name for key, name, *_ in units}
     unit_rows = []
-    for key, name, kind, side, profile, state in units:
-        view = rules_bridge.unit_view(state, profile, settings=battle.settings, round_=round_)
-        if view.get("pilot"):
-            view["pilot"]["name"] = unit_names.get(view["pilot"]["unit"], view["pilot"]["unit"])
-        owner = owners.get(key, side)
+    for key, name, kind, side, _profile, _state in rows:
+        owner = part.owner(state, key)
         unit_rows.append(
             {
                 "key": key,
@@ -187,29 +190,25 @@ def battle_state(battle: Battle, access: Access) -> dict:
                 "side": side,
                 "owner": owner,
                 "owner_name": side_names.get(owner, ""),
-                "mine": owner in access.sides,
-                "view": view,
+                "mine": owner in viewer,
+                "view": part.unit_view(state, state.units[key], viewer),
             }
         )
+    awaiting = part.awaiting(state)
     return {
         "id": battle.pk,
         "name": battle.name,
         "system": battle.system,
+        "rules_version": battle.rules_version,
         "version": battle.version,
         "status": battle.status,
         "mission": battle.mission,
         "settings": battle.settings,
-        "round": round_,
-        "initiative": game.get("initiative"),
-        "order": game.get("order", []),
-        "turn": game.get("turn"),
-        "round_over": game.get("round_over", False),
-        "result": game.get("result"),
-        "eliminated": game.get("eliminated", []),
-        "soldiers": game.get("soldiers", {}),
-        "pending": game.get("pending", {}),
+        "game": part.redact_game(copy.deepcopy(state.game), viewer),
+        "awaiting": awaiting.as_dict(),
+        "your_move": awaiting.kind in ("sides", "all", "question") and bool(set(awaiting.sides) & viewer),
         "sides": [
-            {"index": index, "name": name, "faction": faction, "player": player, "mine": index in access.sides}
+            {"index": index, "name": name, "faction": faction, "player": player, "mine": index in viewer}
             for index, name, faction, player in sides
         ],
         "viewer": {"role": access.role, "sides": list(access.sides)},
@@ -217,8 +216,14 @@ def battle_state(battle: Battle, access: Access) -> dict:
     }
 
 
-def battle_events(battle: Battle, *, after: int = 0, limit: int = EVENTS_PAGE) -> tuple[list[dict], bool]:
-    """Events after `after` (for a phone catching up), with a readable line each. Returns (events, has_more)."""
+def can_see(event: BattleEvent, sides) -> bool:
+    """Public events, and the secret ones of the viewer's own sides (spectators hold no side)."""
+    return event.visible_to is None or bool(set(event.visible_to) & set(sides))
+
+
+def battle_events(battle: Battle, *, sides=(), after: int = 0, limit: int = EVENTS_PAGE) -> tuple[list[dict], bool]:
+    """Events after `after` that this viewer may see (for a phone catching up), with a readable line each.
+    Returns (events, has_more)."""
     rows = list(
         BattleEvent.objects.filter(battle=battle, seq__gt=after)
         .select_related("actor", "undoes", "cause")
@@ -227,17 +232,12 @@ def battle_events(battle: Battle, *, after: int = 0, limit: int = EVENTS_PAGE) -
     has_more = len(rows) > limit
     names = name_maps(battle)
     undone = undone_seqs(battle)
-    return [event_dict(e, names=names, undone=undone) for e in rows[:limit]], has_more
+    part = services.battle_part(battle.system)
+    return [event_dict(e, names=names, undone=undone, part=part) for e in rows[:limit] if can_see(e, sides)], has_more
 
 
 def name_maps(battle: Battle) -> dict:
-    """Unit and side names for the log: kept in the game state since the start (no query)."""
-    game = battle.state or {}
-    if "unit_names" in game and "side_names" in game:
-        return {"units": game["unit_names"], "sides": {int(k): v for k, v in game["side_names"].items()}}
-    units = dict(BattleUnit.objects.filter(battle=battle).values_list("key", "name"))
-    sides = dict(BattleSide.objects.filter(battle=battle).values_list("index", "name"))
-    return {"units": units, "sides": sides}
+    return services.name_maps(battle)
 
 
 def undone_seqs(battle: Battle) -> set[int]:
@@ -248,7 +248,7 @@ def undone_seqs(battle: Battle) -> set[int]:
     return undone_heads(battle)
 
 
-def event_dict(event: BattleEvent, *, names: dict, undone: set[int] | None = None) -> dict:
+def event_dict(event: BattleEvent, *, names: dict, part, undone: set[int] | None = None) -> dict:
     """Needs `actor`, `undoes` and `cause` loaded (select_related)."""
     cause_seq = event.cause.seq if event.cause_id else None
     undone = undone or set()
@@ -262,16 +262,24 @@ def event_dict(event: BattleEvent, *, names: dict, undone: set[int] | None = Non
         "cause": cause_seq,
         "undoes": event.undoes.seq if event.undoes_id and event.undoes else None,
         "undone": event.seq in undone or (cause_seq is not None and cause_seq in undone),
-        "text": rules_bridge.describe_event(event.type, event.payload, units=names["units"], sides=names["sides"]),
+        "text": services.describe_event(part, event, names),
         "created_at": event.created_at.isoformat(),
     }
 
 
-def battle_log(battle: Battle, *, limit: int | None = None) -> list[dict]:
-    """The history, newest first, with undone commands marked."""
+def battle_log(battle: Battle, *, sides=(), limit: int | None = None) -> list[dict]:
+    """The history this viewer may see, newest first, with undone commands marked."""
     names = name_maps(battle)
     undone = undone_seqs(battle)
+    part = services.battle_part(battle.system)
     qs = BattleEvent.objects.filter(battle=battle).select_related("actor", "undoes", "cause").order_by("-seq")
-    if limit:
-        qs = qs[:limit]
-    return [event_dict(e, names=names, undone=undone) for e in qs]
+    rows = [e for e in qs.iterator() if can_see(e, sides)] if limit is None else []
+    if limit is not None:  # read in pages until `limit` visible events are found (secrets are few)
+        offset = 0
+        while len(rows) < limit:
+            page = list(qs[offset : offset + limit * 2])
+            rows += [e for e in page if can_see(e, sides)]
+            offset += len(page)
+            if len(page) < limit * 2:
+                break
+    return [event_dict(e, names=names, undone=undone, part=part) for e in rows[:limit]]

@@ -1,13 +1,14 @@
-"""Writes of battles. Every change is a command that appends events to the log and updates the projection.
+"""Writes of battles. Every change is a command that appends events to the log and updates the stored state.
 
-How a command holds (one place, `_run_command`):
+This module knows no game: the system's battle part (rules/contract/battle.py) answers what a command means.
+How a command holds (one place, `command_run`):
 - it runs in a transaction holding `select_for_update` on the battle row, so concurrent writers serialize;
 - a retried command (same idempotency key) returns the events of the first one and records nothing; the same key
   with a different request is refused;
 - the command must name the version it was based on; a stale one raises StaleVersion (HTTP 412) and changes nothing;
-- its events get consecutive seqs after `Battle.version`, are folded into the projection by battles.projection, and
-  the battle's version becomes the last seq, all in the same transaction.
-Undo appends an "undo" event naming an earlier event; the projection is then rebuilt by replaying the log without
+- the system's handler turns (state, inputs, dice) into events; they get consecutive seqs after `Battle.version`,
+  are folded into the state by the system, and the battle's version becomes the last seq, in the same transaction.
+Undo appends an "undo" event naming an earlier command; the state is then rebuilt by replaying the log without
 the undone command (and everything it caused), so nothing is deleted and the replay equals the stored state.
 """
 
@@ -19,37 +20,33 @@ import json
 import secrets
 from dataclasses import dataclass, field
 
-from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.db.models import OuterRef, Subquery
 
-from battles import rules_bridge
 from battles.models import Battle, BattleEvent, BattleSide, BattleUnit
-from battles.projection import Projection, UnitRecord, initial_game
-from rules.systems.base import RuleInputError
+from rules import dice as dicelib
+from rules.contract import Event, GameState, NewEvent, SideSetup, UnitRecord, run_command
+from rules.errors import ArmlistError, GameConflict, NotYours, RuleInputError
+from rules.registry import get_system
 
 MAX_SIDES = 6
+#: Events the runner itself writes; the system's fold never sees them.
+RUNNER_EVENTS = ("battle.started", "side.joined", "undo")
 
 
-# Errors -------------------------------------------------------------------------------------------------------
-class BattleInputError(RuleInputError):
-    """Input the battle refuses (HTTP 400): unknown unit, a slider out of its scale, a rule broken."""
-
-
-class BattleConflict(Exception):
-    """A command that does not fit the game's state (HTTP 409): out of turn, the battle is over."""
-
-    def __init__(self, message: str):
-        self.message = message
-        super().__init__(message)
-
-
-class PreconditionRequired(Exception):
+# Errors (besides RuleInputError 400, GameConflict 409 and NotYours 403 of rules.errors) ----------------------
+class PreconditionRequired(ArmlistError):
     """A write that does not say which version it was based on (HTTP 428)."""
 
+    status = 428
+    code = "version_required"
 
-class StaleVersion(Exception):
+
+class StaleVersion(ArmlistError):
     """A write based on an older version (HTTP 412). Carries the current version."""
+
+    status = 412
+    code = "stale_version"
 
     def __init__(self, current: int, given: int):
         self.current = current
@@ -57,8 +54,11 @@ class StaleVersion(Exception):
         super().__init__(f"The battle is at version {current}; this change was based on version {given}.")
 
 
-class IdempotencyKeyReused(Exception):
+class IdempotencyKeyReused(ArmlistError):
     """The same idempotency key sent with a different request (HTTP 422)."""
+
+    status = 422
+    code = "idempotency_key_reused"
 
 
 @dataclass
@@ -70,24 +70,22 @@ class CommandResult:
     notices: list[str] = field(default_factory=list)
 
 
-@dataclass
-class EventSpec:
-    type: str
-    payload: dict
-    dice: list = field(default_factory=list)
-    undoes_seq: int | None = None
-    side: int | None = None  # the side that acted; defaults to the caller's side when they hold only one
-
-
 def request_fingerprint(operation: str, data: dict) -> str:
     """Stable hash of what a request asks for (not of the version it was based on)."""
-    body = {k: v for k, v in (data or {}).items() if k != "version"}
+    body = {k: v for k, v in (data or {}).items() if k != "version"} if isinstance(data, dict) else data
     raw = json.dumps({"op": operation, "data": body}, sort_keys=True, ensure_ascii=False, default=str)
     return hashlib.sha256(raw.encode()).hexdigest()
 
 
 def new_token() -> str:
     return secrets.token_urlsafe(24)
+
+
+def battle_part(system: str):
+    part = get_system(system).battle
+    if part is None:
+        raise RuleInputError({"system": f"{get_system(system).name} has no battle tracker yet."})
+    return part
 
 
 # Starting a battle --------------------------------------------------------------------------------------------
@@ -109,81 +107,80 @@ def battle_create(
     from armies.selectors import roster_for_rules
 
     if len(rosters) < 2:
-        raise BattleInputError({"rosters": "A battle needs at least two rosters."})
+        raise RuleInputError({"rosters": "A battle needs at least two rosters."})
     if len(rosters) > MAX_SIDES:
-        raise BattleInputError({"rosters": f"At most {MAX_SIDES} rosters take part in one battle."})
+        raise RuleInputError({"rosters": f"At most {MAX_SIDES} rosters take part in one battle."})
     systems = {r.system for r in rosters}
     if len(systems) != 1:
-        raise BattleInputError({"rosters": "All rosters must be for the same game system."})
+        raise RuleInputError({"rosters": "All rosters must be for the same game system."})
     system = systems.pop()
+    part = battle_part(system)
     if not 0 <= my_side < len(rosters):
-        raise BattleInputError({"my_side": f"Pick your side: a number from 0 to {len(rosters) - 1}."})
+        raise RuleInputError({"my_side": f"Pick your side: a number from 0 to {len(rosters) - 1}."})
     name = (name or "").strip() or " vs ".join(r.name for r in rosters)[:120]
-    resolved = rules_bridge.resolve_settings(system, system_settings or {})
+    resolved = get_system(system).resolve_settings(system_settings or {})
+    settings = {"system": resolved, "enforce_turns": bool(enforce_turns)}
+    snapshots = [roster_for_rules(roster) for roster in rosters]
+    start = part.start(
+        sides=[SideSetup(i, r.name, r.faction, snapshots[i]) for i, r in enumerate(rosters)], settings=settings
+    )
 
     with transaction.atomic():
         battle = Battle.objects.create(
             system=system,
+            rules_version=part.rules_version,
             name=name[:120],
             created_by=user,
-            settings={"system": resolved, "enforce_turns": bool(enforce_turns)},
+            settings=settings,
             mission=mission or "",
             spectator_token=new_token(),
             players={str(user.pk): [my_side]},
         )
-        units: list[BattleUnit] = []
+        sides = {}
         for index, roster in enumerate(rosters):
-            snapshot = roster_for_rules(roster)
-            side = BattleSide.objects.create(
+            sides[index] = BattleSide.objects.create(
                 battle=battle,
                 index=index,
                 name=roster.name[:120],
                 faction=roster.faction,
                 roster=roster,
                 roster_version=getattr(roster, "version", 0) or 0,
-                snapshot=snapshot,
+                snapshot=snapshots[index],
                 player=user if index == my_side else None,
                 invite_token=new_token(),
             )
-            for built in rules_bridge.build_units(system, side_index=index, snapshot=snapshot):
-                units.append(
-                    BattleUnit(
-                        battle=battle,
-                        side=side,
-                        key=built["key"],
-                        name=built["name"][:160],
-                        kind=built["kind"],
-                        position=len(units),
-                        profile=built["profile"],
-                        entry=built["entry"],
-                        initial_state=built["state"],
-                        state=copy.deepcopy(built["state"]),
-                    )
-                )
-        BattleUnit.objects.bulk_create(units)
-        sides = list(range(len(rosters)))
-        game = initial_game(
-            sides=sides,
-            units={u.key: u.side.index for u in units},
-            names={"sides": {i: r.name for i, r in enumerate(rosters)}, "units": {u.key: u.name for u in units}},
+        BattleUnit.objects.bulk_create(
+            BattleUnit(
+                battle=battle,
+                side=sides[u.side],
+                key=u.key,
+                name=u.name[:160],
+                kind=u.kind[:20],
+                position=position,
+                profile=u.profile,
+                entry=u.entry,
+                initial_state=u.state,
+                state=copy.deepcopy(u.state),
+            )
+            for position, u in enumerate(start.units)
         )
-        projection = Projection(
-            game=game,
-            units={u.key: UnitRecord(u.key, u.side.index, u.profile, u.state) for u in units},
-            settings=battle.settings,
-        )
-        projection.derive()
         payload = {
-            "game": projection.game,
+            "game": start.game,
             "settings": battle.settings,
             "sides": [{"index": i, "name": r.name, "roster": r.pk} for i, r in enumerate(rosters)],
             "mission": battle.mission,
         }
         BattleEvent.objects.create(
-            battle=battle, seq=1, actor=user, side_index=my_side, type="battle.started", payload=payload
+            battle=battle,
+            seq=1,
+            actor=user,
+            side_index=my_side,
+            type="battle.started",
+            payload=payload,
+            rules_version=part.rules_version,
         )
         battle.version = 1
-        battle.state = projection.game
+        battle.state = start.game
         battle.save(update_fields=["version", "state", "updated_at"])
     return battle
 
@@ -193,13 +190,13 @@ def battle_join(*, token: str, user) -> BattleSide:
     with transaction.atomic():
         side = BattleSide.objects.select_related("battle").filter(invite_token=token).first() if token else None
         if side is None:
-            raise BattleConflict("This invitation link does not exist.")
+            raise GameConflict("This invitation link does not exist.")
         battle = Battle.objects.select_for_update().get(pk=side.battle_id)
         side.refresh_from_db()
         if side.player_id == user.id:
             return side
         if side.player_id is not None:
-            raise BattleConflict(f"{side.name} is already played by someone else.")
+            raise GameConflict(f"{side.name} is already played by someone else.")
         side.player = user
         side.save(update_fields=["player"])
         battle.players = {**battle.players, str(user.pk): sorted({*battle.players.get(str(user.pk), []), side.index})}
@@ -217,74 +214,33 @@ def battle_join(*, token: str, user) -> BattleSide:
     return side
 
 
-# The command runner -------------------------------------------------------------------------------------------
-class CommandContext:
-    def __init__(self, *, battle: Battle, user, projection: Projection, user_sides: set[int]):
-        self.battle = battle
-        self.user = user
-        self.projection = projection
-        self.user_sides = user_sides
-        self.settings = battle.settings
-        self.outcome: dict | None = None
-        self.notices: list[str] = []
-
-    @property
-    def game(self) -> dict:
-        return self.projection.game
-
-    def unit(self, key, *, field_name: str = "unit") -> UnitRecord:
-        unit = self.projection.units.get(key) if isinstance(key, str) else None
-        if unit is None:
-            raise BattleInputError({field_name: f"There is no unit {key!r} in this battle."})
-        return unit
-
-    def own_unit(self, key, *, field_name: str = "unit") -> UnitRecord:
-        """A unit the caller controls (each player controls their own side)."""
-        unit = self.unit(key, field_name=field_name)
-        owner = self.projection.owner(unit.key)
-        if owner not in self.user_sides:
-            raise PermissionDenied(f"{rules_bridge.unit_label(unit)} belongs to another player: only they act with it.")
-        return unit
-
-    def require_active(self) -> None:
-        if self.game.get("result") is not None:
-            raise BattleConflict("The battle is over. Undo the last events to play on.")
-
-    def require_turn(self, unit: UnitRecord) -> None:
-        """With `enforce_turns`, a unit acts only on its player's turn and only once per round (§3.2)."""
-        if not self.settings.get("enforce_turns"):
-            return
-        game = self.game
-        if not game.get("order"):
-            raise BattleConflict("Roll initiative and set the player order before units act (turns are enforced).")
-        owner = self.projection.owner(unit.key)
-        facts = rules_bridge.unit_facts(unit.state, unit.profile, settings=self.settings, round_=game["round"])
-        if facts["activated"]:
-            raise BattleConflict(f"{rules_bridge.unit_label(unit)} has already acted this round.")
-        if not facts["activatable"]:
-            raise BattleConflict(f"{rules_bridge.unit_label(unit)} cannot act: {facts['reason'] or 'not activatable'}.")
-        if game.get("turn") != owner:
-            raise BattleConflict(f"It is not your turn: side {game.get('turn')} acts now (turns are enforced).")
-        active = game.get("active_unit")
-        if active and active != unit.key and active in self.projection.units:
-            other = self.projection.units[active]
-            raise BattleConflict(
-                f"{rules_bridge.unit_label(other)} is acting: mark it done before another unit acts (turns are enforced)."
-            )
-
-
-def _load_projection(battle: Battle) -> Projection:
-    # Only the columns the projection needs: the side's roster snapshot and the initial states stay in the database.
-    # No copies: tracker effects return new states, and `battle` is discarded if the command fails.
+# The state -----------------------------------------------------------------------------------------------------
+def load_state(battle: Battle) -> GameState:
+    """The stored state, as the system's fold works on it. No copies: the fold replaces unit states, and `battle`
+    is discarded if the command fails."""
     rows = (
         BattleUnit.objects.filter(battle=battle)
         .order_by("position")
-        .values_list("key", "side__index", "profile", "state")
+        .values_list("key", "side__index", "profile", "state", "name", "kind")
     )
-    units = {key: UnitRecord(key, side, profile, state) for key, side, profile, state in rows}
-    return Projection(game=battle.state, units=units, settings=battle.settings)
+    units = {key: UnitRecord(key, side, profile, state, name, kind) for key, side, profile, state, name, kind in rows}
+    return GameState(game=battle.state, units=units, settings=battle.settings)
 
 
+def _as_event(part, row: BattleEvent) -> Event:
+    event = Event(
+        row.seq,
+        row.type,
+        row.payload,
+        row.side_index,
+        tuple(row.visible_to) if row.visible_to is not None else None,
+    )
+    if row.rules_version != part.rules_version:
+        event = part.upcast(event, row.rules_version)
+    return event
+
+
+# The command runner -------------------------------------------------------------------------------------------
 def _replayed_result(battle: Battle, head: BattleEvent) -> CommandResult:
     related = ("actor", "undoes", "cause")
     head = BattleEvent.objects.select_related(*related).get(pk=head.pk)
@@ -292,91 +248,155 @@ def _replayed_result(battle: Battle, head: BattleEvent) -> CommandResult:
     return CommandResult(battle=battle, events=events, outcome=head.payload.get("outcome"), replayed=True)
 
 
-def _run_command(
+def _locked(battle_id, idempotency_key, user, request_hash) -> tuple[Battle, set[int], CommandResult | None]:
+    """The battle row under lock, the caller's sides, and the first answer if this is a retry."""
+    earlier = BattleEvent.objects.filter(battle=OuterRef("pk"), idempotency_key=idempotency_key or None)
+    locked = (
+        Battle.objects.select_for_update(of=("self",))
+        .filter(pk=battle_id)
+        .order_by()
+        .annotate(earlier_head=Subquery(earlier.order_by().values("pk")[:1]))
+    )
+    battle = next(iter(locked[:1]), None)
+    if battle is None:
+        raise GameConflict("No such battle.")
+    user_sides = battle.sides_of(user)
+    if not user_sides:
+        raise NotYours("Only the battle's players may change it.")
+    # A retry is answered before the version check: its first attempt already moved the version on.
+    if idempotency_key and battle.earlier_head is not None:
+        head = BattleEvent.objects.get(pk=battle.earlier_head)
+        if head.actor_id != user.pk or (head.request_hash and request_hash and head.request_hash != request_hash):
+            raise IdempotencyKeyReused("This Idempotency-Key was already used for a different request. Use a new key.")
+        return battle, user_sides, _replayed_result(battle, head)
+    return battle, user_sides, None
+
+
+def _check_version(battle: Battle, expected_version: int | None) -> None:
+    if expected_version is None:
+        raise PreconditionRequired(
+            'Say which version this change is based on: an If-Match header with the ETag (e.g. "v12") or a '
+            "`version` field."
+        )
+    if expected_version != battle.version:
+        raise StaleVersion(battle.version, expected_version)
+
+
+def _store(battle, user, specs, *, idempotency_key, request_hash, part, undoes: BattleEvent | None = None):
+    head_side = min(battle.sides_of(user)) if len(battle.sides_of(user)) == 1 else None
+    events: list[BattleEvent] = []
+    head_event = None
+    seq = battle.version
+    for i, spec in enumerate(specs):
+        seq += 1
+        event = BattleEvent(
+            battle=battle,
+            seq=seq,
+            actor=user,
+            side_index=spec.side if spec.side is not None else head_side,
+            type=spec.type,
+            payload=spec.payload,
+            dice=spec.dice,
+            visible_to=list(spec.visible_to) if spec.visible_to is not None else None,
+            rules_version=part.rules_version,
+            idempotency_key=(idempotency_key or None) if i == 0 else None,
+            request_hash=request_hash if i == 0 else "",
+            cause=head_event,
+            undoes=undoes if i == 0 else None,
+        )
+        if i == 0:
+            event.save()
+            head_event = event
+        events.append(event)
+    BattleEvent.objects.bulk_create(events[1:])
+    return events, seq
+
+
+def _save_state(battle: Battle, state: GameState, stored: dict, *, keys, version: int) -> None:
+    for key in keys:
+        new_state = state.units[key].state
+        if stored[key] != new_state:
+            BattleUnit.objects.filter(battle=battle, key=key).update(state=new_state)
+    battle.version = version
+    battle.state = state.game
+    finished = state.game.get("result") is not None
+    battle.status = Battle.Status.FINISHED if finished else Battle.Status.ACTIVE
+    battle.save(update_fields=["version", "state", "status", "updated_at"])
+
+
+def command_run(
     *,
     battle_id,
     user,
+    name: str,
+    inputs: dict | None = None,
+    dice: list | None = None,
+    seed: int | None = None,
     expected_version: int | None,
-    idempotency_key: str | None,
-    request_hash: str,
-    handler,
+    idempotency_key: str | None = None,
+    request_hash: str = "",
 ) -> CommandResult:
+    """Runs one of the system's commands for a player: `dice` are the dice typed in from the table (else the
+    server rolls, seeded by `seed` when given)."""
     with transaction.atomic():
-        # One statement: lock the battle row and look the idempotency key up.
-        earlier = BattleEvent.objects.filter(battle=OuterRef("pk"), idempotency_key=idempotency_key or None)
-        locked = (
-            Battle.objects.select_for_update(of=("self",))
-            .filter(pk=battle_id)
-            .order_by()
-            .annotate(earlier_head=Subquery(earlier.order_by().values("pk")[:1]))
+        battle, user_sides, replayed = _locked(battle_id, idempotency_key, user, request_hash)
+        if replayed is not None:
+            return replayed
+        _check_version(battle, expected_version)
+        part = battle_part(battle.system)
+        state = load_state(battle)
+        stored = {k: u.state for k, u in state.units.items()}
+        specs, ctx = run_command(
+            part,
+            state,
+            name,
+            inputs if inputs is not None else {},
+            sides=frozenset(user_sides),
+            next_seq=battle.version + 1,
+            dice_source=lambda: dicelib.dice_source(seed=seed, dice=dice),
         )
-        battle = next(iter(locked[:1]), None)
-        if battle is None:
-            raise BattleConflict("No such battle.")
-        user_sides = battle.sides_of(user)
-        if not user_sides:
-            raise PermissionDenied("Only the battle's players may change it.")
-        # A retry is answered before the version check: its first attempt already moved the version on.
-        if idempotency_key and battle.earlier_head is not None:
-            head = BattleEvent.objects.get(pk=battle.earlier_head)
-            if head.actor_id != user.pk or (head.request_hash and request_hash and head.request_hash != request_hash):
-                raise IdempotencyKeyReused()
-            return _replayed_result(battle, head)
-        if expected_version is None:
-            raise PreconditionRequired()
-        if expected_version != battle.version:
-            raise StaleVersion(battle.version, expected_version)
-        projection = _load_projection(battle)
-        stored = {k: u.state for k, u in projection.units.items()}
-        ctx = CommandContext(battle=battle, user=user, projection=projection, user_sides=user_sides)
-        specs: list[EventSpec] = handler(ctx)
-        if not specs:
-            raise BattleInputError("Nothing to record.")
-
-        head_side = min(user_sides) if len(user_sides) == 1 else None
-        events: list[BattleEvent] = []
-        seq = battle.version
-        head_event = None
-        rebuild = False
-        for i, spec in enumerate(specs):
-            seq += 1
-            event = BattleEvent(
-                battle=battle,
-                seq=seq,
-                actor=user,
-                side_index=spec.side if spec.side is not None else head_side,
-                type=spec.type,
-                payload=spec.payload,
-                dice=spec.dice,
-                idempotency_key=(idempotency_key or None) if i == 0 else None,
-                request_hash=request_hash if i == 0 else "",
-                cause=head_event,
-            )
-            if spec.undoes_seq is not None:
-                event.undoes = BattleEvent.objects.get(battle=battle, seq=spec.undoes_seq)
-                rebuild = True
-            else:
-                projection.apply(spec.type, spec.payload)
-            if i == 0:
-                head_event = event
-                if ctx.outcome is not None:
-                    event.payload = {**event.payload, "outcome": ctx.outcome}
-                event.save()
-            events.append(event)
-        BattleEvent.objects.bulk_create(events[1:])
-
-        if rebuild:
-            projection = replay(battle)
-        for key in projection.units if rebuild else projection.changed:
-            new_state = projection.units[key].state
-            if stored[key] != new_state:
-                BattleUnit.objects.filter(battle=battle, key=key).update(state=new_state)
-        battle.version = seq
-        battle.state = projection.game
-        finished = projection.game.get("result") is not None
-        battle.status = Battle.Status.FINISHED if finished else Battle.Status.ACTIVE
-        battle.save(update_fields=["version", "state", "status", "updated_at"])
+        if ctx.outcome is not None and "outcome" not in specs[0].payload:
+            specs[0].payload = {**specs[0].payload, "outcome": ctx.outcome}
+        events, seq = _store(battle, user, specs, idempotency_key=idempotency_key, request_hash=request_hash, part=part)
+        _save_state(battle, state, stored, keys=state.changed, version=seq)
     return CommandResult(battle=battle, events=events, outcome=ctx.outcome, notices=ctx.notices)
+
+
+def event_undo(*, battle_id, user, expected_version, seq: int, idempotency_key=None, request_hash="") -> CommandResult:
+    """Undoes an earlier command (the last one or any before it) with a compensating event. Undoing an undo redoes.
+    Any player may undo (a correction agreed at the table); the log shows who did. A secret command's undo is as
+    secret as the command."""
+    with transaction.atomic():
+        battle, user_sides, replayed = _locked(battle_id, idempotency_key, user, request_hash)
+        if replayed is not None:
+            return replayed
+        _check_version(battle, expected_version)
+        part = battle_part(battle.system)
+        target = BattleEvent.objects.filter(battle=battle, seq=seq).first() if isinstance(seq, int) else None
+        if target is None or (target.visible_to is not None and not set(target.visible_to) & user_sides):
+            raise RuleInputError({"seq": f"There is no event #{seq} in this battle."})
+        if target.cause_id is not None:
+            head = target.cause
+            raise RuleInputError({"seq": f"Event #{seq} is part of #{head.seq}: undo #{head.seq} instead."})
+        if target.type in ("battle.started", "side.joined"):
+            raise RuleInputError({"seq": "The start of the battle and players joining cannot be undone."})
+        if target.seq in undone_heads(battle):
+            what = "Undo" if target.type == "undo" else "Event"
+            raise GameConflict(f"{what} #{seq} was already undone.")
+        names = name_maps(battle)
+        payload = {
+            "undoes": target.seq,
+            "undone_type": target.type,
+            "undone_summary": describe_event(part, target, names),
+        }
+        spec = NewEvent("undo", payload, visible_to=tuple(target.visible_to) if target.visible_to else None)
+        stored = {k: u.state for k, u in load_state(battle).units.items()}
+        events, new_version = _store(
+            battle, user, [spec], idempotency_key=idempotency_key, request_hash=request_hash, part=part, undoes=target
+        )
+        state = replay(battle)
+        _save_state(battle, state, stored, keys=state.units.keys(), version=new_version)
+    return CommandResult(battle=battle, events=events)
 
 
 # Replay -------------------------------------------------------------------------------------------------------
@@ -406,20 +426,24 @@ def undone_heads(battle: Battle) -> set[int]:
     return undone
 
 
-def replay(battle: Battle, *, events: list[BattleEvent] | None = None) -> Projection:
+def replay(battle: Battle, *, events: list[BattleEvent] | None = None) -> GameState:
     """Folds the log from each unit's initial state: what the stored state must equal."""
+    part = battle_part(battle.system)
     if events is None:
         events = list(BattleEvent.objects.filter(battle=battle).order_by("seq"))
     rows = (
         BattleUnit.objects.filter(battle=battle)
         .order_by("position")
-        .values_list("key", "side__index", "profile", "initial_state")
+        .values_list("key", "side__index", "profile", "initial_state", "name", "kind")
     )
-    units = {key: UnitRecord(key, side, profile, initial) for key, side, profile, initial in rows}
-    projection = Projection(game={}, units=units, settings=battle.settings)
-    for event in active_events(events):
-        projection.apply(event.type, event.payload)
-    return projection
+    units = {key: UnitRecord(key, side, profile, init, name, kind) for key, side, profile, init, name, kind in rows}
+    state = GameState(game={}, units=units, settings=battle.settings)
+    for row in active_events(events):
+        if row.type == "battle.started":
+            state.game = copy.deepcopy(row.payload["game"])
+        elif row.type not in RUNNER_EVENTS:
+            part.apply(state, _as_event(part, row))
+    return state
 
 
 def replay_matches(battle: Battle) -> tuple[bool, str]:
@@ -432,266 +456,39 @@ def replay_matches(battle: Battle) -> tuple[bool, str]:
         return False, f"event seqs are not 1..n: {seqs[:10]}…"
     if battle.version != (seqs[-1] if seqs else 0):
         return False, f"version {battle.version} != last seq {seqs[-1] if seqs else 0}"
-    projection = replay(battle, events=events)
-    if projection.game != battle.state:
-        return False, f"game state differs: stored {battle.state!r} replayed {projection.game!r}"
+    state = replay(battle, events=events)
+    if state.game != battle.state:
+        return False, f"game state differs: stored {battle.state!r} replayed {state.game!r}"
     for unit in BattleUnit.objects.filter(battle=battle):
-        if projection.units[unit.key].state != unit.state:
-            return (
-                False,
-                f"unit {unit.key} differs: stored {unit.state!r} replayed {projection.units[unit.key].state!r}",
-            )
+        if state.units[unit.key].state != unit.state:
+            return False, f"unit {unit.key} differs: stored {unit.state!r} replayed {state.units[unit.key].state!r}"
     return True, ""
 
 
-# Commands -----------------------------------------------------------------------------------------------------
-def round_start(*, battle_id, user, expected_version, idempotency_key=None, request_hash="") -> CommandResult:
-    """Starts the next round: per-round flags are cleared (panic recovers, §3.4.1) and initiative is due (§1.6)."""
-
-    def handler(ctx: CommandContext) -> list[EventSpec]:
-        ctx.require_active()
-        game = ctx.game
-        if ctx.settings.get("enforce_turns") and not game.get("round_over"):
-            waiting = ", ".join(f"side {s}: {n}" for s, n in game.get("pending", {}).items() if n)
-            raise BattleConflict(f"Units still have to act this round ({waiting}); turns are enforced.")
-        round_ = game["round"] + 1
-        apply = [{"unit": k, "effect": rules_bridge.new_round_effect(round_)} for k in ctx.projection.units]
-        return [EventSpec("round.started", {"round": round_, "apply": apply})]
-
-    return _run_command(
-        battle_id=battle_id,
-        user=user,
-        expected_version=expected_version,
-        idempotency_key=idempotency_key,
-        request_hash=request_hash,
-        handler=handler,
-    )
-
-
-def initiative_roll(
-    *, battle_id, user, expected_version, idempotency_key=None, request_hash="", dice: list | None = None, seed=None
-) -> CommandResult:
-    """Every player rolls d12; the highest wins; ties re-roll (§3.1, setting `initiative_reroll`).
-
-    `dice`: the d12s rolled at the table, in side order for the first roll, then for each re-roll.
-    """
-
-    def handler(ctx: CommandContext) -> list[EventSpec]:
-        ctx.require_active()
-        if ctx.game.get("initiative"):
-            raise BattleConflict("Initiative was already rolled this round.")
-        contenders = [s for s in ctx.game["sides"] if s not in ctx.game.get("eliminated", [])]
-        names = dict(BattleSide.objects.filter(battle=ctx.battle).values_list("index", "name"))
-        rolls, winner, dice_list, steps = rules_bridge.roll_initiative(
-            ctx.battle.system, contenders, names=names, settings=ctx.settings, dice=dice, seed=seed
-        )
-        summary = f"{names.get(winner, winner)} wins the initiative and sets the order of play."
-        ctx.outcome = {"summary": summary, "rolls": rolls, "winner": winner, "steps": steps, "dice": dice_list}
-        return [EventSpec("initiative.rolled", {"rolls": rolls, "winner": winner}, dice=dice_list)]
-
-    return _run_command(
-        battle_id=battle_id,
-        user=user,
-        expected_version=expected_version,
-        idempotency_key=idempotency_key,
-        request_hash=request_hash,
-        handler=handler,
-    )
-
-
-def order_set(
-    *, battle_id, user, expected_version, order: list, idempotency_key=None, request_hash=""
-) -> CommandResult:
-    """The initiative winner decides the order in which players act this round (§1.6)."""
-
-    def handler(ctx: CommandContext) -> list[EventSpec]:
-        ctx.require_active()
-        game = ctx.game
-        initiative = game.get("initiative")
-        if initiative is None:
-            raise BattleConflict("Roll initiative first: its winner decides the order.")
-        if initiative["winner"] not in ctx.user_sides:
-            raise PermissionDenied("Only the initiative winner decides the order.")
-        standing = [s for s in game["sides"] if s not in game.get("eliminated", [])]
-        if not isinstance(order, list) or sorted(order) != sorted(standing) or len(set(order)) != len(order):
-            raise BattleInputError({"order": f"List every side still in play exactly once: {standing}."})
-        return [EventSpec("order.set", {"order": order})]
-
-    return _run_command(
-        battle_id=battle_id,
-        user=user,
-        expected_version=expected_version,
-        idempotency_key=idempotency_key,
-        request_hash=request_hash,
-        handler=handler,
-    )
-
-
-def unit_done(*, battle_id, user, expected_version, unit: str, idempotency_key=None, request_hash="") -> CommandResult:
-    """Marks a unit as done for the round: its Armlist is turned (§1.6)."""
-
-    def handler(ctx: CommandContext) -> list[EventSpec]:
-        ctx.require_active()
-        record = ctx.own_unit(unit)
-        if record.state.get("kind") == "gun":
-            raise BattleInputError({"unit": "A gun is not a unit: it fires during its crew's activation (p.5)."})
-        ctx.require_turn(record)
-        facts = rules_bridge.unit_facts(record.state, record.profile, settings=ctx.settings, round_=ctx.game["round"])
-        if facts["activated"]:
-            raise BattleConflict(f"{rules_bridge.unit_label(record)} is already marked done this round.")
-        effect = rules_bridge.done_effect()
-        return [EventSpec("unit.done", {"unit": record.key, "apply": [{"unit": record.key, "effect": effect}]})]
-
-    return _run_command(
-        battle_id=battle_id,
-        user=user,
-        expected_version=expected_version,
-        idempotency_key=idempotency_key,
-        request_hash=request_hash,
-        handler=handler,
-    )
-
-
-def unit_adjust(
-    *,
-    battle_id,
-    user,
-    expected_version,
-    unit: str,
-    changes: dict,
-    note: str = "",
-    idempotency_key=None,
-    request_hash="",
-) -> CommandResult:
-    """A change by hand (a ruling, a correction): slider positions, soldiers, pilot, flags. Checked against the
-    unit's scales; recorded as an event like everything else."""
-
-    def handler(ctx: CommandContext) -> list[EventSpec]:
-        record = ctx.own_unit(unit)
-        effects = rules_bridge.adjust_effects(record.state, record.profile, changes)
-        if not effects:
-            raise BattleInputError({"changes": "These values are already set: nothing to change."})
-        payload = {
-            "unit": record.key,
-            "changes": changes,
-            "note": (note or "")[:500],
-            "apply": [{"unit": record.key, "effect": e} for e in effects],
-        }
-        return [EventSpec("unit.adjusted", payload)]
-
-    return _run_command(
-        battle_id=battle_id,
-        user=user,
-        expected_version=expected_version,
-        idempotency_key=idempotency_key,
-        request_hash=request_hash,
-        handler=handler,
-    )
-
-
-def action_resolve(
-    *,
-    battle_id,
-    user,
-    expected_version,
-    action: str,
-    inputs: dict,
-    dice: list | None = None,
-    seed: int | None = None,
-    idempotency_key=None,
-    request_hash="",
-) -> CommandResult:
-    """Resolves one of the book's tests from the tracker (shot, melee, grenade, repair, capture…): the server rolls
-    (or uses the dice typed in), records every die, and applies the outcome as events, one per effect."""
-
-    def handler(ctx: CommandContext) -> list[EventSpec]:
-        ctx.require_active()
-        resolved = rules_bridge.resolve_action(ctx, action=action, inputs=inputs, dice=dice, seed=seed)
-        ctx.outcome = resolved.outcome
-        ctx.notices.extend(resolved.notices)
-        head = EventSpec(
-            "action.resolved",
-            {
-                "action": action,
-                "inputs": resolved.inputs,
-                "units": resolved.roles,
-                "by": resolved.by,
-                "summary": resolved.outcome.get("summary", ""),
-                "actor_unit": resolved.actor_unit,
-            },
-            dice=resolved.outcome.get("dice", []),
-        )
-        children = [
-            EventSpec(rules_bridge.effect_event_type(item["effect"]), {"unit": item["unit"], "apply": [item]})
-            for item in resolved.effects
-        ]
-        return [head, *children]
-
-    return _run_command(
-        battle_id=battle_id,
-        user=user,
-        expected_version=expected_version,
-        idempotency_key=idempotency_key,
-        request_hash=request_hash,
-        handler=handler,
-    )
-
-
-def event_undo(*, battle_id, user, expected_version, seq: int, idempotency_key=None, request_hash="") -> CommandResult:
-    """Undoes an earlier command (the last one or any before it) with a compensating event. Undoing an undo redoes.
-    Any player may undo (a correction agreed at the table); the log shows who did."""
-
-    def handler(ctx: CommandContext) -> list[EventSpec]:
-        target = BattleEvent.objects.filter(battle=ctx.battle, seq=seq).first() if isinstance(seq, int) else None
-        if target is None:
-            raise BattleInputError({"seq": f"There is no event #{seq} in this battle."})
-        if target.cause_id is not None:
-            head = target.cause
-            raise BattleInputError({"seq": f"Event #{seq} is part of #{head.seq}: undo #{head.seq} instead."})
-        if target.type in ("battle.started", "side.joined"):
-            raise BattleInputError({"seq": "The start of the battle and players joining cannot be undone."})
-        if target.seq in undone_heads(ctx.battle):
-            what = "Undo" if target.type == "undo" else "Event"
-            raise BattleConflict(f"{what} #{seq} was already undone.")
-        payload = {"undoes": target.seq, "undone_type": target.type, "undone_summary": describe_event(target)}
-        return [EventSpec("undo", payload, undoes_seq=target.seq)]
-
-    return _run_command(
-        battle_id=battle_id,
-        user=user,
-        expected_version=expected_version,
-        idempotency_key=idempotency_key,
-        request_hash=request_hash,
-        handler=handler,
-    )
-
-
-def mission_complete(
-    *, battle_id, user, expected_version, side: int, note: str = "", idempotency_key=None, request_hash=""
-) -> CommandResult:
-    """A player declares that a side completed the mission (§1.7): the game ends with that side as the winner."""
-
-    def handler(ctx: CommandContext) -> list[EventSpec]:
-        ctx.require_active()
-        if side not in ctx.game["sides"]:
-            raise BattleInputError({"side": f"There is no side {side!r}."})
-        if side in ctx.game.get("eliminated", []):
-            raise BattleInputError({"side": "That side has no soldiers left."})
-        return [EventSpec("mission.completed", {"side": side, "note": (note or "")[:500]})]
-
-    return _run_command(
-        battle_id=battle_id,
-        user=user,
-        expected_version=expected_version,
-        idempotency_key=idempotency_key,
-        request_hash=request_hash,
-        handler=handler,
-    )
-
-
 # Readable log -------------------------------------------------------------------------------------------------
-def describe_event(
-    event: BattleEvent, *, units: dict[str, str] | None = None, sides: dict[int, str] | None = None
-) -> str:
-    """One line of the history, in plain words."""
-    return rules_bridge.describe_event(event.type, event.payload, units=units or {}, sides=sides or {})
+def name_maps(battle: Battle) -> dict:
+    """Unit and side names for the log: kept in the game state since the start when the system keeps them."""
+    game = battle.state or {}
+    if "unit_names" in game and "side_names" in game:
+        return {"units": game["unit_names"], "sides": {int(k): v for k, v in game["side_names"].items()}}
+    units = dict(BattleUnit.objects.filter(battle=battle).values_list("key", "name"))
+    sides = dict(BattleSide.objects.filter(battle=battle).values_list("index", "name"))
+    return {"units": units, "sides": sides}
+
+
+def describe_event(part, event: BattleEvent, names: dict) -> str:
+    """One line of the history, in plain words: the runner's own events here, the rest by the system."""
+    payload = event.payload
+    sides = names["sides"]
+
+    def side(index):
+        return sides.get(index, sides.get(str(index), f"side {index}"))
+
+    if event.type == "battle.started":
+        return "The battle starts: " + " vs ".join(s["name"] for s in payload.get("sides", [])) + "."
+    if event.type == "side.joined":
+        return f"{payload.get('player')} joins as {side(payload.get('side'))}."
+    if event.type == "undo":
+        verb = "Redo" if payload.get("undone_type") == "undo" else "Undo"
+        return f"{verb} of #{payload.get('undoes')}: {payload.get('undone_summary', '')}"
+    return part.describe_event(_as_event(part, event), names)

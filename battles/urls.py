@@ -17,12 +17,6 @@ urlpatterns = [
     path("api/v1/battles/", api.BattleListApi.as_view(), name="api-list"),
     path("api/v1/battles/<int:battle_id>/", api.BattleStateApi.as_view(), name="api-state"),
     path("api/v1/battles/<int:battle_id>/events", api.BattleEventsApi.as_view(), name="api-events"),
-    path("api/v1/battles/<int:battle_id>/round", api.RoundStartApi.as_view(), name="api-round"),
-    path("api/v1/battles/<int:battle_id>/initiative", api.InitiativeApi.as_view(), name="api-initiative"),
-    path("api/v1/battles/<int:battle_id>/order", api.OrderApi.as_view(), name="api-order"),
-    path("api/v1/battles/<int:battle_id>/done", api.UnitDoneApi.as_view(), name="api-done"),
-    path("api/v1/battles/<int:battle_id>/adjust", api.UnitAdjustApi.as_view(), name="api-adjust"),
-    path("api/v1/battles/<int:battle_id>/actions", api.ActionApi.as_view(), name="api-action"),
+    path("api/v1/battles/<int:battle_id>/commands/<slug:name>/", api.CommandApi.as_view(), name="api-command"),
     path("api/v1/battles/<int:battle_id>/undo", api.UndoApi.as_view(), name="api-undo"),
-    path("api/v1/battles/<int:battle_id>/mission", api.MissionApi.as_view(), name="api-mission"),
 ]

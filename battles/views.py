@@ -13,8 +13,10 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods
 
 from armies.selectors import roster_get_for_user, roster_list_for_user
-from battles import rules_bridge, selectors, services
+from battles import selectors, services
 from battles.models import Battle
+from rules.errors import RuleInputError
+from rules.registry import all_systems, get_system
 
 BOARD_LOG_LINES = 12
 
@@ -35,7 +37,7 @@ def _settings_form(system: str, values: dict) -> list[dict]:
     ):
         items = [
             dict(s, value=values.get(s["key"], s["default"]))
-            for s in rules_bridge.settings_for_form(system)
+            for s in [st.describe() for st in get_system(system).settings]
             if s["category"] == category
         ]
         if items:
@@ -46,7 +48,7 @@ def _settings_form(system: str, values: dict) -> list[dict]:
 def _parse_settings(system: str, post) -> dict:
     """Form values -> setting overrides; anything unreadable is reported by resolve_settings."""
     values = {}
-    for setting in rules_bridge.settings_for_form(system):
+    for setting in [st.describe() for st in get_system(system).settings]:
         key = setting["key"]
         name = f"setting_{key}"
         if setting["kind"] == "bool":
@@ -64,8 +66,18 @@ def _parse_settings(system: str, post) -> dict:
 @require_http_methods(["GET", "POST"])
 def battle_new(request):
     rosters = list(roster_list_for_user(request.user))
-    system = "bronepekhota"
-    context = {"rosters": rosters, "errors": {}, "values": {}, "chosen": [], "my_roster": None}
+    playable = [s for s in all_systems() if s.battle is not None]
+    wanted = request.POST.get("system") or request.GET.get("system") or (rosters[0].system if rosters else "")
+    system = next((s.slug for s in playable if s.slug == wanted), playable[0].slug if playable else "")
+    context = {
+        "rosters": [r for r in rosters if r.system == system],
+        "systems": [{"slug": s.slug, "name": s.name} for s in playable],
+        "system": system,
+        "errors": {},
+        "values": {},
+        "chosen": [],
+        "my_roster": None,
+    }
     if request.method == "POST":
         chosen = [r for r in request.POST.getlist("rosters") if r.isdigit()]
         my_roster = request.POST.get("my_roster", "")
@@ -90,7 +102,7 @@ def battle_new(request):
             context["errors"] = {
                 "rosters": "One of the rosters does not exist or is not visible to you, or a share link was revoked."
             }
-        except rules_bridge.RuleInputError as exc:
+        except RuleInputError as exc:
             context["errors"] = exc.errors
         else:
             messages.success(request, "Battle started. Send the invitation link to your opponent.")
@@ -100,47 +112,35 @@ def battle_new(request):
     return render(request, "battles/new.html", context, status=status)
 
 
+def _with_json_inputs(node):
+    """Every button of a board gets its inputs as JSON for its data-inputs attribute."""
+    if isinstance(node, dict):
+        if node.get("type") == "button":
+            node["inputs_json"] = json.dumps(node.get("inputs") or {}, ensure_ascii=False)
+        for value in node.values():
+            _with_json_inputs(value)
+    elif isinstance(node, list):
+        for value in node:
+            _with_json_inputs(value)
+    return node
+
+
 def _board_context(request, access: selectors.Access) -> dict:
     battle = Battle.objects.get(pk=access.battle_id)
     access.version = battle.version
     state = selectors.battle_state(battle, access)
-    names = {s["index"]: s["name"] for s in state["sides"]}
-    groups = []
-    for side in sorted(state["sides"], key=lambda s: (not s["mine"], s["index"])):
-        units = [u for u in state["units"] if u["owner"] == side["index"]]
-        lost = sum(1 for u in state["units"] if u["side"] == side["index"] and not u["view"]["alive"])
-        groups.append(
-            {"side": side, "units": units, "soldiers": state["soldiers"].get(str(side["index"]), 0), "lost": lost}
-        )
-    initiative = state["initiative"]
-    standing = [s["index"] for s in state["sides"] if s["index"] not in state["eliminated"]]
-    order_choices = []
-    if initiative and not state["order"] and initiative["winner"] in access.sides:
-        for first in standing:
-            order = [first] + [s for s in standing if s != first]
-            order_choices.append({"label": f"{names[first]} first", "order": json.dumps(order)})
-    result = state["result"]
-    active = state.get("units") and next(
-        (u for u in state["units"] if u["key"] == (battle.state or {}).get("active_unit")), None
-    )
+    part = services.battle_part(battle.system)
+    viewer = frozenset(access.sides)
     return {
         "battle": battle,
         "state": state,
         "access": access,
-        "groups": groups,
-        "names": names,
-        "turn_name": names.get(state["turn"]),
-        "my_turn": state["turn"] in access.sides,
-        "active_unit": active,
-        "winner_name": names.get(result["winner"]) if result else None,
-        "initiative_winner": names.get(initiative["winner"]) if initiative else None,
-        "order_names": [names[s] for s in state["order"]],
-        "order_choices": order_choices,
-        "standing": [{"index": s, "name": names[s]} for s in standing],
-        "log": selectors.battle_log(battle, limit=BOARD_LOG_LINES),
-        "client": rules_bridge.client_data(battle, state),
+        "board": _with_json_inputs(part.board(state, viewer, can_write=access.can_write)),
+        "board_template": part.board_template,
+        "board_script": part.board_script,
+        "log": selectors.battle_log(battle, sides=access.sides, limit=BOARD_LOG_LINES),
+        "client": part.client_data(state),
         "undo_enabled": access.can_write,
-        "covers": rules_bridge.COVER_LABELS.items(),
     }
 
 
@@ -179,9 +179,8 @@ def battle_board(request, battle_id):
 def battle_log_page(request, battle_id):
     access = selectors.battle_access(request, battle_id)
     battle = Battle.objects.get(pk=access.battle_id)
-    return render(
-        request, "battles/log.html", {"battle": battle, "log": selectors.battle_log(battle), "access": access}
-    )
+    log = selectors.battle_log(battle, sides=access.sides)
+    return render(request, "battles/log.html", {"battle": battle, "log": log, "access": access})
 
 
 @login_required
@@ -191,7 +190,7 @@ def battle_join(request, token):
     if request.method == "POST":
         try:
             services.battle_join(token=token, user=request.user)
-        except services.BattleConflict as exc:
+        except services.GameConflict as exc:
             return render(request, "battles/join.html", {"side": side, "error": exc.message}, status=409)
         messages.success(request, f"You play {side.name}.")
         return redirect("battles:detail", battle_id=side.battle_id)

@@ -310,7 +310,7 @@ class Phone:
         unit_id = (self.info["battle"], self.info["unit"])
         value = (Phone.last_value.get(unit_id, self.info["max_ammo"]) + 1) % (self.info["max_ammo"] + 1)
         body = {"unit": self.info["unit"], "changes": {"ammo": value}}
-        path = f"/api/v1/battles/{self.info['battle']}/adjust"
+        path = f"/api/v1/battles/{self.info['battle']}/commands/adjust/"
         while True:
             if self.etag is None:
                 await self.poll()

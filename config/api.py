@@ -3,7 +3,10 @@
 from django.http import JsonResponse
 from rest_framework import status
 from rest_framework.exceptions import APIException
+from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
+
+from rules.errors import ArmlistError
 
 
 class BrokerUnavailable(APIException):
@@ -12,8 +15,20 @@ class BrokerUnavailable(APIException):
     default_code = "broker_unavailable"
 
 
+def error_response(exc: ArmlistError) -> Response:
+    """One error of the rules/input hierarchy as its 4xx: a readable `detail`, a language-neutral `code`, and
+    `errors` naming each bad field."""
+    body = {"detail": exc.message, "code": exc.code}
+    if exc.errors:
+        body["errors"] = exc.errors
+    return Response(body, status=exc.status)
+
+
 def exception_handler(exc, context):
-    """DRF's handler, plus a `detail` key on validation errors so every error has a readable message."""
+    """The rules/input errors (rules.errors) as their 4xx; DRF's handler for the rest, plus a `detail` key on
+    validation errors so every error has a readable message."""
+    if isinstance(exc, ArmlistError):
+        return error_response(exc)
     response = drf_exception_handler(exc, context)
     if response is not None and isinstance(response.data, dict) and "detail" not in response.data:
         response.data = {"detail": "The request has errors; see the fields.", "errors": response.data}

@@ -5,11 +5,12 @@ events (ammo, damage, kills, the pilot). Units: blue 0.e1.1 cyber-infantry (sold
 from __future__ import annotations
 
 import pytest
-from django.core.exceptions import PermissionDenied
 
 from battles import services
 from battles.models import BattleEvent, BattleUnit
+from battles.tests import commands
 from battles.tests.conftest import make_user
+from rules.errors import NotYours as PermissionDenied
 
 
 def state(battle, key) -> dict:
@@ -22,7 +23,7 @@ def soldier(battle, key, num) -> dict:
 
 def act(battle, user, action, inputs, dice=None, **kw):
     battle.refresh_from_db()
-    return services.action_resolve(
+    return commands.action_resolve(
         battle_id=battle.pk, user=user, expected_version=battle.version, action=action, inputs=inputs, dice=dice, **kw
     )
 
@@ -82,7 +83,7 @@ def test_shot_from_a_vehicle_without_pilot_is_refused(battle, alice, bob):
 
 
 def test_shot_without_ammo_is_refused(battle, bob):
-    services.unit_adjust(battle_id=battle.pk, user=bob, expected_version=2, unit="1.e2.1", changes={"ammo": 0})
+    commands.unit_adjust(battle_id=battle.pk, user=bob, expected_version=2, unit="1.e2.1", changes={"ammo": 0})
     with pytest.raises(services.RuleInputError) as exc:
         act(battle, bob, "shoot", RAPTOR_SHOOTS_SALAMANDER, dice=[3, 8, 12, 5])
     assert "Out of ammo" in str(exc.value)
@@ -153,7 +154,7 @@ def test_melee_against_a_vehicle_damages_it_and_tests_the_pilot(battle, alice, b
     assert soldier(battle, "0.e1.1", 1)["in_melee"] is True
     # At strength 6: 6 + 4 = 10 against 1 + 6 = 7: 3 damage (Table 7); the pilot (Бр 2) rolls 1 and survives.
     battle.refresh_from_db()
-    services.unit_adjust(
+    commands.unit_adjust(
         battle_id=battle.pk, user=bob, expected_version=battle.version, unit="1.e2.1", changes={"strength": 6}
     )
     act(battle, alice, "melee", {"unit": "0.e1.1", "soldier": 6, "target": "1.e2.1"}, dice=[6, 1, 1])
@@ -185,7 +186,7 @@ def test_grenades_are_an_option(battle, alice):
 
 
 def test_repair_by_a_repair_soldier(battle, alice):
-    services.unit_adjust(battle_id=battle.pk, user=alice, expected_version=2, unit="0.e2.1", changes={"strength": 4})
+    commands.unit_adjust(battle_id=battle.pk, user=alice, expected_version=2, unit="0.e2.1", changes={"strength": 4})
     act(battle, alice, "repair", {"unit": "0.e1.1", "soldier": 4, "target": "0.e2.1"})
     assert state(battle, "0.e2.1")["strength"] == 5
     assert "repair" in soldier(battle, "0.e1.1", 4)["actions"]
@@ -204,7 +205,7 @@ def test_capture_of_a_pilotless_vehicle_changes_its_owner(battle, alice, bob):
     battle.refresh_from_db()
     assert battle.state["owners"]["0.e2.1"] == 1
     with pytest.raises(PermissionDenied):
-        services.unit_adjust(
+        commands.unit_adjust(
             battle_id=battle.pk, user=alice, expected_version=battle.version, unit="0.e2.1", changes={"ammo": 1}
         )
     # The new owner's soldiers still count for the new owner; the dead pilot still counts for nobody.
@@ -220,12 +221,12 @@ def test_undo_of_a_shot_restores_everything_it_did(battle, alice, bob):
     assert soldier(battle, "0.e1.1", 2)["alive"] is True
     assert state(battle, "1.e2.1")["ammo"] == 12
     battle.refresh_from_db()
-    with pytest.raises(services.BattleInputError):  # a caused event is undone through its command
+    with pytest.raises(services.RuleInputError):  # a caused event is undone through its command
         services.event_undo(battle_id=battle.pk, user=alice, expected_version=battle.version, seq=shot.events[1].seq)
 
 
 def test_destroyed_vehicle_puts_its_surviving_pilot_on_foot(battle, alice, bob):
-    services.unit_adjust(battle_id=battle.pk, user=alice, expected_version=2, unit="0.e2.1", changes={"strength": 1})
+    commands.unit_adjust(battle_id=battle.pk, user=alice, expected_version=2, unit="0.e2.1", changes={"strength": 1})
     # Hit (3+3 >= 5), 20 beats armour 1: destroyed; the pilot (Бр 3) rolls 2: survives and is on foot.
     act(battle, bob, "shoot", RAPTOR_SHOOTS_SALAMANDER, dice=[3, 20, 1, 2])
     salamander = state(battle, "0.e2.1")
@@ -305,19 +306,19 @@ def test_a_pilot_is_attacked_through_his_vehicle(battle, bob):
 def test_enforced_turns_one_unit_at_a_time(rosters, alice, bob):
     battle = services.battle_create(user=alice, name="strict", rosters=list(rosters), enforce_turns=True)
     services.battle_join(token=battle.sides.get(index=1).invite_token, user=bob)
-    services.initiative_roll(battle_id=battle.pk, user=alice, expected_version=2, dice=[10, 3])
-    services.order_set(battle_id=battle.pk, user=alice, expected_version=3, order=[0, 1])
-    with pytest.raises(services.BattleConflict) as exc:  # red acts out of turn
+    commands.initiative_roll(battle_id=battle.pk, user=alice, expected_version=2, dice=[10, 3])
+    commands.order_set(battle_id=battle.pk, user=alice, expected_version=3, order=[0, 1])
+    with pytest.raises(services.GameConflict) as exc:  # red acts out of turn
         act(battle, bob, "shoot", RAPTOR_SHOOTS_SALAMANDER, dice=[3, 8, 12, 5])
     assert "not your turn" in exc.value.message
     # Blue's squad acts; until it is marked done, blue's SALAMANDER may not act.
     act(battle, alice, "melee", {"unit": "0.e1.1", "soldier": 1, "target": "1.e1.1", "target_soldier": 1}, dice=[1, 6])
-    with pytest.raises(services.BattleConflict) as exc:
+    with pytest.raises(services.GameConflict) as exc:
         act(battle, alice, "shoot", {"unit": "0.e2.1", "target": "1.e2.1", "distance_steps": 3}, dice=[6, 20, 20])
     assert "mark it done" in exc.value.message
     battle.refresh_from_db()
     assert battle.state["active_unit"] == "0.e1.1"
-    services.unit_done(battle_id=battle.pk, user=alice, expected_version=battle.version, unit="0.e1.1")
+    commands.unit_done(battle_id=battle.pk, user=alice, expected_version=battle.version, unit="0.e1.1")
     battle.refresh_from_db()
     assert battle.state["turn"] == 1
     assert battle.state["active_unit"] is None

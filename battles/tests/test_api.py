@@ -51,17 +51,14 @@ def reads(battle) -> list[str]:
 def writes(battle) -> list[tuple[str, dict]]:
     b = f"/api/v1/battles/{battle.pk}"
     return [
-        (f"{b}/round", {}),
-        (f"{b}/initiative", {"dice": [5, 3]}),
-        (f"{b}/order", {"order": [0, 1]}),
-        (f"{b}/done", {"unit": "0.e1.1"}),
-        (f"{b}/adjust", {"unit": "0.e2.1", "changes": {"ammo": 11}}),
-        (
-            f"{b}/actions",
-            {"action": "melee", "inputs": {"unit": "0.e1.1", "soldier": 1, "target": "1.e1.1", "target_soldier": 1}},
-        ),
+        (f"{b}/commands/round/", {}),
+        (f"{b}/commands/initiative/", {"dice": [5, 3]}),
+        (f"{b}/commands/order/", {"order": [0, 1]}),
+        (f"{b}/commands/done/", {"unit": "0.e1.1"}),
+        (f"{b}/commands/adjust/", {"unit": "0.e2.1", "changes": {"ammo": 11}}),
+        (f"{b}/commands/melee/", {"unit": "0.e1.1", "soldier": 1, "target": "1.e1.1", "target_soldier": 1}),
         (f"{b}/undo", {"seq": 2}),
-        (f"{b}/mission", {"side": 0}),
+        (f"{b}/commands/mission/", {"side": 0}),
     ]
 
 
@@ -111,10 +108,10 @@ def test_permission_matrix_writes(battle, alice, bob, outsider, role):
 
 def test_players_act_only_with_their_own_units(battle, alice, bob):
     b = f"/api/v1/battles/{battle.pk}"
-    response = post(client_for(bob), f"{b}/adjust", {"unit": "0.e2.1", "changes": {"ammo": 3}}, etag='"v2"')
+    response = post(client_for(bob), f"{b}/commands/adjust/", {"unit": "0.e2.1", "changes": {"ammo": 3}}, etag='"v2"')
     assert response.status_code == 403
     assert "belongs to another player" in response.json()["detail"]
-    response = post(client_for(alice), f"{b}/adjust", {"unit": "0.e2.1", "changes": {"ammo": 3}}, etag='"v2"')
+    response = post(client_for(alice), f"{b}/commands/adjust/", {"unit": "0.e2.1", "changes": {"ammo": 3}}, etag='"v2"')
     assert response.status_code == 201
 
 
@@ -133,7 +130,7 @@ def test_state_etag_and_304(battle, alice):
     assert salamander["view"]["strength"]["speed"] == 4
     assert c.get(url, HTTP_IF_NONE_MATCH='"v2"').status_code == 304
     assert c.get(f"/battles/{battle.pk}/board", HTTP_IF_NONE_MATCH='"v2"').status_code == 304
-    post(c, f"{url}adjust", {"unit": "0.e2.1", "changes": {"strength": 6}}, etag='"v2"')
+    post(c, f"{url}commands/adjust/", {"unit": "0.e2.1", "changes": {"strength": 6}}, etag='"v2"')
     response = c.get(url, HTTP_IF_NONE_MATCH='"v2"')
     assert response.status_code == 200
     assert response["ETag"] == '"v3"'
@@ -149,9 +146,12 @@ def test_304_poll_does_not_load_units(battle, alice, django_assert_max_num_queri
 def test_stale_write_gets_412_with_current_state(battle, alice, bob):
     b = f"/api/v1/battles/{battle.pk}"
     assert (
-        post(client_for(bob), f"{b}/adjust", {"unit": "1.e2.1", "changes": {"ammo": 9}}, etag='"v2"').status_code == 201
+        post(
+            client_for(bob), f"{b}/commands/adjust/", {"unit": "1.e2.1", "changes": {"ammo": 9}}, etag='"v2"'
+        ).status_code
+        == 201
     )
-    response = post(client_for(alice), f"{b}/adjust", {"unit": "0.e2.1", "changes": {"ammo": 5}}, etag='"v2"')
+    response = post(client_for(alice), f"{b}/commands/adjust/", {"unit": "0.e2.1", "changes": {"ammo": 5}}, etag='"v2"')
     assert response.status_code == 412
     body = response.json()
     assert body["version"] == 3
@@ -159,13 +159,13 @@ def test_stale_write_gets_412_with_current_state(battle, alice, bob):
     assert "nothing was recorded" in body["detail"]
     assert BattleUnit.objects.get(battle=battle, key="0.e2.1").state["ammo"] == 12
     # The `version` field works as well as If-Match.
-    ok = post(client_for(alice), f"{b}/adjust", {"unit": "0.e2.1", "changes": {"ammo": 5}, "version": 3})
+    ok = post(client_for(alice), f"{b}/commands/adjust/", {"unit": "0.e2.1", "changes": {"ammo": 5}, "version": 3})
     assert ok.status_code == 201
 
 
 def test_write_without_version_gets_428(battle, alice):
     response = post(
-        client_for(alice), f"/api/v1/battles/{battle.pk}/adjust", {"unit": "0.e2.1", "changes": {"ammo": 5}}
+        client_for(alice), f"/api/v1/battles/{battle.pk}/commands/adjust/", {"unit": "0.e2.1", "changes": {"ammo": 5}}
     )
     assert response.status_code == 428
     assert "If-Match" in response.json()["detail"]
@@ -173,12 +173,8 @@ def test_write_without_version_gets_428(battle, alice):
 
 def test_idempotency_key_retry_returns_the_first_answer(battle, alice):
     c = client_for(alice)
-    url = f"/api/v1/battles/{battle.pk}/actions"
-    body = {
-        "action": "melee",
-        "inputs": {"unit": "0.e1.1", "soldier": 1, "target": "1.e1.1", "target_soldier": 1},
-        "dice": [5, 2],
-    }
+    url = f"/api/v1/battles/{battle.pk}/commands/melee/"
+    body = {"unit": "0.e1.1", "soldier": 1, "target": "1.e1.1", "target_soldier": 1, "dice": [5, 2]}
     first = post(c, url, body, etag='"v2"', key="retry-1")
     assert first.status_code == 201
     again = post(c, url, body, etag='"v2"', key="retry-1")  # same key, same (now stale) version
@@ -196,16 +192,16 @@ def test_idempotency_key_retry_returns_the_first_answer(battle, alice):
 def test_bad_input_is_a_clear_400(battle, alice):
     c = client_for(alice)
     b = f"/api/v1/battles/{battle.pk}"
-    response = post(c, f"{b}/adjust", {"unit": "0.e2.1", "changes": {"strength": 99}}, etag='"v2"')
+    response = post(c, f"{b}/commands/adjust/", {"unit": "0.e2.1", "changes": {"strength": 99}}, etag='"v2"')
     assert response.status_code == 400
     assert "strength must be between 0 and 7" in response.json()["detail"]
-    response = post(c, f"{b}/actions", {"action": "teleport", "inputs": {}}, etag='"v2"')
+    response = post(c, f"{b}/commands/teleport/", {}, etag='"v2"')
     assert response.status_code == 400
-    assert "Unknown action" in response.json()["detail"]
-    response = post(c, f"{b}/done", {"unit": "nope"}, etag='"v2"')
+    assert "no command" in response.json()["detail"]
+    response = post(c, f"{b}/commands/done/", {"unit": "nope"}, etag='"v2"')
     assert response.status_code == 400
     assert "no unit" in response.json()["detail"]
-    response = post(c, f"{b}/adjust", {"unit": "0.e2.1"}, etag='"v2"')
+    response = post(c, f"{b}/commands/adjust/", {"unit": "0.e2.1"}, etag='"v2"')
     assert response.status_code == 400
     assert "changes" in response.json()["errors"]
     assert BattleEvent.objects.filter(battle=battle).count() == 2
@@ -214,8 +210,8 @@ def test_bad_input_is_a_clear_400(battle, alice):
 def test_events_after_seq_for_catching_up(battle, alice):
     c = client_for(alice)
     b = f"/api/v1/battles/{battle.pk}"
-    post(c, f"{b}/adjust", {"unit": "0.e2.1", "changes": {"strength": 6}}, etag='"v2"')
-    post(c, f"{b}/adjust", {"unit": "0.e2.1", "changes": {"strength": 5}}, etag='"v3"')
+    post(c, f"{b}/commands/adjust/", {"unit": "0.e2.1", "changes": {"strength": 6}}, etag='"v2"')
+    post(c, f"{b}/commands/adjust/", {"unit": "0.e2.1", "changes": {"strength": 5}}, etag='"v3"')
     response = c.get(f"{b}/events?after=2")
     body = response.json()
     assert body["version"] == 4
@@ -256,7 +252,7 @@ def test_create_battle_by_api_and_join_by_invitation(rosters, alice, bob, outsid
 def test_csrf_is_enforced_for_session_writes(battle, alice):
     c = Client(enforce_csrf_checks=True)
     c.login(username=alice.username, password=PASSWORD)
-    url = f"/api/v1/battles/{battle.pk}/adjust"
+    url = f"/api/v1/battles/{battle.pk}/commands/adjust/"
     body = {"unit": "0.e2.1", "changes": {"ammo": 7}}
     assert post(c, url, body, etag='"v2"').status_code == 403
     c.get(f"/battles/{battle.pk}/")  # the page sets the csrftoken cookie
@@ -291,13 +287,15 @@ def test_spectator_sees_the_board_without_controls(battle):
 
 def test_game_over_shows_the_winner_and_a_summary(battle, alice):
     c = client_for(alice)
-    response = post(c, f"/api/v1/battles/{battle.pk}/mission", {"side": 1, "note": "radar taken"}, etag='"v2"')
+    response = post(
+        c, f"/api/v1/battles/{battle.pk}/commands/mission/", {"side": 1, "note": "radar taken"}, etag='"v2"'
+    )
     assert response.status_code == 201
     board = c.get(f"/battles/{battle.pk}/board").content.decode()
     assert "The game is over" in board
     assert "Red army wins" in board
     assert "Rounds played: 1" in board
-    response = post(c, f"/api/v1/battles/{battle.pk}/round", {}, etag='"v3"')
+    response = post(c, f"/api/v1/battles/{battle.pk}/commands/round/", {}, etag='"v3"')
     assert response.status_code == 409
     assert "over" in response.json()["detail"]
 

@@ -23,7 +23,7 @@ def writer(user, battle_id: int, unit: str, tag: str, stats: dict, errors: list)
     try:
         client = Client()
         assert client.login(username=user.username, password=PASSWORD)
-        url = f"/api/v1/battles/{battle_id}/adjust"
+        url = f"/api/v1/battles/{battle_id}/commands/adjust/"
         etag = client.get(f"/api/v1/battles/{battle_id}/")["ETag"]
         for i in range(EVENTS_PER_CLIENT):
             key = f"{tag}-{i}"

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import pytest
-from django.core.exceptions import PermissionDenied
 
 from armies.models import RosterEntry
 from battles import services
 from battles.models import Battle, BattleEvent, BattleUnit
+from battles.tests import commands
+from rules.errors import NotYours as PermissionDenied
 
 
 def unit(battle, key) -> BattleUnit:
@@ -16,7 +17,7 @@ def unit(battle, key) -> BattleUnit:
 
 def adjust(battle, user, key, changes, **kw):
     battle.refresh_from_db()
-    return services.unit_adjust(
+    return commands.unit_adjust(
         battle_id=battle.pk, user=user, expected_version=battle.version, unit=key, changes=changes, **kw
     )
 
@@ -41,7 +42,7 @@ def test_start_snapshots_rosters_and_places_sliders_on_max(battle, rosters, alic
 
 
 def test_battle_needs_two_rosters_of_one_system(rosters, alice):
-    with pytest.raises(services.BattleInputError) as exc:
+    with pytest.raises(services.RuleInputError) as exc:
         services.battle_create(user=alice, name="x", rosters=[rosters[0]])
     assert "at least two" in str(exc.value)
     assert Battle.objects.count() == 0
@@ -66,7 +67,7 @@ def test_adjust_appends_one_event_and_updates_projection(battle, alice):
 def test_stale_version_is_refused_and_changes_nothing(battle, alice):
     adjust(battle, alice, "0.e2.1", {"strength": 5})
     with pytest.raises(services.StaleVersion) as exc:
-        services.unit_adjust(battle_id=battle.pk, user=alice, expected_version=2, unit="0.e2.1", changes={"ammo": 1})
+        commands.unit_adjust(battle_id=battle.pk, user=alice, expected_version=2, unit="0.e2.1", changes={"ammo": 1})
     assert exc.value.current == 3
     battle.refresh_from_db()
     assert battle.version == 3
@@ -75,14 +76,14 @@ def test_stale_version_is_refused_and_changes_nothing(battle, alice):
 
 def test_missing_version_is_refused(battle, alice):
     with pytest.raises(services.PreconditionRequired):
-        services.unit_adjust(battle_id=battle.pk, user=alice, expected_version=None, unit="0.e2.1", changes={"ammo": 1})
+        commands.unit_adjust(battle_id=battle.pk, user=alice, expected_version=None, unit="0.e2.1", changes={"ammo": 1})
     assert BattleEvent.objects.filter(battle=battle).count() == 2
 
 
 def test_idempotent_retry_records_nothing_twice(battle, alice):
     first = adjust(battle, alice, "0.e2.1", {"strength": 6}, idempotency_key="k1", request_hash="h1")
     # The retry carries the old version: the key is checked first, so it gets the first answer, not 412.
-    again = services.unit_adjust(
+    again = commands.unit_adjust(
         battle_id=battle.pk,
         user=alice,
         expected_version=2,
@@ -122,7 +123,7 @@ def test_bad_adjustments_are_refused_and_change_nothing(battle, alice, key, chan
 
 
 def test_unknown_unit_is_refused(battle, alice):
-    with pytest.raises(services.BattleInputError) as exc:
+    with pytest.raises(services.RuleInputError) as exc:
         adjust(battle, alice, "9.zz.1", {"strength": 1})
     assert "no unit" in exc.value.errors["unit"]
 
@@ -152,11 +153,11 @@ def test_undo_any_earlier_event_with_a_compensating_event(battle, alice):
     services.event_undo(battle_id=battle.pk, user=alice, expected_version=battle.version, seq=5)
     assert unit(battle, "0.e2.1").state["strength"] == 5
     battle.refresh_from_db()
-    with pytest.raises(services.BattleConflict):
+    with pytest.raises(services.GameConflict):
         services.event_undo(battle_id=battle.pk, user=alice, expected_version=battle.version, seq=5)
-    with pytest.raises(services.BattleInputError):
+    with pytest.raises(services.RuleInputError):
         services.event_undo(battle_id=battle.pk, user=alice, expected_version=battle.version, seq=1)
-    with pytest.raises(services.BattleInputError):
+    with pytest.raises(services.RuleInputError):
         services.event_undo(battle_id=battle.pk, user=alice, expected_version=battle.version, seq=99)
 
 
@@ -168,8 +169,8 @@ def test_elimination_ends_the_game_and_undo_reopens_it(battle, alice, bob):
     assert battle.state["eliminated"] == [1]
     assert battle.state["result"] == {"winner": 0, "reason": "elimination", "note": ""}
     assert battle.status == Battle.Status.FINISHED
-    with pytest.raises(services.BattleConflict):
-        services.round_start(battle_id=battle.pk, user=alice, expected_version=battle.version)
+    with pytest.raises(services.GameConflict):
+        commands.round_start(battle_id=battle.pk, user=alice, expected_version=battle.version)
     last = battle.version
     services.event_undo(battle_id=battle.pk, user=alice, expected_version=last, seq=last)
     battle.refresh_from_db()
@@ -179,7 +180,7 @@ def test_elimination_ends_the_game_and_undo_reopens_it(battle, alice, bob):
 
 
 def test_mission_completion_ends_the_game(battle, alice):
-    services.mission_complete(battle_id=battle.pk, user=alice, expected_version=2, side=1, note="held the line")
+    commands.mission_complete(battle_id=battle.pk, user=alice, expected_version=2, side=1, note="held the line")
     battle.refresh_from_db()
     assert battle.state["result"]["winner"] == 1
     assert battle.state["result"]["reason"] == "mission"
@@ -187,30 +188,30 @@ def test_mission_completion_ends_the_game(battle, alice):
 
 def test_initiative_order_turns_and_rounds(battle, alice, bob):
     # Typed-in dice: a tie at 7 is re-rolled by the tied players, then red wins 9 to 4.
-    services.initiative_roll(battle_id=battle.pk, user=alice, expected_version=2, dice=[7, 7, 4, 9])
+    commands.initiative_roll(battle_id=battle.pk, user=alice, expected_version=2, dice=[7, 7, 4, 9])
     battle.refresh_from_db()
     assert battle.state["initiative"]["winner"] == 1
     assert battle.state["initiative"]["rolls"] == [{"0": 7, "1": 7}, {"0": 4, "1": 9}]
     with pytest.raises(PermissionDenied):  # only the winner chooses the order
-        services.order_set(battle_id=battle.pk, user=alice, expected_version=3, order=[0, 1])
-    with pytest.raises(services.BattleInputError):
-        services.order_set(battle_id=battle.pk, user=bob, expected_version=3, order=[1, 1])
-    services.order_set(battle_id=battle.pk, user=bob, expected_version=3, order=[1, 0])
+        commands.order_set(battle_id=battle.pk, user=alice, expected_version=3, order=[0, 1])
+    with pytest.raises(services.RuleInputError):
+        commands.order_set(battle_id=battle.pk, user=bob, expected_version=3, order=[1, 1])
+    commands.order_set(battle_id=battle.pk, user=bob, expected_version=3, order=[1, 0])
     battle.refresh_from_db()
     assert battle.state["turn"] == 1  # red first
-    services.unit_done(battle_id=battle.pk, user=bob, expected_version=4, unit="1.e1.1")
+    commands.unit_done(battle_id=battle.pk, user=bob, expected_version=4, unit="1.e1.1")
     battle.refresh_from_db()
     assert battle.state["turn"] == 0
     assert battle.state["done"] == {"0": 0, "1": 1}
-    with pytest.raises(services.BattleConflict):
-        services.unit_done(battle_id=battle.pk, user=bob, expected_version=5, unit="1.e1.1")
-    services.unit_done(battle_id=battle.pk, user=alice, expected_version=5, unit="0.e1.1")
-    services.unit_done(battle_id=battle.pk, user=bob, expected_version=6, unit="1.e2.1")
-    services.unit_done(battle_id=battle.pk, user=alice, expected_version=7, unit="0.e2.1")
+    with pytest.raises(services.GameConflict):
+        commands.unit_done(battle_id=battle.pk, user=bob, expected_version=5, unit="1.e1.1")
+    commands.unit_done(battle_id=battle.pk, user=alice, expected_version=5, unit="0.e1.1")
+    commands.unit_done(battle_id=battle.pk, user=bob, expected_version=6, unit="1.e2.1")
+    commands.unit_done(battle_id=battle.pk, user=alice, expected_version=7, unit="0.e2.1")
     battle.refresh_from_db()
     assert battle.state["round_over"]
     assert battle.state["turn"] is None
-    services.round_start(battle_id=battle.pk, user=alice, expected_version=8)
+    commands.round_start(battle_id=battle.pk, user=alice, expected_version=8)
     battle.refresh_from_db()
     assert battle.state["round"] == 2
     assert battle.state["initiative"] is None
@@ -220,16 +221,16 @@ def test_initiative_order_turns_and_rounds(battle, alice, bob):
 def test_enforced_turns_refuse_out_of_turn_actions(rosters, alice, bob):
     battle = services.battle_create(user=alice, name="strict", rosters=list(rosters), enforce_turns=True)
     services.battle_join(token=battle.sides.get(index=1).invite_token, user=bob)
-    with pytest.raises(services.BattleConflict) as exc:
-        services.unit_done(battle_id=battle.pk, user=alice, expected_version=2, unit="0.e1.1")
+    with pytest.raises(services.GameConflict) as exc:
+        commands.unit_done(battle_id=battle.pk, user=alice, expected_version=2, unit="0.e1.1")
     assert "initiative" in exc.value.message
-    services.initiative_roll(battle_id=battle.pk, user=alice, expected_version=2, dice=[10, 3])
-    services.order_set(battle_id=battle.pk, user=alice, expected_version=3, order=[0, 1])
-    with pytest.raises(services.BattleConflict) as exc:
-        services.unit_done(battle_id=battle.pk, user=bob, expected_version=4, unit="1.e1.1")
+    commands.initiative_roll(battle_id=battle.pk, user=alice, expected_version=2, dice=[10, 3])
+    commands.order_set(battle_id=battle.pk, user=alice, expected_version=3, order=[0, 1])
+    with pytest.raises(services.GameConflict) as exc:
+        commands.unit_done(battle_id=battle.pk, user=bob, expected_version=4, unit="1.e1.1")
     assert "not your turn" in exc.value.message
-    with pytest.raises(services.BattleConflict):  # the round is not over yet
-        services.round_start(battle_id=battle.pk, user=alice, expected_version=4)
+    with pytest.raises(services.GameConflict):  # the round is not over yet
+        commands.round_start(battle_id=battle.pk, user=alice, expected_version=4)
     battle.refresh_from_db()
     assert battle.version == 4
 
@@ -246,7 +247,7 @@ def test_deleting_a_battle_removes_its_whole_log(battle, alice):
 def test_an_idempotency_key_belongs_to_the_player_who_sent_it(battle, alice, bob):
     adjust(battle, alice, "0.e2.1", {"strength": 6}, idempotency_key="shared", request_hash="same")
     with pytest.raises(services.IdempotencyKeyReused):
-        services.unit_adjust(
+        commands.unit_adjust(
             battle_id=battle.pk,
             user=bob,
             expected_version=2,

@@ -137,6 +137,14 @@ RULES_SYSTEMS = [
     "rules.systems.bronepekhota.system.SYSTEM",
 ]
 
+# A system keeps its own board sheets and scripts inside its package (<package>/templates, <package>/static).
+for _path in RULES_SYSTEMS:
+    _package = BASE_DIR.joinpath(*_path.split(".")[:-2])
+    if (_package / "templates").is_dir():
+        TEMPLATES[0]["DIRS"].append(_package / "templates")
+    if (_package / "static").is_dir():
+        STATICFILES_DIRS.append(_package / "static")
+
 # Balance jobs (rules/jobs): the most battles one job may ask for, and how many battles one chunk (task) runs.
 BALANCE_MAX_BATTLES = env.int("BALANCE_MAX_BATTLES", default=2_000_000)
 BALANCE_CHUNK_BATTLES = env.int("BALANCE_CHUNK_BATTLES", default=20_000)

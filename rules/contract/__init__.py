@@ -28,6 +28,7 @@ from rules.contract.battle import (
     Start,
     UnitRecord,
     UnitSetup,
+    run_command,
 )
 from rules.contract.campaign import CampaignPart
 from rules.contract.settings import Setting
@@ -63,4 +64,5 @@ __all__ = [
     "distribution",
     "exact",
     "prob",
+    "run_command",
 ]

@@ -264,9 +264,42 @@ class BattlePart(ABC):
         """What a phone shows of one unit; JSON-safe. Default: its state."""
         return dict(unit.state)
 
-    def board(self, view: dict, viewer_sides: frozenset[int]) -> dict:
-        """The widgets of the phone board (rules/contract/board.py) for the state as this viewer sees it."""
-        return {"controls": [], "units": {}}
+    #: Optional assets of the system's own sheets (e.g. a shot form), kept inside the system package:
+    #: a template under <package>/templates/ and a script under <package>/static/ (settings add those folders).
+    board_template: str = ""
+    board_script: str = ""
+
+    def board(self, view: dict, viewer_sides: frozenset[int], *, can_write: bool) -> dict:
+        """The phone board as widgets (rules/contract/board.py) for the state as this viewer sees it (`view` is
+        what the state API answers). {"banner": {...} | None, "turnbar": [widget…], "groups": [{"title",
+        "subtitle", "units": [card…]}], "footer": [widget…]}; a card is {"key", "title", "subtitle", "flags",
+        "stats", "done", "dead", "widgets"}."""
+        groups = [
+            {
+                "title": side["name"],
+                "subtitle": "",
+                "units": [
+                    {
+                        "key": u["key"],
+                        "title": u["name"],
+                        "subtitle": u["kind"],
+                        "flags": [],
+                        "stats": None,
+                        "done": False,
+                        "dead": False,
+                        "widgets": [],
+                    }
+                    for u in view["units"]
+                    if u["owner"] == side["index"]
+                ],
+            }
+            for side in view["sides"]
+        ]
+        return {"banner": None, "turnbar": [], "groups": groups, "footer": []}
+
+    def client_data(self, view: dict) -> dict:
+        """JSON the system's board script reads (choices for its sheets). Default: none."""
+        return {}
 
     def describe_event(self, event: Event, names: dict) -> str:
         """One line of the history in the book's words. `names`: {"units": {key: name}, "sides": {i: name}}."""

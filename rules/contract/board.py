@@ -34,9 +34,12 @@ def track(label: str, value: int, maximum: int, cells: list[dict] | None = None,
     return {"type": "track", "label": label, "value": value, "max": maximum, "cells": cells, "set": set_command}
 
 
-def counter(label: str, value: int, maximum: int | None = None, *, step_command: dict | None = None) -> dict:
-    """A number with − and + (ammo, wound markers, command points)."""
-    return {"type": "counter", "label": label, "value": value, "max": maximum, "step": step_command}
+def counter(
+    label: str, value: int, maximum: int | None = None, *, minus: dict | None = None, plus: dict | None = None
+) -> dict:
+    """A number with − and + buttons (ammo, wound markers, command points): `minus`/`plus` are button() dicts."""
+    step = {"minus": minus, "plus": plus} if minus and plus else None
+    return {"type": "counter", "label": label, "value": value, "max": maximum, "step": step}
 
 
 def button(

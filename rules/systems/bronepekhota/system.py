@@ -5,6 +5,7 @@ from __future__ import annotations
 from rules.contract import GameSystem
 from rules.systems.bronepekhota.actions import ACTIONS
 from rules.systems.bronepekhota.army import ARMY
+from rules.systems.bronepekhota.battle import BATTLE
 from rules.systems.bronepekhota.glossary import GLOSSARY
 from rules.systems.bronepekhota.settings import SETTINGS
 
@@ -17,6 +18,7 @@ class Bronepekhota(GameSystem):
     actions = ACTIONS
     glossary = GLOSSARY
     army = ARMY
+    battle = BATTLE
 
 
 SYSTEM = Bronepekhota()

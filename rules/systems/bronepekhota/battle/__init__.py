@@ -1,0 +1,83 @@
+"""«Бронепехота»'s battle part: units from rosters, the commands of the board, the fold, views and the log.
+
+Modules: units.py (building units, elements the actions take), fold.py (how events change the state),
+commands.py (the board's commands), resolve.py (the book's tests played against units), adjust.py (rulings by
+hand), view.py (what a phone shows), board.py (the widgets), text.py (the readable log).
+"""
+
+from __future__ import annotations
+
+import copy
+
+from rules.contract import Awaiting, BattlePart, Event, GameState, SideSetup, Start, UnitSetup
+from rules.systems.bronepekhota.battle import board, fold, text, view
+from rules.systems.bronepekhota.battle.commands import COMMANDS
+from rules.systems.bronepekhota.battle.units import build_units, owner_of
+
+
+class BronepekhotaBattle(BattlePart):
+    rules_version = 1
+    commands = COMMANDS
+
+    def start(self, *, sides: list[SideSetup], settings: dict) -> Start:
+        units: list[UnitSetup] = []
+        for side in sides:
+            for built in build_units(side_index=side.index, snapshot=side.roster):
+                units.append(
+                    UnitSetup(
+                        key=built["key"],
+                        side=side.index,
+                        name=built["name"],
+                        kind=built["kind"],
+                        profile=built["profile"],
+                        entry=built["entry"],
+                        state=built["state"],
+                    )
+                )
+        game = fold.initial_game(
+            sides=[s.index for s in sides],
+            units={u.key: u.side for u in units},
+            names={"sides": {s.index: s.name for s in sides}, "units": {u.key: u.name for u in units}},
+        )
+        from rules.contract import UnitRecord
+
+        state = GameState(
+            game=game,
+            units={u.key: UnitRecord(u.key, u.side, u.profile, copy.deepcopy(u.state), u.name, u.kind) for u in units},
+            settings=settings,
+        )
+        fold.derive(state)
+        return Start(game=state.game, units=units)
+
+    def apply(self, state: GameState, event: Event) -> None:
+        fold.apply(state, event)
+
+    def awaiting(self, state: GameState) -> Awaiting:
+        game = state.game
+        if game.get("result") is not None:
+            return Awaiting(kind="over", message="The battle is over. Undo the last events to play on.")
+        # Turns are per unit and optional (enforce_turns): the handlers check them, so any player may send.
+        turn = game.get("turn")
+        return Awaiting(kind="anyone", sides=(turn,) if turn is not None else ())
+
+    def owner(self, state: GameState, unit_key: str) -> int:
+        unit = state.units[unit_key]
+        return owner_of(unit.state, unit.side)
+
+    def unit_view(self, state: GameState, unit, viewer_sides) -> dict:
+        return view.unit_view(unit.state, unit.profile, settings=state.settings, round_=state.game.get("round"))
+
+    board_template = "bronepekhota/board_sheets.html"
+    board_script = "bronepekhota/board.js"
+
+    def board(self, state_view: dict, viewer_sides, *, can_write: bool) -> dict:
+        return board.board(state_view, viewer_sides, can_write=can_write)
+
+    def client_data(self, state_view: dict) -> dict:
+        return view.client_data(state_view)
+
+    def describe_event(self, event: Event, names: dict) -> str:
+        return text.describe_event(event.type, event.payload, units=names["units"], sides=names["sides"])
+
+
+BATTLE = BronepekhotaBattle()

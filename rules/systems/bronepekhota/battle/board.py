@@ -1,0 +1,273 @@
+"""The «Бронепехота» phone board as widgets (rules/contract/board.py): the turn bar, one card per unit with its
+strength track, sliders, soldiers and actions, and the end-of-game controls. The generic templates draw them."""
+
+from __future__ import annotations
+
+from rules.contract import board as w
+from rules.systems.bronepekhota.battle.view import available_actions
+
+_TONES = {"warn": "warn", "bad": "bad", "good": "good"}
+
+
+def _flags(pairs) -> list[dict]:
+    return [w.flag(label, _TONES.get(kind, "")) for label, kind in pairs]
+
+
+def board(state: dict, viewer_sides, *, can_write: bool) -> dict:
+    game = state["game"]
+    names = {s["index"]: s["name"] for s in state["sides"]}
+    live = can_write and game.get("result") is None
+    return {
+        "banner": _banner(state, names),
+        "turnbar": _turnbar(state, names, viewer_sides, live),
+        "groups": _groups(state, viewer_sides, can_write=can_write, live=live),
+        "footer": _footer(state, names) if live else [],
+    }
+
+
+def _banner(state: dict, names: dict) -> dict | None:
+    game = state["game"]
+    result = game.get("result")
+    if not result:
+        return None
+    winner = names.get(result.get("winner"))
+    if result.get("reason") == "mission":
+        why = "mission completed" + (f": {result['note']}" if result.get("note") else "")
+    else:
+        why = "every soldier of the other side is gone"
+    lines = [f"Rounds played: {game.get('round')}; events recorded: {state['version']}."]
+    for side in state["sides"]:
+        soldiers = game.get("soldiers", {}).get(str(side["index"]), 0)
+        lost = sum(1 for u in state["units"] if u["side"] == side["index"] and not u["view"]["alive"])
+        lines.append(f"{side['name']}: {soldiers} soldier(s) left, {lost} unit(s) lost.")
+    title = f"{winner} wins" if winner else "Nobody is left standing"
+    return {
+        "title": "The game is over.",
+        "text": f"{title} ({why}).",
+        "lines": lines,
+        "note": "Undo the last events to play on.",
+    }
+
+
+def _turnbar(state: dict, names: dict, viewer_sides, live: bool) -> list[dict]:
+    game = state["game"]
+    out = []
+    turn = game.get("turn")
+    now = f"Round {game.get('round')}"
+    if turn is not None and turn in names:
+        now += f" · Turn: {names[turn]}" + (" (you)" if turn in viewer_sides else "")
+    out.append(w.text(now, tone="now"))
+    active = game.get("active_unit")
+    if active:
+        name = next((u["name"] for u in state["units"] if u["key"] == active), active)
+        out.append(w.text(f"Acting now: {name}"))
+    initiative = game.get("initiative")
+    if initiative:
+        line = f"Initiative: {names.get(initiative['winner'], initiative['winner'])}"
+        if game.get("order"):
+            line += " · order " + ", ".join(names.get(s, str(s)) for s in game["order"])
+        out.append(w.text(line))
+    else:
+        out.append(w.text("Initiative not rolled this round."))
+    if game.get("round_over"):
+        out.append(w.text("Every unit has acted: start the next round.", tone="warning"))
+    if live:
+        buttons = []
+        if not initiative:
+            buttons.append(w.button("Roll initiative", "initiative", secondary=False))
+        standing = [s["index"] for s in state["sides"] if s["index"] not in game.get("eliminated", [])]
+        if initiative and not game.get("order") and initiative["winner"] in viewer_sides:
+            for first in standing:
+                order = [first] + [s for s in standing if s != first]
+                buttons.append(w.button(f"{names[first]} first", "order", {"order": order}, secondary=False))
+        buttons.append(
+            w.button(f"Start round {game.get('round', 1) + 1}", "round", secondary=not game.get("round_over"))
+        )
+        buttons.append(w.button("Resolve a test…", "", attrs={"act": "shoot"}))
+        out.append(w.buttons(buttons))
+    return out
+
+
+def _groups(state: dict, viewer_sides, *, can_write: bool, live: bool) -> list[dict]:
+    game = state["game"]
+    groups = []
+    for side in sorted(state["sides"], key=lambda s: (not s["mine"], s["index"])):
+        who = " (you)" if side["mine"] else f" ({side['player']})" if side["player"] else " (seat open)"
+        soldiers = game.get("soldiers", {}).get(str(side["index"]), 0)
+        subtitle = f"{soldiers} soldier(s)" + (" · eliminated" if side["index"] in game.get("eliminated", []) else "")
+        units = [u for u in state["units"] if u["owner"] == side["index"]]
+        groups.append(
+            {
+                "title": side["name"] + who,
+                "subtitle": subtitle,
+                "units": [_card(u, state, can_write=can_write and u["mine"], live=live and u["mine"]) for u in units],
+            }
+        )
+    return groups
+
+
+def _card(u: dict, state: dict, *, can_write: bool, live: bool) -> dict:
+    v = u["view"]
+    flags = _flags(v["flags"])
+    if v["activatable"] and not v["activated"]:
+        flags.append(w.flag("to act"))
+    subtitle = f"{u['kind']} · {v['summary']}" + (" · captured" if u["owner"] != u["side"] else "")
+    card = {
+        "key": u["key"],
+        "title": u["name"],
+        "subtitle": subtitle,
+        "flags": flags,
+        "done": v["activated"],
+        "dead": not v["alive"],
+        "stats": None,
+        "widgets": [],
+    }
+    if "strength" in v:
+        _machine(card, u, v, state, can_write=can_write)
+    else:
+        _squad(card, u, v, can_write=can_write)
+    if live and v["alive"]:
+        card["widgets"].append(w.buttons(_actions(u, v, state)))
+    return card
+
+
+def _machine(card: dict, u: dict, v: dict, state: dict, *, can_write: bool) -> None:
+    s = v["strength"]
+    items = [{"label": "Броня", "value": s["armour"], "attr": "armour"}]
+    if u["kind"] == "vehicle":
+        items.append({"label": "Speed", "value": s["speed"]})
+    if v["ammo"]["tracked"]:
+        items.append({"label": "Ammo", "value": f"{v['ammo']['value']}/{v['ammo']['max']}", "attr": "ammo"})
+    items.append({"label": "Shots", "value": f"{v['shots']['used']}/{v['shots']['rof']}"})
+    card["stats"] = {"type": "stats", "items": items}
+    widgets = card["widgets"]
+    widgets.append(w.track(f"Strength track: {s['value']} of {s['max']}", s["value"], s["max"], s["cells"]))
+    if u["kind"] == "vehicle":
+        if v.get("pilot"):
+            p = v["pilot"]
+            line = f"Pilot: soldier {p['soldier']} of {p.get('name') or p['unit']}"
+            if p.get("armour") is not None:
+                line += f" (Бр {p['armour']})"
+        else:
+            line = "No pilot: it can neither move nor shoot"
+        if v.get("melee_value"):
+            line += f" · ББ {v['melee_value']}"
+        widgets.append(w.text(line, tone="stats" if v.get("pilot") else "error"))
+    if v.get("shoot_reason"):
+        widgets.append(w.text(f"Cannot shoot: {v['shoot_reason']}"))
+    widgets.append({"type": "list", "items": [wp["label"] for wp in v["weapons"]]})
+    if can_write:
+        key = u["key"]
+        lying = "lying" in v["flag_names"]
+        melee = "in melee" in v["flag_names"]
+        adjust = [
+            w.button(
+                "Strength −1",
+                "adjust",
+                {"unit": key, "changes": {"strength": s["value"] - 1}},
+                disabled=s["value"] == 0,
+            ),
+            w.button(
+                "Strength +1",
+                "adjust",
+                {"unit": key, "changes": {"strength": s["value"] + 1}},
+                disabled=s["value"] == s["max"],
+            ),
+            w.button(
+                "Ammo −1",
+                "adjust",
+                {"unit": key, "changes": {"ammo": v["ammo"]["value"] - 1}},
+                disabled=v["ammo"]["value"] == 0,
+            ),
+            w.button(
+                "Ammo +1",
+                "adjust",
+                {"unit": key, "changes": {"ammo": v["ammo"]["value"] + 1}},
+                disabled=v["ammo"]["value"] == v["ammo"]["max"],
+            ),
+            w.button(
+                "Stand up" if lying else "Lying", "adjust", {"unit": key, "changes": {"flags": {"lying": not lying}}}
+            ),
+            w.button(
+                "Out of melee" if melee else "In melee", "adjust", {"unit": key, "changes": {"in_melee": not melee}}
+            ),
+        ]
+        widgets.append(w.buttons(adjust, title="Adjust by hand (a ruling)", folded=True))
+
+
+def _squad(card: dict, u: dict, v: dict, *, can_write: bool) -> None:
+    rows = []
+    for s in v["soldiers"]:
+        title = f"#{s['num']}" + (" · pilot" if s["role"] == "pilot" else "")
+        flags = _flags(s["flags"]) + ([] if s["alive"] else [w.flag("dead", "bad")])
+        text = f"А{s['rank']} Ск{s['speed']} Бр{s['armour']} ББ{s['melee']}"
+        text += f" · {s['range']} / {s['power']}" if s.get("range") else " · no ranged weapon"
+        text += "".join(f" · {a}" for a in s.get("abilities", []))
+        buttons = []
+        if can_write:
+            key, num = u["key"], s["num"]
+            buttons.append(
+                w.button(
+                    "Killed" if s["alive"] else "Alive",
+                    "adjust",
+                    {"unit": key, "changes": {"soldier": num, "alive": not s["alive"]}},
+                )
+            )
+            if s["alive"]:
+                melee = "in melee" in s["flag_names"]
+                buttons.append(
+                    w.button(
+                        "Out of melee" if melee else "In melee",
+                        "adjust",
+                        {"unit": key, "changes": {"soldier": num, "in_melee": not melee}},
+                    )
+                )
+                buttons.append(
+                    w.button(
+                        "Moved",
+                        "adjust",
+                        {"unit": key, "changes": {"soldier": num, "action_used": "move"}},
+                        disabled="move" in s["actions"],
+                    )
+                )
+        rows.append(
+            {"key": s["num"], "title": title, "flags": flags, "text": text, "dead": not s["alive"], "buttons": buttons}
+        )
+    card["widgets"].append(
+        {"type": "rows", "items": rows, "editable": can_write, "edit_label": "Adjust soldiers by hand"}
+    )
+
+
+def _actions(u: dict, v: dict, state: dict) -> list[dict]:
+    key = u["key"]
+    offered = available_actions(state["settings"])
+    if u["kind"] == "gun":
+        items = [w.button("Fire the gun", "", secondary=False, attrs={"act": "shoot", "unit": key})]
+    else:
+        items = [
+            w.button("Shoot", "", secondary=False, attrs={"act": "shoot", "unit": key}),
+            w.button("Melee", "", attrs={"act": "melee", "unit": key}),
+        ]
+    if u["kind"] == "squad":
+        items.append(w.button("Repair", "", attrs={"act": "repair", "unit": key}))
+        items.append(w.button("Capture", "", attrs={"act": "capture", "unit": key}))
+        if "grenade" in offered:
+            items.append(w.button("Grenade", "", attrs={"act": "grenade", "unit": key}))
+    if v["activatable"] and not v["activated"]:
+        items.append(w.button("Done", "done", {"unit": key}))
+    return items
+
+
+def _footer(state: dict, names: dict) -> list[dict]:
+    game = state["game"]
+    standing = [s for s in state["sides"] if s["index"] not in game.get("eliminated", [])]
+    items = [
+        w.button(
+            f"{s['name']} completed the mission",
+            "mission",
+            {"side": s["index"]},
+            attrs={"confirm": f"Declare that {s['name']} completed the mission? The game ends."},
+        )
+        for s in standing
+    ]
+    return [w.buttons(items, title="End the game: mission completed", folded=True)]

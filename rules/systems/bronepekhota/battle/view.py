@@ -1,0 +1,216 @@
+"""What the phone shows of a «Бронепехота» unit, normalised for the board's widgets, and the data the action
+sheet needs."""
+
+from __future__ import annotations
+
+from rules.systems.bronepekhota import tables, tracker
+from rules.systems.bronepekhota.battle.units import PERSONAL, system_settings, unit_facts
+
+COVER_LABELS = tables.COVER_LABELS
+
+
+def _weapon_text(w: dict) -> str:
+    if w.get("melee") and not w.get("range"):
+        return f"{w['name']} ББ/{w['melee']}"
+    return f"{w['name']} {w.get('range') or '–'} / {w.get('power') or '–'}"
+
+
+def _cells(value: int, maximum: int, sectors: list[dict]) -> list[dict]:
+    """The strength track as cells max..1, the slider on the current one, each cell coloured by its sector."""
+    cells = []
+    for n in range(maximum, 0, -1):
+        colour = next((s.get("colour", "") for s in sectors if s["min"] <= n <= s["max"]), "")
+        cells.append({"n": n, "on": n == value, "lost": n > value, "colour": colour})
+    return cells
+
+
+def unit_view(state: dict, profile: dict, *, settings: dict, round_: int | None = None) -> dict:
+    """What the phone shows for one unit (normalized for the templates), from the tracker's view."""
+    rules_settings = system_settings(settings)
+    view = tracker.unit_view(state, profile, rules_settings)
+    data = profile.get("data", {})
+    facts = unit_facts(state, profile, settings=settings, round_=round_)
+    out = {
+        "kind": state["kind"],
+        "activated": facts["activated"],
+        "activatable": facts["activatable"],
+        "reason": facts["reason"],
+        "flags": [],
+        "soldiers": [],
+        "weapons": [],
+        "alive": True,
+    }
+    if state["kind"] == "squad":
+        by_num = {s["num"]: s for s in data.get("soldiers", [])}
+        tv = {s["num"]: s for s in view["soldiers"]}
+        for s in state["soldiers"]:
+            p = by_num.get(s["num"], {})
+            flags = []
+            if s["role"] == "pilot":
+                flags.append(("pilot", "good"))
+            if s["role"] == "dismounted":
+                flags.append(("on foot", ""))
+            if s["panicked"]:
+                flags.append(("panicked", "warn"))
+            if s["deserted"]:
+                flags.append(("deserted", "bad"))
+            if s["in_melee"]:
+                flags.append(("in melee", "warn"))
+            if s["aimed"]:
+                flags.append(("aiming", ""))
+            flags += [(a, "") for a in s["actions"]]
+            out["soldiers"].append(
+                {
+                    "num": s["num"],
+                    "alive": s["alive"] and s["on_field"],
+                    "rank": p.get("rank"),
+                    "speed": p.get("speed"),
+                    "armour": p.get("armour"),
+                    "melee": p.get("melee"),
+                    "range": p.get("range"),
+                    "power": p.get("power"),
+                    "abilities": p.get("abilities", []),
+                    "role": s["role"],
+                    "pilot_of": s.get("pilot_of"),
+                    "flags": flags,
+                    "flag_names": [label for label, _ in flags],
+                    "can_act": tv.get(s["num"], {}).get("can_act", False),
+                    "actions": s["actions"],
+                }
+            )
+            if p.get("range") and p.get("power"):
+                out["weapons"].append(
+                    {"key": PERSONAL, "soldier": s["num"], "label": f"#{s['num']}: {p['range']} / {p['power']}"}
+                )
+        out["soldiers_alive"] = view["alive"]
+        out["alive"] = view["alive"] > 0
+        out["summary"] = f"{view['alive']}/{len(state['soldiers'])} alive"
+        if state["activated"]:
+            out["flags"].append(("done", "good"))
+        out["flag_names"] = [label for label, _ in out["flags"]]
+        return out
+    sectors = data.get("speed_sectors", [])
+    out["strength"] = {
+        "value": state["strength"],
+        "max": state["strength_max"],
+        "armour": view["armour"],
+        "speed": view.get("speed", 0),
+        "cells": _cells(state["strength"], state["strength_max"], sectors),
+    }
+    out["ammo"] = {
+        "value": state["ammo"],
+        "max": state["ammo_max"],
+        "tracked": bool(rules_settings.get("ammo_limited", True)),
+    }
+    out["alive"] = not state["destroyed"]
+    out["shots"] = {"used": state["shots_this_round"], "rof": data.get("rof", 0)}
+    weapons = data.get("arsenal", []) if state["kind"] == "vehicle" else data.get("weapons", [])
+    fitted = set(state.get("weapons", []))
+    for w in weapons:
+        if w["key"] in fitted:
+            fired = w["key"] in state["weapons_fired"]
+            out["weapons"].append(
+                {
+                    "key": w["key"],
+                    "label": _weapon_text(w) + (" (fired)" if fired else ""),
+                    "ranged": bool(w.get("range")),
+                }
+            )
+    flags = []
+    if state["destroyed"]:
+        flags.append(("destroyed", "bad"))
+    if state.get("activated"):
+        flags.append(("done", "good"))
+    if state["lying"]:
+        flags.append(("lying", "warn"))
+    if state.get("may_stand_up"):
+        flags.append(("may stand up", ""))
+    if state["in_melee"]:
+        flags.append(("in melee", "warn"))
+    if state["kind"] == "vehicle":
+        if state["pilot"] is None and not state["destroyed"]:
+            flags.append(("no pilot", "bad"))
+        if state.get("flying"):
+            flags.append(("flying", ""))
+        if state.get("acts_next_round"):
+            flags.append(("captured: acts next round", "warn"))
+        if state.get("repair_platform"):
+            flags.append(("repair platform", ""))
+        pilot = state.get("pilot")
+        out["pilot"] = (
+            {"unit": pilot.get("ref"), "soldier": pilot.get("soldier"), "armour": pilot.get("armour")}
+            if pilot
+            else None
+        )
+        out["melee_value"] = view.get("melee_value", 0)
+    if not view.get("can_shoot") and view.get("shoot_reason") and not state["destroyed"]:
+        out["shoot_reason"] = view["shoot_reason"]
+    out["flags"].extend(flags)
+    out["flag_names"] = [label for label, _ in out["flags"]]
+    out["summary"] = f"strength {state['strength']}/{state['strength_max']}"
+    return out
+
+
+def available_actions(settings: dict) -> dict:
+    """The actions the phone offers, with the fields each one needs."""
+    s = system_settings(settings)
+    real = s["mode"] == "real"
+    actions = {
+        "shoot": {
+            "label": "Shoot (real)" if real else "Shoot",
+            "actor_soldier": True,
+            "weapon": True,
+            "target": True,
+            "target_soldier": True,
+            "distance": not real,
+            "cover": not real,
+            "charge": real,
+            "hit_result": real,
+            "crew": True,
+            "aimed": bool(s["aimed_fire"]) and not real,
+        },
+        "melee": {"label": "Melee", "actor_soldier": True, "target": True, "target_soldier": True, "surprise": True},
+    }
+    if s["grenades"] and not real:
+        actions["grenade"] = {"label": "Throw a grenade", "actor_soldier": True, "target": False}
+    actions["repair"] = {"label": "Repair", "actor_soldier": True, "target": True}
+    actions["capture"] = {"label": "Capture", "actor_soldier": True, "target": True}
+    if s["ammo_limited"] and s["ammo_refreshes"] > 0:
+        actions["ammo_refresh"] = {"label": "Refill ammo", "target": False}
+    return actions
+
+
+def client_data(state: dict) -> dict:
+    """`state`: the state as the API gives it to this viewer (settings, units with views)."""
+    # Units (with soldiers and weapons) and actions for the action sheet; JSON-safe.
+    units = []
+    for u in state["units"]:
+        view = u["view"]
+        soldiers = [
+            {
+                "num": s["num"],
+                "alive": s["alive"],
+                "pilot": s["role"] == "pilot",
+                "label": f"#{s['num']} А{s['rank']} Бр{s['armour']} ББ{s['melee']}"
+                + (f" {s['range']}/{s['power']}" if s.get("range") else "")
+                + (" (pilot)" if s["role"] == "pilot" else ""),
+            }
+            for s in view.get("soldiers", [])
+        ]
+        units.append(
+            {
+                "key": u["key"],
+                "label": f"{u['name']} · {u['owner_name']}",
+                "kind": u["kind"],
+                "mine": u["mine"],
+                "alive": view.get("alive", True),
+                "soldiers": soldiers,
+                "weapons": view.get("weapons", []),
+            }
+        )
+    return {
+        "units": units,
+        "actions": available_actions(state["settings"]),
+        "covers": [{"value": k, "label": v} for k, v in COVER_LABELS.items()],
+        "mode": system_settings(state["settings"])["mode"],
+    }
