@@ -305,6 +305,12 @@ class BattlePart(ABC):
         """One line of the history in the book's words. `names`: {"units": {key: name}, "sides": {i: name}}."""
         return event.type
 
+    def example_script(self, state: GameState) -> list[tuple[int, str, dict, list | None]]:
+        """A short game from this start state as (side, command, inputs, typed-in dice or None): the contract test
+        suite plays it through the real runner on every registered system. Default: none (the suite then fails
+        for this system, so every battle part provides one)."""
+        return []
+
     def result_summary(self, state: GameState) -> dict | None:
         return state.game.get("result")
 
