@@ -19,7 +19,7 @@ test: venv
 	bash scripts/test.sh $(ARGS)
 
 lint: venv
-	$(BIN)/ruff check . && $(BIN)/ruff format --check .
+	$(BIN)/ruff check . && $(BIN)/ruff format --check . && $(BIN)/lint-imports --no-cache
 
 format: venv
 	$(BIN)/ruff check --fix . && $(BIN)/ruff format .

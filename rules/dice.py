@@ -22,7 +22,7 @@ from typing import Protocol
 
 import icepool
 
-from rules.systems.base import RuleInputError
+from rules.errors import RuleInputError
 
 MIN_FACES = 2
 MAX_FACES = 100

@@ -1,107 +1,27 @@
-"""The odds page: server-rendered form, small JS calling the odds API (rules/api.py)."""
+"""The odds page: a system with a page of its own (presets from its pack, a chart) renders it from its package;
+any other gets a form drawn from each action's input schema. Both call the odds API (rules/api.py)."""
 
 from __future__ import annotations
 
-import json
-from functools import lru_cache
-from pathlib import Path
-
+from django.http import Http404
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
-from rules.registry import get_system
-from rules.systems.bronepekhota import tables
-
-PACK_DIR = Path(__file__).resolve().parent / "systems" / "bronepekhota" / "data"
-
-
-@lru_cache(maxsize=1)
-def known_weapons_and_targets() -> dict:
-    """Weapons (range + power) and targets (armour / strength) from the official pack files, when present."""
-    weapons: dict[tuple, dict] = {}
-    targets: list[dict] = []
-    melee: list[dict] = []
-    for path in sorted(PACK_DIR.glob("*.json")):
-        try:
-            pack = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            continue  # a half-written or broken pack file must not break the page
-        profiles = pack.get("profiles", []) if isinstance(pack, dict) else []
-        for profile in profiles:
-            if not isinstance(profile, dict) or not isinstance(profile.get("data"), dict):
-                continue
-            _collect(profile, weapons, targets, melee)
-    return {
-        "weapons": sorted(weapons.values(), key=lambda w: (w["group"], w["label"])),
-        "targets": targets,
-        "melee": melee,
-    }
-
-
-def _collect(profile: dict, weapons: dict, targets: list, melee: list) -> None:
-    name, kind, data = profile.get("name", "?"), profile.get("kind"), profile["data"]
-    if kind == "squad":
-        for s in data.get("soldiers", []):
-            if s.get("range") and s.get("power"):
-                key = (s["range"], s["power"], "infantry", name)
-                weapons.setdefault(
-                    key,
-                    {
-                        "label": f"{name}: {s['range']} / {s['power']}",
-                        "group": "Infantry",
-                        "range": s["range"],
-                        "power": s["power"],
-                        "shooter": "infantry",
-                    },
-                )
-        armours = sorted({s.get("armour", 0) for s in data.get("soldiers", [])})
-        targets.append(
-            {"label": f"{name} (Бр {'/'.join(map(str, armours))})", "kind": "infantry", "armour": armours[-1]}
-        )
-        for s in data.get("soldiers", [])[:1]:
-            melee.append(
-                {
-                    "label": f"{name} (ББ {s.get('melee', 0)}, Бр {s.get('armour', 0)})",
-                    "kind": "infantry",
-                    "melee": s.get("melee", 0),
-                    "armour": s.get("armour", 0),
-                }
-            )
-        return
-    arsenal = data.get("arsenal") if kind == "vehicle" else data.get("weapons")
-    for w in arsenal or []:
-        if w.get("range") and w.get("power"):
-            key = (w["range"], w["power"], kind, name, w.get("name"))
-            weapons[key] = {
-                "label": f"{name}: {w.get('name', '')} {w['range']} / {w['power']}",
-                "group": "Vehicles" if kind == "vehicle" else "Guns",
-                "range": w["range"],
-                "power": w["power"],
-                "shooter": kind,
-                "special": w.get("special"),
-            }
-    strength = data.get("strength_max")
-    if strength:
-        targets.append({"label": f"{name} (strength {strength})", "kind": kind, "strength": strength})
-        melee_sum = sum((w.get("melee") or 0) for w in arsenal or [])
-        melee.append(
-            {
-                "label": f"{name} (strength {strength}" + (f", ББ {melee_sum})" if melee_sum else ")"),
-                "kind": kind,
-                "strength": strength,
-                "melee": melee_sum,
-            }
-        )
+from rules.errors import RuleInputError
+from rules.registry import all_systems, get_system
 
 
 @require_GET
 def odds_page(request):
-    system = get_system("bronepekhota")
-    known = known_weapons_and_targets()
-    context = {
-        "system": system,
-        "known": known,
-        "covers": [(key, tables.COVER_LABELS[key]) for key in tables.COVER_CHOICES if key != tables.COVER_HIDDEN],
-        "has_pack": bool(known["weapons"]),
-    }
-    return render(request, "rules/odds.html", context)
+    systems = all_systems()
+    slug = request.GET.get("system") or (systems[0].slug if systems else "")
+    try:
+        system = get_system(slug)
+    except RuleInputError:
+        raise Http404("No such game system.") from None
+    context = {"system": system, "systems": systems}
+    if system.odds_template:
+        context.update(system.odds_context())
+        return render(request, system.odds_template, context)
+    context["actions"] = [a.describe() for a in system.actions.values()]
+    return render(request, "rules/odds_generic.html", context)

@@ -28,6 +28,14 @@ class GameSystem:
 
     PARTS = ("army", "battle", "simulator", "campaign")
 
+    #: A page of its own for the odds (under <package>/templates/); without one, a form is drawn from each
+    #: action's input schema.
+    odds_template: str = ""
+
+    def odds_context(self) -> dict:
+        """What the system's odds page needs besides the system (presets from its packs…)."""
+        return {}
+
     def parts(self) -> list[str]:
         return [p for p in self.PARTS if getattr(self, p) is not None]
 

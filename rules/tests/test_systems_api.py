@@ -196,20 +196,34 @@ def test_csrf_stays_on_for_session_users(django_user_model):
 
 
 def test_odds_page_lists_pack_weapons(client):
-    response = client.get("/odds/")
+    response = client.get("/odds/?system=bronepekhota")
     assert response.status_code == 200
     html = response.content.decode()
     assert 'id="shot-form"' in html
     assert 'id="melee-form"' in html
     assert 'id="survival-form"' in html
-    assert "rules/odds.js" in html
+    assert "bronepekhota/odds.js" in html
     assert "rules/rules.css" in html
-    from rules.views import known_weapons_and_targets
+    from rules.systems.bronepekhota.odds_page import known_weapons_and_targets
 
     known = known_weapons_and_targets()
     if known["weapons"]:  # the official pack is in rules/systems/bronepekhota/data
         assert known["weapons"][0]["range"] in html
         assert any(w["power"] == "4Д12" for w in known["weapons"])
+
+
+def test_a_system_without_its_own_odds_page_gets_a_form_from_its_schemas(client):
+    from rules import registry
+    from tests.contract_system.system import SYSTEM
+
+    registry.register(SYSTEM)
+    try:
+        response = client.get(f"/odds/?system={SYSTEM.slug}")
+    finally:
+        registry.unregister(SYSTEM.slug)
+    assert response.status_code == 200
+    assert 'id="odds-schema"' in response.content.decode()
+    assert client.get("/odds/?system=no-such-game").status_code == 404
 
 
 def test_schema_documents_the_rules_endpoints(client):

@@ -19,6 +19,12 @@ class Bronepekhota(GameSystem):
     glossary = GLOSSARY
     army = ARMY
     battle = BATTLE
+    odds_template = "bronepekhota/odds.html"
+
+    def odds_context(self) -> dict:
+        from rules.systems.bronepekhota.odds_page import odds_context
+
+        return odds_context()
 
 
 SYSTEM = Bronepekhota()

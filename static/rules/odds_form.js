@@ -1,0 +1,149 @@
+// The odds page of a system without a page of its own: a form drawn from each action's JSON Schema, sent to the
+// odds API. Objects become fieldsets, enums selects, booleans checkboxes, numbers and text inputs; lists are typed
+// as JSON.
+(function () {
+  "use strict";
+  var app = document.getElementById("odds-app");
+  if (!app) return;
+  var actions = JSON.parse(document.getElementById("odds-schema").textContent);
+  var picker = document.getElementById("odds-action");
+  var form = document.getElementById("odds-form");
+  var result = document.getElementById("odds-result");
+
+  function field(name, schema, path, required) {
+    var id = "f-" + path.join("-");
+    var wrap = document.createElement("div");
+    wrap.className = "field";
+    if (schema.type === "object" && schema.properties) {
+      var set = document.createElement("fieldset");
+      var legend = document.createElement("legend");
+      legend.textContent = schema.title || name;
+      set.appendChild(legend);
+      Object.keys(schema.properties).forEach(function (key) {
+        set.appendChild(field(key, schema.properties[key], path.concat(key), (schema.required || []).indexOf(key) >= 0));
+      });
+      return set;
+    }
+    var label = document.createElement("label");
+    label.htmlFor = id;
+    label.textContent = (schema.title || name) + (required ? "" : " (optional)");
+    var input;
+    if (schema.enum) {
+      input = document.createElement("select");
+      if (!required) input.appendChild(new Option("—", ""));
+      schema.enum.forEach(function (v) { input.appendChild(new Option(String(v), JSON.stringify(v))); });
+      input.dataset.kind = "enum";
+    } else if (schema.type === "boolean") {
+      input = document.createElement("input");
+      input.type = "checkbox";
+      input.dataset.kind = "boolean";
+    } else if (schema.type === "integer" || schema.type === "number") {
+      input = document.createElement("input");
+      input.type = "number";
+      input.inputMode = "decimal";
+      if (schema.minimum !== undefined) input.min = schema.minimum;
+      if (schema.maximum !== undefined) input.max = schema.maximum;
+      input.dataset.kind = "number";
+    } else if (schema.type === "string") {
+      input = document.createElement("input");
+      input.dataset.kind = "string";
+    } else {
+      input = document.createElement("textarea");
+      input.rows = 2;
+      input.placeholder = "JSON";
+      input.dataset.kind = "json";
+    }
+    if (schema.default !== undefined && input.type !== "checkbox") input.value = schema.enum ? JSON.stringify(schema.default) : schema.default;
+    if (schema.default === true && input.type === "checkbox") input.checked = true;
+    input.id = id;
+    input.dataset.path = JSON.stringify(path);
+    wrap.appendChild(label);
+    wrap.appendChild(input);
+    if (schema.description) {
+      var help = document.createElement("div");
+      help.className = "helptext";
+      help.textContent = schema.description;
+      wrap.appendChild(help);
+    }
+    return wrap;
+  }
+
+  function current() {
+    return actions.filter(function (a) { return a.key === picker.value; })[0];
+  }
+
+  function draw() {
+    var action = current();
+    form.innerHTML = "";
+    result.hidden = true;
+    if (!action) return;
+    document.getElementById("odds-help").textContent = action.description || "";
+    var schema = action.input_schema || {};
+    Object.keys(schema.properties || {}).forEach(function (key) {
+      form.appendChild(field(key, schema.properties[key], [key], (schema.required || []).indexOf(key) >= 0));
+    });
+  }
+
+  function inputs() {
+    var out = {};
+    form.querySelectorAll("[data-path]").forEach(function (el) {
+      var path = JSON.parse(el.dataset.path);
+      var value;
+      if (el.dataset.kind === "boolean") value = el.checked;
+      else if (el.value === "") return;
+      else if (el.dataset.kind === "number") value = Number(el.value);
+      else if (el.dataset.kind === "enum") value = JSON.parse(el.value);
+      else if (el.dataset.kind === "json") {
+        try { value = JSON.parse(el.value); } catch (e) { value = el.value; }
+      } else value = el.value;
+      var node = out;
+      path.slice(0, -1).forEach(function (p) { node = node[p] = node[p] || {}; });
+      node[path[path.length - 1]] = value;
+    });
+    return out;
+  }
+
+  function show(lines, kind) {
+    result.hidden = false;
+    result.className = "card " + (kind || "");
+    result.innerHTML = "";
+    lines.forEach(function (line) {
+      var p = document.createElement("p");
+      p.textContent = line;
+      result.appendChild(p);
+    });
+  }
+
+  function describe(odds) {
+    var lines = [];
+    Object.keys(odds).forEach(function (key) {
+      var v = odds[key];
+      if (v && typeof v === "object" && "p" in v) lines.push(key + ": " + (v.p * 100).toFixed(2) + " % (" + v.exact + ")");
+      else if (v && typeof v === "object" && "value" in v && "exact" in v) lines.push(key + ": " + v.value.toFixed(3));
+      else if (Array.isArray(v) && v.length && v[0].p !== undefined) {
+        lines.push(key + ": " + v.map(function (x) { return x.value + " → " + (x.p * 100).toFixed(1) + " %"; }).join(", "));
+      }
+    });
+    return lines.length ? lines : [JSON.stringify(odds)];
+  }
+
+  document.getElementById("odds-go").addEventListener("click", function () {
+    var action = current();
+    fetch(app.dataset.api + action.key + "/odds/", {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "X-CSRFToken": (document.cookie.match(/csrftoken=([^;]+)/) || [])[1] || "" },
+      credentials: "same-origin",
+      body: JSON.stringify({ inputs: inputs() }),
+    })
+      .then(function (r) { return r.json().then(function (body) { return { ok: r.ok, body: body }; }); })
+      .then(function (res) {
+        if (res.ok) show(describe(res.body.odds || res.body), "ok");
+        else show([res.body.detail || "Refused"].concat(Object.keys(res.body.errors || {}).map(function (k) {
+          return k + ": " + res.body.errors[k];
+        })), "error");
+      })
+      .catch(function () { show(["No connection: try again."], "warn"); });
+  });
+  picker.addEventListener("change", draw);
+  draw();
+})();
