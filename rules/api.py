@@ -9,8 +9,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from rules import dice as dicelib
+from rules.errors import RuleInputError
 from rules.registry import all_systems, get_system
-from rules.systems.base import RuleInputError
 
 
 def _error(exc: RuleInputError, status_code: int = status.HTTP_400_BAD_REQUEST) -> Response:
@@ -62,6 +62,11 @@ class SystemOutput(serializers.Serializer):
     settings = SettingOutput(many=True)
     actions = ActionOutput(many=True)
     profile_schema = serializers.JSONField()
+    parts = serializers.ListField(child=serializers.CharField(), help_text="army, battle, simulator, campaign")
+    glossary = serializers.DictField(child=serializers.CharField(), help_text="The book's own words")
+    army = serializers.JSONField(allow_null=True, help_text="Pricing, currency, profile kinds and schema")
+    battle = serializers.JSONField(allow_null=True, help_text="rules_version and the commands with input schemas")
+    simulator = serializers.JSONField(allow_null=True, help_text="Parameters, what is simulated and left out")
 
 
 class ErrorOutput(serializers.Serializer):
@@ -69,6 +74,7 @@ class ErrorOutput(serializers.Serializer):
         ref_name = "RulesError"
 
     detail = serializers.CharField()
+    code = serializers.CharField(required=False, help_text="Language-neutral error code")
     errors = serializers.DictField(child=serializers.CharField(), help_text="Field path -> message")
 
 

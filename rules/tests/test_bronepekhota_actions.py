@@ -3,7 +3,7 @@
 import pytest
 
 from rules.dice import TableDice
-from rules.systems.base import RuleInputError
+from rules.errors import RuleInputError
 from rules.systems.bronepekhota.system import SYSTEM
 
 BASE = SYSTEM.default_settings()

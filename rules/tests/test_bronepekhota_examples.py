@@ -8,7 +8,7 @@ import pytest
 
 from rules import dice as dicelib
 from rules.dice import TableDice
-from rules.systems.base import RuleInputError
+from rules.errors import RuleInputError
 from rules.systems.bronepekhota import tables, tracker
 from rules.systems.bronepekhota.system import SYSTEM
 

@@ -2,8 +2,8 @@
 
 import pytest
 
+from rules.errors import RuleInputError
 from rules.registry import get_system
-from rules.systems.base import RuleInputError
 from rules.systems.bronepekhota.settings import SETTINGS, SETTINGS_BY_KEY
 
 EXPECTED = {

@@ -3,7 +3,7 @@
 import pytest
 
 from rules.dice import TableDice
-from rules.systems.base import RuleInputError
+from rules.errors import RuleInputError
 from rules.systems.bronepekhota import tracker
 from rules.systems.bronepekhota.system import SYSTEM
 
@@ -278,7 +278,7 @@ def test_panic_ends_actions_setting():
 
 
 def test_cost_roster_is_delegated_to_the_army_module():
-    from rules.systems.base import RosterReport
+    from rules.contract import RosterReport
 
     report = SYSTEM.cost_roster({"faction": "polaris", "entries": [{"key": "e1", "profile": SQUAD, "count": 2}]})
     assert isinstance(report, RosterReport)

@@ -8,7 +8,7 @@ with a single choice, so every ambiguity is a named setting with its default and
 
 from __future__ import annotations
 
-from rules.systems.base import Setting
+from rules.contract import Setting
 
 OPTION = "option"
 AMBIGUITY = "ambiguity"

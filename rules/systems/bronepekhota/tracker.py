@@ -58,7 +58,7 @@ from __future__ import annotations
 
 import copy
 
-from rules.systems.base import RuleInputError
+from rules.errors import RuleInputError
 from rules.systems.bronepekhota import tables
 
 ROUND_ACTIONS = ("move", "shoot", "melee", "grenade", "repair", "jump")

@@ -17,7 +17,7 @@ from abc import abstractmethod
 from fractions import Fraction
 
 from rules import dice as dicelib
-from rules.systems.base import Action, Outcome, RuleInputError
+from rules.contract import Action, Outcome, RuleInputError
 from rules.systems.bronepekhota import tables
 
 FACES = dicelib.BOOK_FACES

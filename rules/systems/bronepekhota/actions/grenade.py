@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from rules.systems.base import prob
+from rules.contract import prob
 from rules.systems.bronepekhota import tables
 from rules.systems.bronepekhota.actions.common import (
     ELEMENT,

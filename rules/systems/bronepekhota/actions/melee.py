@@ -5,7 +5,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from rules import dice as dicelib
-from rules.systems.base import distribution, exact, prob
+from rules.contract import distribution, exact, prob
 from rules.systems.bronepekhota import tables
 from rules.systems.bronepekhota.actions.common import (
     ELEMENT,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from abc import abstractmethod
 
-from rules.systems.base import prob
+from rules.contract import prob
 from rules.systems.bronepekhota import tables
 from rules.systems.bronepekhota.actions.common import BronAction, err
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from rules.systems.base import prob
+from rules.contract import prob
 from rules.systems.bronepekhota import tables
 from rules.systems.bronepekhota.actions.common import PILOT, REF, BronAction, err
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from rules.systems.base import distribution, prob
+from rules.contract import distribution, prob
 from rules.systems.bronepekhota import tables
 from rules.systems.bronepekhota.actions.common import REF, BronAction, err, survival_faces
 
