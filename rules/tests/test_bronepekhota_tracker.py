@@ -3,6 +3,7 @@
 import pytest
 
 from rules.dice import TableDice
+from rules.contract import SideSetup
 from rules.errors import RuleInputError
 from rules.systems.bronepekhota import tracker
 from rules.systems.bronepekhota.system import SYSTEM
@@ -92,7 +93,10 @@ def test_initial_states():
     assert gun["kind"] == "gun"
     assert gun["strength"] == 4
     assert gun["mobile"] is True
-    assert SYSTEM.initial_unit_state(GUN, {}) == gun
+    # The battle part builds a unit from a roster entry with the same initial state.
+    side = SideSetup(0, "A", "protectorate", {"entries": [{"key": "g", "profile": GUN, "count": 1, "options": {}}]})
+    start = SYSTEM.battle.start(sides=[side], settings={"system": SYSTEM.default_settings()})
+    assert start.units[0].state == {**gun, "owner": 0}  # the side that brought it
 
 
 def test_apply_effect_never_mutates():
