@@ -9,6 +9,14 @@ The roster the army part sees (built by armies.selectors.roster_for_rules, and s
 
 `options` is what the player chose for that entry (weapons, pilot, archetype, upgrades…), shaped by
 `options_schema(profile)`. A system that needs no choices answers the empty schema.
+
+Optional, for the builder's pages (pure data, no web code; `armies` draws it and falls back to the schemas):
+
+- `profile_editor`: the structured custom-unit form, per kind (see PROFILE_EDITOR_DOC below);
+- `entry_views(roster)`: how each entry of a roster is shown and edited (see ENTRY_VIEW_DOC below);
+- `kind_groups`, `profile_note(profile)`: headings of the catalogue and a short note on each unit;
+- `copy_options(entry)`, `options_without(entry, removed)`: an entry's options when it is duplicated, and once
+  other entries have left the roster (references to them dropped).
 """
 
 from __future__ import annotations
@@ -92,6 +100,44 @@ class ArmyPart(ABC):
             lines.append(f"{entry['profile']['name']}: cost {old} → {new}.")
         return lines, dict(entry.get("options") or {})
 
+    # Optional parts for the builder's pages ----------------------------------------------------------------
+    #: Headings of the groups the catalogue and the text export sort units into, by kind, in order
+    #: (e.g. {"squad": "Squads"}). Empty: the labels of profile_kinds.
+    kind_groups: dict[str, str] = {}
+    #: The structured custom-unit editor (PROFILE_EDITOR_DOC). None: armies derives a plain form from the
+    #: profile schema.
+    profile_editor: dict | None = None
+
+    def profile_note(self, profile: dict) -> str:
+        """A short note on a unit, shown after its kind and cost (e.g. "rank 2"). Default: none."""
+        return ""
+
+    def entry_views(self, roster: dict) -> dict[str, dict]:
+        """How each entry of `roster` is shown and edited: {entry key: view} (ENTRY_VIEW_DOC). An entry left out
+        is drawn from its options schema."""
+        return {}
+
+    def copy_options(self, entry: dict) -> dict:
+        """The options of a copy of `entry` placed next to it. Default: the same options."""
+        return dict(entry.get("options") or {})
+
+    def options_without(self, entry: dict, removed: set[str]) -> dict:
+        """`entry`'s options once the entries whose keys are in `removed` have left the roster. Default: unchanged."""
+        return dict(entry.get("options") or {})
+
+    def example_roster(self, profiles: list[dict], side: int) -> dict:
+        """A small legal roster of these profiles (the system's official pack) for side `side` of a demo or of
+        the contract test suite: {"faction", "points_limit", "entries"}. Default: the first two profiles of one
+        faction (side 0 the first faction, side 1 the next), with their default options."""
+        factions = sorted({p.get("faction", "") for p in profiles})
+        faction = factions[side % len(factions)] if factions else ""
+        chosen = [p for p in profiles if p.get("faction", "") == faction][:2] or profiles[:2]
+        entries = [
+            {"key": f"e{i + 1}", "profile": p, "count": 1, "options": self.default_options(p)}
+            for i, p in enumerate(chosen)
+        ]
+        return {"faction": faction, "points_limit": None, "entries": entries}
+
     def describe(self) -> dict:
         return {
             "pricing": self.pricing,
@@ -99,3 +145,36 @@ class ArmyPart(ABC):
             "profile_kinds": dict(self.profile_kinds),
             "profile_schema": self.profile_schema,
         }
+
+
+ENTRY_VIEW_DOC = """An entry view: {"blocks": [block], "card": [block], "summary": str, "lines": [str]}.
+
+- blocks: drawn in the builder under the entry's name; card: on its printed card; summary: one line of the
+  compact printed list; lines: the lines under the entry in the plain-text export.
+- Display blocks: {"type": "text", "text"}; {"type": "list", "items": [{"label", "note", "title"}]};
+  {"type": "table", "columns": [{"label", "title"}], "rows": [{"cells": [str], "mark": bool}], "summary": str}
+  (a table with a summary is folded under it).
+- Control blocks, each writing one key of the entry's options (`option`); read-only viewers see the choice made:
+  {"type": "choice", "option", "label", "choices": [{"value", "label", "selected", "disabled"}], "resets": [keys]}
+  (sets options[option] to the chosen value and drops the keys in `resets`);
+  {"type": "checks", "option", "label", "items": [{"value", "label", "note", "title", "checked", "disabled",
+  "muted"}], "empty": str} (the list of checked values);
+  {"type": "slots", "option", "label", "placeholder", "slots": [{"choices": [{"value", "label", "selected",
+  "disabled"}]}]} (the list of every slot's chosen value, empty slots left out).
+  Values are any JSON values.
+"""
+
+PROFILE_EDITOR_DOC = """The structured custom-unit editor: {"help": [str], "reference": [str], "kinds": {kind: form}}.
+
+- help: lines under the form; reference: lines beside the JSON box (`x` is shown as code, **x** in bold).
+- form: {"label", "template": data of a new unit, "fields": [field], "sections": [section]}; fields edit `data`,
+  sections edit lists of objects in `data`: {"name", "key": data key, "label": row label, "legend", "title",
+  "min": rows at least, "fields": [field]}.
+- field: {"name", "label", "type"} with type int (required), opt_int (empty: null), short / text (a short or wide
+  text; "nullable": empty is null), check, select ("choices": [[value, label]]), json (kept as JSON text), and:
+  "path": dotted path in the object (default: name; parents left empty are dropped), "omit_empty": leave the
+  key out when empty, "hidden", "placeholder", "code" (no spell-check, capitals), "hint" (said when the value is
+  not in the expected format), "auto": "number" (the row's number, no input) or "slug:<field>" (made from that
+  field, unique in the list), and for a list at `path`: "member" (a check adding that value), "prefix" (the value
+  is stored as prefix + value), "rest" (the other values, comma-separated).
+"""

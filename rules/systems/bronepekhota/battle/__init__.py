@@ -76,6 +76,21 @@ class BronepekhotaBattle(BattlePart):
     def client_data(self, state_view: dict) -> dict:
         return view.client_data(state_view)
 
+    def example_script(self, state: GameState) -> list[tuple[int, str, dict, list | None]]:
+        """Initiative (side 0 rolls 10 against 3), the order of play, a melee between the first soldiers of the
+        first squads of sides 0 and 1, and that squad done."""
+        squads = {}
+        for key, unit in state.units.items():
+            if unit.state["kind"] == "squad" and unit.side not in squads:
+                squads[unit.side] = (key, next(s["num"] for s in unit.state["soldiers"] if s["role"] == "squad"))
+        (a, sa), (b, sb) = squads[0], squads[1]
+        return [
+            (0, "initiative", {}, [10, 3]),
+            (0, "order", {"order": [0, 1]}, None),
+            (0, "melee", {"unit": a, "soldier": sa, "target": b, "target_soldier": sb}, [6, 1]),
+            (0, "done", {"unit": a}, None),
+        ]
+
     def describe_event(self, event: Event, names: dict) -> str:
         return text.describe_event(event.type, event.payload, units=names["units"], sides=names["sides"])
 
