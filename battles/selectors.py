@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import secrets
+import time
 from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
@@ -107,6 +108,18 @@ def unchanged_etag(request, battle_id) -> str | None:
             return None
     etag = f'"v{version}"'
     return etag if given == etag else None
+
+
+def wait_for_change(battle_id: int, version: int, *, seconds: float, every: float = 0.2) -> int:
+    """The battle's version once it differs from `version`, or `version` after `seconds` (long polling). One
+    indexed single-column read per check; the connection is not held in a transaction meanwhile."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        time.sleep(min(every, max(deadline - time.monotonic(), 0)))
+        current = Battle.objects.filter(pk=battle_id).order_by().values_list("version", flat=True).first()
+        if current != version:
+            return current if current is not None else version
+    return version
 
 
 def battle_for_watch_token(token: str) -> Battle:

@@ -162,9 +162,18 @@ def battle_detail(request, battle_id):
 
 @require_GET
 def battle_board(request, battle_id):
-    """The board as an HTML fragment for polling: 304 while the battle's version (the ETag) is unchanged."""
+    """The board as an HTML fragment for polling: 304 while the battle's version (the ETag) is unchanged.
+
+    Long polling: with `?wait=N` (seconds, at most LONG_POLL_SECONDS) an unchanged board is held until the battle
+    changes or the time runs out, so the other phone sees a change within a fraction of a second."""
     access = selectors.battle_access(request, battle_id)
-    if request.headers.get("If-None-Match", "").strip() == access.etag:
+    given = request.headers.get("If-None-Match", "").strip()
+    wait = _wait_seconds(request.GET.get("wait"))
+    if wait and given == access.etag:
+        version = selectors.wait_for_change(access.battle_id, access.version, seconds=wait)
+        if version != access.version:
+            access = selectors.battle_access(request, battle_id)
+    if given == access.etag:
         response = HttpResponseNotModified()
     else:
         context = _board_context(request, access)
@@ -173,6 +182,17 @@ def battle_board(request, battle_id):
     response["Cache-Control"] = "private, no-cache"
     response["Vary"] = "Cookie"
     return response
+
+
+LONG_POLL_SECONDS = 20.0
+
+
+def _wait_seconds(raw) -> float:
+    try:
+        value = float(raw or 0)
+    except ValueError:
+        return 0.0
+    return min(max(value, 0.0), LONG_POLL_SECONDS) if value == value else 0.0  # NaN waits not at all
 
 
 @require_GET

@@ -76,8 +76,7 @@ def make_roster(owner, pack, faction: str, name: str, entries: list[dict]) -> Ro
             key=e["key"],
             profile=UnitProfile.objects.get(pack=pack, slug=e["slug"]),
             count=e.get("count", 1),
-            loadout=e.get("loadout", {}),
-            pilot=e.get("pilot", []),
+            options={**e.get("loadout", {}), **({"pilot": e["pilot"]} if e.get("pilot") else {})},
             position=i,
         )
     return roster

@@ -12,8 +12,8 @@
   var statusLine = document.getElementById("sync-status");
   var resultBox = document.getElementById("result");
   var POLL_MS = 1000;
+  var LONG_POLL_S = 15;
   var busy = false;
-  var pending = null; // a write waiting for an answer: {url, body, key}
 
   function data() {
     var node = document.getElementById("battle-data");
@@ -69,28 +69,46 @@
     document.dispatchEvent(new CustomEvent("battle:updated"));
   }
 
-  function refresh() {
-    return fetch(boardUrl, { headers: { "If-None-Match": etag }, credentials: "same-origin", cache: "no-store" })
+  // `wait`: seconds the server may hold an unchanged board (long polling); 0 for an immediate answer.
+  function refresh(wait) {
+    var url = wait ? boardUrl + "?wait=" + wait : boardUrl;
+    var asked = etag;
+    return fetch(url, { headers: { "If-None-Match": asked }, credentials: "same-origin", cache: "no-store" })
       .then(function (r) {
         if (r.status === 304) {
+          if (outbox.length) return flush();
           setStatus("In sync · v" + root.dataset.version, "ok");
           return;
         }
         if (!r.ok) throw new Error("HTTP " + r.status);
         var tag = r.headers.get("ETag");
+        if (asked !== etag && tag === etag) return; // a write of ours already brought this version
         return r.text().then(function (html) {
           swapBoard(html, tag);
           setStatus("Updated · v" + root.dataset.version, "ok");
+          if (outbox.length && !flushing) return flush();
         });
       })
+      .then(function () {
+        return true;
+      })
       .catch(function () {
-        setStatus("Offline: retrying…", "warn");
+        if (outbox.length) showWaiting();
+        else setStatus("Offline: retrying…", "warn");
+        return false;
       });
   }
 
+  // Long polling while the page is shown: the next request leaves as soon as one answers; after an error, or
+  // while a write is on its way, plain ETag polling every POLL_MS.
   function poll() {
-    if (!document.hidden && !busy) refresh();
-    window.setTimeout(poll, POLL_MS);
+    if (document.hidden || busy) {
+      window.setTimeout(poll, POLL_MS);
+      return;
+    }
+    refresh(LONG_POLL_S).then(function (ok) {
+      window.setTimeout(poll, ok ? 0 : POLL_MS);
+    });
   }
 
   function showResult(title, lines, dice, kind) {
@@ -134,63 +152,152 @@
   // Writes ------------------------------------------------------------------------------------------------
   var resultHooks = [];
 
-  function command(name, inputs) {
-    return send("commands/" + name + "/", inputs);
+  function command(name, inputs, label) {
+    return send("commands/" + name + "/", inputs, label);
   }
 
-  function send(path, body) {
-    if (!canWrite) return Promise.resolve();
-    var write = pending && pending.path === path && JSON.stringify(pending.body) === JSON.stringify(body)
-      ? pending
-      : { path: path, body: body, key: newKey() };
-    pending = write;
-    busy = true;
-    setStatus("Saving…", "");
-    return fetch(apiUrl + path, {
+  // The outbox: every write goes through it, so a change made without a connection waits on this phone (with its
+  // idempotency key) and is sent, in order, when the connection returns. A write the server refuses (412: the
+  // battle changed on another phone; or a rule error) is shown with the board as it is now, never dropped.
+  var OUTBOX_KEY = "armlist-outbox:" + apiUrl;
+  var outbox = loadOutbox();
+  var flushing = false;
+
+  function loadOutbox() {
+    try {
+      return JSON.parse(window.localStorage.getItem(OUTBOX_KEY) || "[]");
+    } catch (e) {
+      return [];
+    }
+  }
+
+  function saveOutbox() {
+    try {
+      window.localStorage.setItem(OUTBOX_KEY, JSON.stringify(outbox));
+    } catch (e) {
+      /* private mode: the outbox lives as long as the page */
+    }
+    showWaiting();
+  }
+
+  function showWaiting() {
+    if (!outbox.length) return;
+    var n = outbox.length;
+    setStatus((navigator.onLine ? "Sending " : "Offline · ") + n + (n === 1 ? " change waiting" : " changes waiting"), "warn");
+  }
+
+  function post(write, ifMatch) {
+    return fetch(apiUrl + write.path, {
       method: "POST",
       credentials: "same-origin",
       headers: {
         "Content-Type": "application/json",
         "X-CSRFToken": cookie("csrftoken"),
-        "If-Match": etag,
+        "If-Match": ifMatch,
         "Idempotency-Key": write.key,
       },
-      body: JSON.stringify(body),
-    })
-      .then(function (r) {
-        return r.json().then(function (payload) {
-          return { status: r.status, payload: payload };
-        });
-      })
-      .then(function (res) {
-        pending = null;
-        busy = false;
-        var p = res.payload || {};
-        if (res.status === 201) {
-          var outcome = p.outcome || {};
-          var lines = (p.events || []).map(function (e) {
-            return e.text;
-          });
-          if (outcome.steps) lines = outcome.steps.concat(lines.slice(1));
-          if (p.notices && p.notices.length) lines = lines.concat(p.notices);
-          var head = (p.events && p.events[0]) || {};
-          showResult(outcome.summary || head.text || "Done", lines, head.dice || [], "ok");
-          resultHooks.forEach(function (hook) {
-            hook(path, body, p);
-          });
-        } else if (res.status === 412) {
-          showResult("The battle changed on another phone", [p.detail || "Nothing was recorded. Check the board and try again."], [], "warn");
-        } else {
-          var errs = p.errors ? Object.keys(p.errors).map(function (k) { return k + ": " + p.errors[k]; }) : [];
-          showResult(p.detail || "Refused", errs, [], "error");
-        }
-        return refresh();
-      })
-      .catch(function () {
-        busy = false;
-        setStatus("Not sent: no connection. Tap again to retry (it will not be recorded twice).", "warn");
+      body: JSON.stringify(write.body),
+    }).then(function (r) {
+      return r.json().then(function (payload) {
+        return { status: r.status, payload: payload, etag: r.headers.get("ETag") };
       });
+    });
   }
+
+  function shown(write, p) {
+    var outcome = p.outcome || {};
+    var lines = (p.events || []).map(function (e) {
+      return e.text;
+    });
+    if (outcome.steps) lines = outcome.steps.concat(lines.slice(1));
+    if (p.notices && p.notices.length) lines = lines.concat(p.notices);
+    var head = (p.events && p.events[0]) || {};
+    showResult(outcome.summary || head.text || "Done", lines, head.dice || [], "ok");
+    resultHooks.forEach(function (hook) {
+      hook(write.path, write.body, p);
+    });
+  }
+
+  function refused(res, writes) {
+    var p = res.payload || {};
+    var title = res.status === 412 ? "The battle changed on another phone" : p.detail || "Refused";
+    var lines = [];
+    if (res.status === 412) lines.push("Nothing of this was recorded. The board now shows the battle as it is:");
+    else if (p.errors) {
+      Object.keys(p.errors).forEach(function (k) {
+        lines.push(k + ": " + p.errors[k]);
+      });
+    }
+    if (writes.length > 1 || res.status === 412) {
+      writes.forEach(function (w) {
+        lines.push("Not recorded: " + w.label);
+      });
+    }
+    showResult(title, lines, [], res.status === 412 ? "warn" : "error");
+    if (!resultBox) return;
+    var again = document.createElement("button");
+    again.type = "button";
+    again.className = "small";
+    again.textContent = writes.length > 1 ? "Send them again" : "Send again";
+    again.addEventListener("click", function () {
+      resultBox.hidden = true;
+      writes.forEach(function (w) {
+        outbox.push({ path: w.path, body: w.body, key: newKey(), base: null, label: w.label });
+      });
+      saveOutbox();
+      flush();
+    });
+    resultBox.appendChild(again);
+  }
+
+  function flush() {
+    if (flushing || !outbox.length) return Promise.resolve();
+    flushing = true;
+    busy = true;
+    showWaiting();
+    var chain = null; // the ETag our own last write produced
+    function done() {
+      flushing = false;
+      busy = false;
+      return refresh();
+    }
+    function next() {
+      if (!outbox.length) return done();
+      var write = outbox[0];
+      return post(write, chain || write.base || etag).then(
+        function (res) {
+          if (res.status === 201) {
+            outbox.shift();
+            saveOutbox();
+            chain = res.etag;
+            shown(write, res.payload || {});
+            return next();
+          }
+          var writes = outbox.splice(0, outbox.length);
+          saveOutbox();
+          refused(res, writes);
+          return done();
+        },
+        function () {
+          flushing = false;
+          busy = false;
+          showWaiting(); // no connection: kept, sent when it returns
+        }
+      );
+    }
+    return next();
+  }
+
+  function send(path, body, label) {
+    if (!canWrite) return Promise.resolve();
+    outbox.push({ path: path, body: body, key: newKey(), base: etag, label: label || path.replace(/^commands\/|\/$/g, "") });
+    saveOutbox();
+    return flush();
+  }
+
+  window.addEventListener("online", function () {
+    flush();
+  });
 
   board.addEventListener("change", function (ev) {
     if (ev.target.matches("[data-edit-toggle]")) {
@@ -205,10 +312,12 @@
     var btn = ev.target.closest("button");
     if (!btn || !canWrite) return;
     if (btn.dataset.undo) {
-      send("undo", { seq: parseInt(btn.dataset.undo, 10) });
+      send("undo", { seq: parseInt(btn.dataset.undo, 10) }, "Undo of #" + btn.dataset.undo);
     } else if (btn.dataset.command) {
       if (btn.dataset.confirm && !window.confirm(btn.dataset.confirm)) return;
-      command(btn.dataset.command, JSON.parse(btn.dataset.inputs || "{}"));
+      var card = btn.closest("details.unit");
+      var name = card ? card.querySelector(".name").textContent + ": " : "";
+      command(btn.dataset.command, JSON.parse(btn.dataset.inputs || "{}"), name + btn.textContent.trim());
     } else if (btn.dataset.act) {
       document.dispatchEvent(new CustomEvent("battle:act", { detail: { act: btn.dataset.act, unit: btn.dataset.unit } }));
     }
@@ -243,5 +352,6 @@
     },
   };
   setStatus("In sync · v" + root.dataset.version, "ok");
+  if (outbox.length) flush(); // changes left waiting when the page was closed
   window.setTimeout(poll, POLL_MS);
 })();

@@ -1,0 +1,82 @@
+"""Play through a dropped connection: a phone that loses the Wi-Fi keeps every change in its outbox (with its
+idempotency key) and sends them in order when the connection returns; a change the server refuses is shown to
+the player with the board as it is now, and can be sent again. The board page itself opens offline."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from battles.models import BattleEvent
+from battles.tests.test_browser import open_unit, phone_for
+
+SYNC_MS = 5000
+
+
+def adjust_box(card):
+    box = card.locator("details.adjust-box")
+    if box.get_attribute("open") is None:
+        box.locator("> summary").click()
+    return box
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_three_changes_made_offline_reach_the_other_phone(live_server, phone_context, battle, alice, bob):
+    blue = phone_for(phone_context, live_server, alice, battle)
+    red = phone_for(phone_context, live_server, bob, battle)
+    box = adjust_box(open_unit(blue, "0.e2.1"))
+    blue.context.set_offline(True)
+    box.get_by_role("button", name="Strength −1").click()
+    expect(blue.locator("#sync-status")).to_contain_text("1 change waiting")
+    box.get_by_role("button", name="Ammo −1").click()
+    box.get_by_role("button", name="Lying").click()
+    expect(blue.locator("#sync-status")).to_contain_text("3 changes waiting")
+    assert BattleEvent.objects.filter(battle=battle, type="unit.adjusted").count() == 0
+
+    blue.context.set_offline(False)
+    salamander = open_unit(red, "0.e2.1")
+    expect(salamander.locator("> summary")).to_contain_text("strength 6/7", timeout=SYNC_MS)
+    expect(salamander.locator("[data-ammo]")).to_contain_text("11/", timeout=SYNC_MS)
+    expect(salamander.locator("> summary .flags")).to_contain_text("lying", timeout=SYNC_MS)
+    expect(blue.locator("#sync-status")).not_to_contain_text("waiting", timeout=SYNC_MS)
+    adjusted = list(BattleEvent.objects.filter(battle=battle, type="unit.adjusted").order_by("seq"))
+    assert [list(e.payload["changes"]) for e in adjusted] == [["strength"], ["ammo"], ["flags"]]
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_an_offline_change_refused_on_return_is_shown_not_lost(live_server, phone_context, battle, alice, bob):
+    blue = phone_for(phone_context, live_server, alice, battle)
+    red = phone_for(phone_context, live_server, bob, battle)
+    box = adjust_box(open_unit(blue, "0.e2.1"))
+    blue.context.set_offline(True)
+    box.get_by_role("button", name="Ammo −1").click()
+    expect(blue.locator("#sync-status")).to_contain_text("1 change waiting")
+
+    # Meanwhile red changes the battle: blue's change was based on a version that is gone.
+    red_box = adjust_box(open_unit(red, "1.e2.1"))
+    red_box.get_by_role("button", name="Ammo −1").click()
+    expect(red.locator("#result")).to_be_visible()
+
+    blue.context.set_offline(False)
+    result = blue.locator("#result")
+    expect(result).to_contain_text("changed on another phone", timeout=SYNC_MS)
+    expect(result).to_contain_text("Not recorded: SALAMANDER: Ammo −1")
+    assert not BattleEvent.objects.filter(battle=battle, payload__unit="0.e2.1").exists()
+    result.get_by_role("button", name="Send again").click()
+    salamander = open_unit(red, "0.e2.1")
+    expect(salamander.locator("[data-ammo]")).to_contain_text("11/", timeout=SYNC_MS)
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_the_board_page_opens_without_a_connection(live_server, phone_context, battle, alice):
+    blue = phone_for(phone_context, live_server, alice, battle)
+    blue.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    blue.reload()  # now under the service worker, which keeps the page
+    expect(blue.locator("#sync-status")).to_contain_text("In sync")
+    blue.context.set_offline(True)
+    blue.reload()
+    expect(blue.locator('details[data-unit="0.e2.1"]')).to_be_visible()
+    expect(blue.locator("#sync-status")).to_contain_text("Offline", timeout=SYNC_MS)

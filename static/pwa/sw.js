@@ -1,0 +1,46 @@
+// Armlist's service worker: the battle board opens without a connection. Pages are fetched from the network
+// first and kept; without a network the last copy is shown (the board script then queues every change until the
+// connection returns). Static files are served from the cache first. Writes and the API are never cached.
+"use strict";
+var CACHE = "armlist-v1";
+
+self.addEventListener("install", function () {
+  self.skipWaiting();
+});
+
+self.addEventListener("activate", function (event) {
+  event.waitUntil(
+    caches.keys().then(function (keys) {
+      return Promise.all(keys.filter(function (k) { return k !== CACHE; }).map(function (k) { return caches.delete(k); }));
+    }).then(function () { return self.clients.claim(); })
+  );
+});
+
+function fromNetworkKeeping(request) {
+  return fetch(request).then(function (response) {
+    if (response.ok) {
+      var copy = response.clone();
+      caches.open(CACHE).then(function (cache) { cache.put(request, copy); });
+    }
+    return response;
+  });
+}
+
+self.addEventListener("fetch", function (event) {
+  var request = event.request;
+  if (request.method !== "GET") return;
+  var url = new URL(request.url);
+  if (url.origin !== self.location.origin || url.pathname.indexOf("/api/") === 0) return;
+  if (url.pathname.indexOf("/static/") === 0) {
+    event.respondWith(caches.match(request).then(function (hit) { return hit || fromNetworkKeeping(request); }));
+    return;
+  }
+  if (request.mode === "navigate") {
+    event.respondWith(fromNetworkKeeping(request).catch(function () {
+      return caches.match(request).then(function (hit) {
+        return hit || new Response("<h1>Offline</h1><p>Open this page once with a connection first.</p>",
+          { headers: { "Content-Type": "text/html; charset=utf-8" }, status: 503 });
+      });
+    }));
+  }
+});
