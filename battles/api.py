@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from django.core.exceptions import PermissionDenied
-from django.http import HttpResponseNotModified
+from django.http import Http404, HttpResponseNotModified
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions, serializers, status
@@ -272,10 +272,15 @@ class BattleListApi(APIView):
         for i, roster_id in enumerate(data["rosters"]):
             try:
                 rosters.append(roster_get_for_user(request.user, roster_id))
-            except Exception as exc:  # Http404 from armies: say which one without revealing anything
+            except Http404 as exc:  # say which one without revealing anything
                 raise NotFound(
                     f"Roster {roster_id} (position {i + 1}) does not exist or is not visible to you."
                 ) from exc
+        for i, link in enumerate(data["roster_links"]):
+            try:
+                rosters.append(selectors.roster_from_share_link(link))
+            except Http404 as exc:
+                raise NotFound(f"Share link {i + 1} does not exist or was revoked.") from exc
         try:
             battle = services.battle_create(
                 user=request.user,

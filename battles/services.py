@@ -248,7 +248,9 @@ def _replayed_result(battle: Battle, head: BattleEvent) -> CommandResult:
     return CommandResult(battle=battle, events=events, outcome=head.payload.get("outcome"), replayed=True)
 
 
-def _locked(battle_id, idempotency_key, user, request_hash) -> tuple[Battle, set[int], CommandResult | None]:
+def _locked(
+    battle_id, idempotency_key, user, request_hash, expected_version=None
+) -> tuple[Battle, set[int], CommandResult | None]:
     """The battle row under lock, the caller's sides, and the first answer if this is a retry."""
     earlier = BattleEvent.objects.filter(battle=OuterRef("pk"), idempotency_key=idempotency_key or None)
     locked = (
@@ -263,9 +265,18 @@ def _locked(battle_id, idempotency_key, user, request_hash) -> tuple[Battle, set
     user_sides = battle.sides_of(user)
     if not user_sides:
         raise NotYours("Only the battle's players may change it.")
-    # A retry is answered before the version check: its first attempt already moved the version on.
-    if idempotency_key and battle.earlier_head is not None:
-        head = BattleEvent.objects.get(pk=battle.earlier_head)
+    # A retry is answered before the version check: its first attempt already moved the version on. The lookup
+    # rode on the locking statement; a copy that waited for the lock while the first one committed must look
+    # again (that statement's snapshot predates the commit), so every copy gets the first answer.
+    earlier_head = battle.earlier_head
+    if idempotency_key and earlier_head is None and expected_version != battle.version:
+        earlier_head = (
+            BattleEvent.objects.filter(battle_id=battle.pk, idempotency_key=idempotency_key)
+            .values_list("pk", flat=True)
+            .first()
+        )
+    if idempotency_key and earlier_head is not None:
+        head = BattleEvent.objects.get(pk=earlier_head)
         if head.actor_id != user.pk or (head.request_hash and request_hash and head.request_hash != request_hash):
             raise IdempotencyKeyReused("This Idempotency-Key was already used for a different request. Use a new key.")
         return battle, user_sides, _replayed_result(battle, head)
@@ -273,6 +284,7 @@ def _locked(battle_id, idempotency_key, user, request_hash) -> tuple[Battle, set
 
 
 def _check_version(battle: Battle, expected_version: int | None) -> None:
+    """428 without a version, 412 with a stale one. (A retry is recognised before this, in `_locked`.)"""
     if expected_version is None:
         raise PreconditionRequired(
             'Say which version this change is based on: an If-Match header with the ETag (e.g. "v12") or a '
@@ -280,6 +292,18 @@ def _check_version(battle: Battle, expected_version: int | None) -> None:
         )
     if expected_version != battle.version:
         raise StaleVersion(battle.version, expected_version)
+
+
+def _rebases(battle: Battle, part, state: GameState, name, inputs, expected_version) -> bool:
+    """A write based on an older version still applies when the system says it commutes with every event since
+    (two phones tapping different units at once). Never across an undo, which rewrites history."""
+    if not isinstance(expected_version, int) or not 0 < expected_version < battle.version:
+        return False
+    rows = list(BattleEvent.objects.filter(battle=battle, seq__gt=expected_version).order_by("seq"))
+    if any(row.type in RUNNER_EVENTS and row.type != "side.joined" for row in rows):
+        return False
+    since = [_as_event(part, row) for row in rows if row.type not in RUNNER_EVENTS]
+    return bool(part.commutes(state, name, inputs if isinstance(inputs, dict) else {}, since))
 
 
 def _store(battle, user, specs, *, idempotency_key, request_hash, part, undoes: BattleEvent | None = None):
@@ -339,12 +363,13 @@ def command_run(
     """Runs one of the system's commands for a player: `dice` are the dice typed in from the table (else the
     server rolls, seeded by `seed` when given)."""
     with transaction.atomic():
-        battle, user_sides, replayed = _locked(battle_id, idempotency_key, user, request_hash)
+        battle, user_sides, replayed = _locked(battle_id, idempotency_key, user, request_hash, expected_version)
         if replayed is not None:
             return replayed
-        _check_version(battle, expected_version)
         part = battle_part(battle.system)
         state = load_state(battle)
+        if not _rebases(battle, part, state, name, inputs, expected_version):
+            _check_version(battle, expected_version)
         stored = {k: u.state for k, u in state.units.items()}
         specs, ctx = run_command(
             part,
@@ -367,7 +392,7 @@ def event_undo(*, battle_id, user, expected_version, seq: int, idempotency_key=N
     Any player may undo (a correction agreed at the table); the log shows who did. A secret command's undo is as
     secret as the command."""
     with transaction.atomic():
-        battle, user_sides, replayed = _locked(battle_id, idempotency_key, user, request_hash)
+        battle, user_sides, replayed = _locked(battle_id, idempotency_key, user, request_hash, expected_version)
         if replayed is not None:
             return replayed
         _check_version(battle, expected_version)

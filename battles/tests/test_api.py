@@ -143,14 +143,33 @@ def test_304_poll_does_not_load_units(battle, alice, django_assert_max_num_queri
         assert c.get(f"/api/v1/battles/{battle.pk}/", HTTP_IF_NONE_MATCH='"v2"').status_code == 304
 
 
+def test_taps_on_different_units_at_once_both_count(battle, alice, bob):
+    """Two phones tap within the same moment (both based on v2): different units commute, so both apply; a slider
+    step on the same unit commutes too; an absolute set of a unit changed meanwhile does not."""
+    b = f"/api/v1/battles/{battle.pk}"
+    first = post(client_for(bob), f"{b}/commands/adjust/", {"unit": "1.e2.1", "changes": {"ammo": 9}}, etag='"v2"')
+    assert first.status_code == 201
+    second = post(client_for(alice), f"{b}/commands/adjust/", {"unit": "0.e2.1", "changes": {"ammo": 5}}, etag='"v2"')
+    assert second.status_code == 201
+    assert second.json()["version"] == 4
+    assert BattleUnit.objects.get(battle=battle, key="0.e2.1").state["ammo"] == 5
+    assert BattleUnit.objects.get(battle=battle, key="1.e2.1").state["ammo"] == 9
+    step = post(
+        client_for(alice), f"{b}/commands/adjust/", {"unit": "0.e2.1", "changes": {"ammo_step": -1}}, etag='"v3"'
+    )
+    assert step.status_code == 201  # based on v3, after alice's own set at v4: a step still counts
+    assert BattleUnit.objects.get(battle=battle, key="0.e2.1").state["ammo"] == 4
+    stale_set = post(
+        client_for(alice), f"{b}/commands/adjust/", {"unit": "0.e2.1", "changes": {"ammo": 8}}, etag='"v4"'
+    )
+    assert stale_set.status_code == 412  # an absolute set of a unit that changed since: a real conflict
+    assert BattleUnit.objects.get(battle=battle, key="0.e2.1").state["ammo"] == 4
+
+
 def test_stale_write_gets_412_with_current_state(battle, alice, bob):
     b = f"/api/v1/battles/{battle.pk}"
-    assert (
-        post(
-            client_for(bob), f"{b}/commands/adjust/", {"unit": "1.e2.1", "changes": {"ammo": 9}}, etag='"v2"'
-        ).status_code
-        == 201
-    )
+    rolled = post(client_for(bob), f"{b}/commands/initiative/", {"dice": [3, 9]}, etag='"v2"')
+    assert rolled.status_code == 201
     response = post(client_for(alice), f"{b}/commands/adjust/", {"unit": "0.e2.1", "changes": {"ammo": 5}}, etag='"v2"')
     assert response.status_code == 412
     body = response.json()

@@ -84,3 +84,34 @@ def test_two_clients_500_events_each_nothing_lost_or_doubled(battle, alice, bob)
     ok, why = services.replay_matches(Battle.objects.get(pk=battle.pk))
     assert ok, why
     print(f"stale writes retried: alice {stats['alice']['stale']}, bob {stats['bob']['stale']}")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_retry_storm_gets_the_first_answer_every_time(battle, alice):
+    """20 copies of one write with one Idempotency-Key at the same moment: one event, and every copy gets 201."""
+    body = json.dumps({"unit": "0.e2.1", "changes": {"ammo": 7}})
+    url = f"/api/v1/battles/{battle.pk}/commands/adjust/"
+    answers: list = []
+    barrier = threading.Barrier(20)
+
+    def copy():
+        try:
+            client = Client()
+            assert client.login(username=alice.username, password=PASSWORD)
+            barrier.wait(timeout=30)
+            r = client.post(
+                url, data=body, content_type="application/json", HTTP_IF_MATCH='"v2"', HTTP_IDEMPOTENCY_KEY="storm-1"
+            )
+            answers.append((r.status_code, r.json().get("events", [{}])[0].get("seq")))
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=copy) for _ in range(20)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=120)
+    assert len(answers) == 20
+    assert {status for status, _ in answers} == {201}, Counter(status for status, _ in answers)
+    assert {seq for _, seq in answers} == {3}
+    assert BattleEvent.objects.filter(battle=battle, idempotency_key="storm-1").count() == 1

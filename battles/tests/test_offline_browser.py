@@ -41,7 +41,7 @@ def test_three_changes_made_offline_reach_the_other_phone(live_server, phone_con
     expect(salamander.locator("> summary .flags")).to_contain_text("lying", timeout=SYNC_MS)
     expect(blue.locator("#sync-status")).not_to_contain_text("waiting", timeout=SYNC_MS)
     adjusted = list(BattleEvent.objects.filter(battle=battle, type="unit.adjusted").order_by("seq"))
-    assert [list(e.payload["changes"]) for e in adjusted] == [["strength"], ["ammo"], ["flags"]]
+    assert [list(e.payload["changes"]) for e in adjusted] == [["strength_step"], ["ammo_step"], ["flags"]]
 
 
 @pytest.mark.browser
@@ -51,22 +51,26 @@ def test_an_offline_change_refused_on_return_is_shown_not_lost(live_server, phon
     red = phone_for(phone_context, live_server, bob, battle)
     box = adjust_box(open_unit(blue, "0.e2.1"))
     blue.context.set_offline(True)
-    box.get_by_role("button", name="Ammo −1").click()
+    box.get_by_role("button", name="Lying").click()
     expect(blue.locator("#sync-status")).to_contain_text("1 change waiting")
 
-    # Meanwhile red changes the battle: blue's change was based on a version that is gone.
-    red_box = adjust_box(open_unit(red, "1.e2.1"))
-    red_box.get_by_role("button", name="Ammo −1").click()
+    # Meanwhile red shoots that very vehicle: blue's ruling was made on a state that is gone (a real conflict).
+    open_unit(red, "1.e2.1").locator('button[data-act="shoot"]').click()
+    sheet = red.locator("#action-sheet")
+    sheet.locator("#f-target").select_option("0.e2.1")
+    sheet.locator("#f-distance").fill("5")
+    sheet.locator("#f-dice").fill("3 8 12 5")
+    sheet.locator("#f-go").click()
     expect(red.locator("#result")).to_be_visible()
 
     blue.context.set_offline(False)
     result = blue.locator("#result")
     expect(result).to_contain_text("changed on another phone", timeout=SYNC_MS)
-    expect(result).to_contain_text("Not recorded: SALAMANDER: Ammo −1")
-    assert not BattleEvent.objects.filter(battle=battle, payload__unit="0.e2.1").exists()
+    expect(result).to_contain_text("Not recorded: SALAMANDER: Lying")
+    assert not BattleEvent.objects.filter(battle=battle, type="unit.adjusted").exists()
     result.get_by_role("button", name="Send again").click()
     salamander = open_unit(red, "0.e2.1")
-    expect(salamander.locator("[data-ammo]")).to_contain_text("11/", timeout=SYNC_MS)
+    expect(salamander.locator("> summary .flags")).to_contain_text("lying", timeout=SYNC_MS)
 
 
 @pytest.mark.browser

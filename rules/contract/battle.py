@@ -255,6 +255,12 @@ class BattlePart(ABC):
         if awaiting.kind in ("sides", "all", "question") and not (set(awaiting.sides) & set(sides)):
             raise GameConflict(awaiting.message or "It is not your move: the game waits for another player.")
 
+    def commutes(self, state: GameState, name: str, inputs: dict, since: list[Event]) -> bool:
+        """May this command, written against an older version, apply on top of the events recorded `since`? True
+        when it commutes with each (a step of one unit's slider, a change to a unit nobody else touched): the two
+        phones' taps both count. False (the default) answers 412 with the current state."""
+        return False
+
     # What each viewer sees -----------------------------------------------------------------------------------
     def redact_game(self, game: dict, viewer_sides: frozenset[int]) -> dict:
         """The game dict as this viewer may see it (secrets of other sides removed). Default: all of it."""

@@ -11,8 +11,11 @@ import copy
 
 from rules.contract import Awaiting, BattlePart, Event, GameState, SideSetup, Start, UnitSetup
 from rules.systems.bronepekhota.battle import board, fold, text, view
+from rules.systems.bronepekhota.battle.adjust import is_step_only
 from rules.systems.bronepekhota.battle.commands import COMMANDS
 from rules.systems.bronepekhota.battle.units import build_units, owner_of
+
+GAME_LEVEL_EVENTS = ("round.started", "initiative.rolled", "order.set", "mission.completed")
 
 
 class BronepekhotaBattle(BattlePart):
@@ -59,6 +62,25 @@ class BronepekhotaBattle(BattlePart):
         # Turns are per unit and optional (enforce_turns): the handlers check them, so any player may send.
         turn = game.get("turn")
         return Awaiting(kind="anyone", sides=(turn,) if turn is not None else ())
+
+    def commutes(self, state: GameState, name: str, inputs: dict, since: list[Event]) -> bool:
+        """A ruling by hand written against an older version still applies when every event since concerned other
+        units, or when it only moves a slider by steps and nothing game-level happened since (§ issue «two phones
+        tapping at once»). Everything else gets 412 and the current state."""
+        if name != "adjust":
+            return False
+        unit = inputs.get("unit")
+        steps_only = is_step_only(inputs.get("changes"))
+        for event in since:
+            if event.type in GAME_LEVEL_EVENTS:
+                return False
+            touched = {item["unit"] for item in event.payload.get("apply") or ()}
+            touched |= set((event.payload.get("units") or {}).values())
+            if event.payload.get("unit"):
+                touched.add(event.payload["unit"])
+            if unit in touched and not steps_only:
+                return False
+        return True
 
     def owner(self, state: GameState, unit_key: str) -> int:
         unit = state.units[unit_key]

@@ -17,6 +17,7 @@ def adjust_effects(state: dict, profile: dict, changes: dict) -> list[dict]:
     flag or soldier raise RuleInputError). Values already in place are left out."""
     if not isinstance(changes, dict) or not changes:
         raise RuleInputError({"changes": "Say what to change, e.g. {'strength': 5}."})
+    changes = _steps_to_values(state, changes)
     known = {"strength", "ammo", "flags", "soldier", "alive", "on_field", "activated", "action_used", "in_melee"}
     unknown = sorted(set(changes) - known)
     if unknown:
@@ -72,6 +73,31 @@ def adjust_effects(state: dict, profile: dict, changes: dict) -> list[dict]:
             kept.append(effect)
             current = after
     return kept
+
+
+#: Relative moves of a slider ({"ammo_step": -1}): they commute with any other change, so two phones' taps both
+#: count (see BronepekhotaBattle.commutes).
+STEPS = {"strength_step": "strength", "ammo_step": "ammo"}
+
+
+def is_step_only(changes) -> bool:
+    return isinstance(changes, dict) and bool(changes) and set(changes) <= set(STEPS)
+
+
+def _steps_to_values(state: dict, changes: dict) -> dict:
+    changes = dict(changes)
+    for step, slider in STEPS.items():
+        if step not in changes:
+            continue
+        by = changes.pop(step)
+        if isinstance(by, bool) or not isinstance(by, int) or not -20 <= by <= 20:
+            raise RuleInputError({f"changes.{step}": "must be a whole number of steps from −20 to 20"})
+        if slider in changes:
+            raise RuleInputError({f"changes.{step}": f"Set the {slider} or move it, not both."})
+        if slider not in state:
+            raise RuleInputError({"changes": "A squad has no strength or ammo slider."})
+        changes[slider] = state[slider] + by
+    return changes
 
 
 def _bool(d: dict, key: str) -> bool:

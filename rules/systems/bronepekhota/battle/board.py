@@ -164,25 +164,25 @@ def _machine(card: dict, u: dict, v: dict, state: dict, *, can_write: bool) -> N
             w.button(
                 "Strength −1",
                 "adjust",
-                {"unit": key, "changes": {"strength": s["value"] - 1}},
+                {"unit": key, "changes": {"strength_step": -1}},
                 disabled=s["value"] == 0,
             ),
             w.button(
                 "Strength +1",
                 "adjust",
-                {"unit": key, "changes": {"strength": s["value"] + 1}},
+                {"unit": key, "changes": {"strength_step": 1}},
                 disabled=s["value"] == s["max"],
             ),
             w.button(
                 "Ammo −1",
                 "adjust",
-                {"unit": key, "changes": {"ammo": v["ammo"]["value"] - 1}},
+                {"unit": key, "changes": {"ammo_step": -1}},
                 disabled=v["ammo"]["value"] == 0,
             ),
             w.button(
                 "Ammo +1",
                 "adjust",
-                {"unit": key, "changes": {"ammo": v["ammo"]["value"] + 1}},
+                {"unit": key, "changes": {"ammo_step": 1}},
                 disabled=v["ammo"]["value"] == v["ammo"]["max"],
             ),
             w.button(
