@@ -42,3 +42,9 @@ def token_for(*, user) -> str:
 
 def token_revoke(*, user) -> None:
     Token.objects.filter(user=user).delete()
+
+
+def preferences_set_language(*, user, language: str) -> None:
+    from config.accounts.models import Preferences
+
+    Preferences.objects.update_or_create(user=user, defaults={"language": language})

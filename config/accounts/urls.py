@@ -5,6 +5,7 @@ from . import views
 
 urlpatterns = [
     path("signup/", views.sign_up, name="signup"),
+    path("language/", views.set_language, name="set_language"),
     path("login/", auth_views.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("password/", auth_views.PasswordChangeView.as_view(), name="password_change"),

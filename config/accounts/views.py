@@ -1,3 +1,4 @@
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.forms import UserCreationForm
@@ -14,3 +15,18 @@ def sign_up(request):
         messages.success(request, f"Welcome, {user.username}! Your account is ready.")
         return redirect("home")
     return render(request, "registration/signup.html", {"form": form})
+
+
+@require_http_methods(["POST"])
+def set_language(request):
+    """The switch in the header: remembered in a cookie (Django's set_language) and, when signed in, on the
+    account, so every device of the player follows it."""
+    from django.views.i18n import set_language as django_set_language
+
+    from config.accounts.services import preferences_set_language
+
+    response = django_set_language(request)
+    language = request.POST.get("language", "")
+    if request.user.is_authenticated and language in {code for code, _name in settings.LANGUAGES}:
+        preferences_set_language(user=request.user, language=language)
+    return response

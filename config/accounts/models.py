@@ -1,0 +1,19 @@
+"""What an account remembers besides Django's user: the language of its interface."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+class Preferences(models.Model):
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="preferences")
+    language = models.CharField(_("language"), max_length=8, blank=True, choices=settings.LANGUAGES)
+
+    class Meta:
+        verbose_name = _("preferences")
+        verbose_name_plural = _("preferences")
+
+    def __str__(self) -> str:
+        return f"{self.user}: {self.language or '-'}"
