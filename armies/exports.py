@@ -1,169 +1,153 @@
-"""Readable renderings of a roster state (armies.selectors.roster_state): plain text for chat."""
+"""Readable renderings of a roster state (armies.selectors.roster_state): the entry views the builder, the print
+view and the text export draw, and the plain text for chat.
+
+How an entry reads is the system's answer (`army.entry_views`, rules/contract/army.py ENTRY_VIEW_DOC); an entry it
+leaves out is drawn from its options schema: a choice per enum, checks per list of enums, a number, a text, and
+the JSON text of anything else.
+"""
 
 from __future__ import annotations
 
-KIND_LABELS = {"squad": "Squads", "vehicle": "Vehicles", "gun": "Guns"}
+import json
+
+from armies import systems
 
 
-def _weapons_line(entry: dict) -> str:
-    data = entry["profile"]["data"]
-    arsenal = {w["key"]: w for w in data.get("arsenal") or data.get("weapons") or []}
-    chosen = entry["loadout"].get("weapons")
-    keys = chosen if isinstance(chosen, list) else list(arsenal)
-    parts = []
-    for key in keys:
-        w = arsenal.get(key)
-        if w is None:
+def rules_roster(state: dict) -> dict:
+    """The roster as the army part reads it, rebuilt from a roster state (no query)."""
+    fields = ("slug", "name", "faction", "kind", "cost", "data")
+    return {
+        "system": state["system"],
+        "faction": state["faction"],
+        "points_limit": state["points_limit"],
+        "entries": [
+            {
+                "key": e["key"],
+                "profile": {k: e["profile"][k] for k in fields},
+                "count": e["count"],
+                "options": e["options"],
+            }
+            for e in state["entries"]
+        ],
+    }
+
+
+def _encoded(value) -> str:
+    return json.dumps(value, ensure_ascii=False, sort_keys=True)
+
+
+def _choices_of(schema: dict) -> list[tuple] | None:
+    """(value, label) of a schema that allows a fixed set of values: enum, const alternatives or a boolean."""
+    if "enum" in schema:
+        labels = schema.get("x-labels") or {}
+        return [(v, labels.get(str(v), str(v))) for v in schema["enum"]]
+    alternatives = schema.get("oneOf") or schema.get("anyOf")
+    if alternatives and all(isinstance(a, dict) and "const" in a for a in alternatives):
+        return [(a["const"], a.get("title") or str(a["const"])) for a in alternatives]
+    if schema.get("type") == "boolean":
+        return [(False, "no"), (True, "yes")]
+    return None
+
+
+def _said(value) -> str:
+    """A value as a person reads it: {"weapon": "rifle", "count": 2} -> "weapon rifle · count 2"."""
+    if isinstance(value, dict):
+        return " · ".join(f"{k} {_said(v)}" for k, v in value.items())
+    if isinstance(value, list):
+        return ", ".join(_said(v) for v in value)
+    return str(value)
+
+
+def schema_view(schema: dict, options: dict) -> dict:
+    """An entry view drawn from the entry's options schema (for systems that give none of their own)."""
+    blocks, said = [], []
+    required = set(schema.get("required") or [])
+    for key, prop in (schema.get("properties") or {}).items():
+        if not isinstance(prop, dict):
             continue
-        stat = (
-            f"ББ/{w['melee']}" if w.get("melee") is not None else f"{w.get('range') or '–'} / {w.get('power') or '–'}"
-        )
-        parts.append(f"{w['name']} ({stat})")
-    variant = entry["loadout"].get("variant")
-    variants = {v["key"]: v["name"] for v in data.get("variants") or []}
-    prefix = f"[{variants.get(variant, variant)}] " if variant else ""
-    return prefix + (", ".join(parts) if parts else "no weapons")
+        label, value = prop.get("title") or key.replace("_", " ").capitalize(), options.get(key)
+        choices = _choices_of(prop)
+        items = _choices_of(prop.get("items") or {}) if prop.get("type") == "array" else None
+        if choices is not None:
+            listed = [{"value": v, "label": text, "selected": v == value} for v, text in choices]
+            if key not in required:
+                listed.insert(0, {"value": None, "label": "—", "selected": value is None})
+            blocks.append({"type": "choice", "option": key, "label": label, "choices": listed, "resets": []})
+        elif items is not None:
+            chosen = value if isinstance(value, list) else []
+            checks = [{"value": v, "label": text, "checked": v in chosen} for v, text in items]
+            blocks.append({"type": "checks", "option": key, "label": label, "items": checks, "empty": "—"})
+        elif prop.get("type") in ("integer", "number", "string"):
+            kind = "input" if prop["type"] == "string" else "number"
+            bounds = {"min": prop.get("minimum"), "max": prop.get("maximum")}
+            blocks.append({"type": kind, "option": key, "label": label, "value": value, **bounds})
+        else:  # anything else is edited as its JSON text
+            text = "" if value is None else json.dumps(value, ensure_ascii=False)
+            blocks.append({"type": "json", "option": key, "label": label, "value": text})
+        if value not in (None, [], ""):
+            names = {str(v): text for v, text in (choices or items or [])}
+            shown = [names.get(str(v), _said(v)) for v in (value if isinstance(value, list) else [value])]
+            said.append(f"{label}: {', '.join(shown)}")
+    summary = "; ".join(said)
+    return {"blocks": blocks, "card": [{"type": "text", "text": summary}] if said else [], "summary": summary,
+            "lines": [summary] if said else []}  # fmt: skip
 
 
-def pilot_names(state: dict) -> dict[str, list[str]]:
-    """Vehicle entry key -> readable pilot names ("soldier 3 of Киберспецназ")."""
-    names = {e["key"]: e["profile"]["name"] for e in state["entries"]}
-    result = {}
+def entry_views(state: dict) -> dict[str, dict]:
+    """{entry key: view} of every entry of a roster state: the system's views, the schema's for the rest."""
+    roster = rules_roster(state)
+    views = systems.entry_views(state["system"], roster)
+    for e in roster["entries"]:
+        if e["key"] not in views:
+            schema = systems.options_schema(state["system"], e["profile"]) if systems.army(state["system"]) else {}
+            views[e["key"]] = schema_view(schema, e["options"])
+    for view in views.values():
+        for block in [*view.get("blocks", []), *view.get("card", [])]:
+            for item in [*block.get("choices", []), *block.get("items", [])]:
+                item["json"] = _encoded(item.get("value"))
+            for slot in block.get("slots", []):
+                for item in slot.get("choices", []):
+                    item["json"] = _encoded(item.get("value"))
+                slot["current"] = next((c["label"] for c in slot["choices"] if c.get("selected")), "")
+            if block.get("type") == "json" and not isinstance(block.get("value"), str):
+                block["value"] = "" if block.get("value") is None else _encoded(block["value"])
+            if block.get("type") == "choice":
+                block["current"] = next((c["label"] for c in block["choices"] if c.get("selected")), "")
+    return views
+
+
+def decorate(state: dict) -> dict:
+    """Adds to each entry of a roster state its view, its options as JSON (for the builder's script) and its
+    kind's note (e.g. "rank 2"); and to the state the headings of its kinds."""
+    views = entry_views(state)
     for e in state["entries"]:
-        labels = []
-        for ref in e["pilot"] or []:
-            if isinstance(ref, dict):
-                copy = f" #{ref['copy']}" if ref.get("copy", 1) != 1 else ""
-                labels.append(f"soldier {ref.get('soldier')} of {names.get(ref.get('entry'), '?')}{copy}")
-        result[e["key"]] = labels
-    return result
+        e["view"] = views.get(e["key"]) or {"blocks": [], "card": [], "summary": "", "lines": []}
+        e["options_json"] = _encoded(e["options"])
+        e["note"] = systems.profile_note(state["system"], e["profile"])
+    state["groups"] = systems.kind_groups(state["system"])
+    return state
 
 
 def roster_text(state: dict) -> str:
+    currency = state.get("currency", "")
     limit = f" / {state['points_limit']}" if state["points_limit"] else ""
-    lines = [f"{state['name']}: {state['total']}{limit} pts", f"{state['pack']['name']} v{state['pack']['version']}"]
-    lines.append(f"Faction: {state['faction']}")
-    pilots = pilot_names(state)
-    for kind, label in KIND_LABELS.items():
+    lines = [f"{state['name']}: {state['total']}{limit} {currency}".rstrip()]
+    lines += [f"{state['pack']['name']} v{state['pack']['version']}", f"Faction: {state['faction']}"]
+    views = entry_views(state)
+    groups = systems.kind_groups(state["system"])
+    kinds = list(groups) + sorted({e["profile"]["kind"] for e in state["entries"]} - set(groups))
+    for kind in kinds:
         group = [e for e in state["entries"] if e["profile"]["kind"] == kind]
         if not group:
             continue
-        lines.append("")
-        lines.append(f"{label}:")
+        lines += ["", f"{groups.get(kind, kind)}:"]
         for e in group:
             count = f"{e['count']}× " if e["count"] != 1 else ""
             lines.append(f"- {count}{e['profile']['name']} [{e['cost']}]")
-            if kind == "vehicle":
-                lines.append(f"  {_weapons_line(e)}")
-                if pilots.get(e["key"]):
-                    lines.append(f"  pilot: {', '.join(pilots[e['key']])}")
+            lines += [f"  {line}" for line in (views.get(e["key"]) or {}).get("lines", [])]
     problems = [i for i in state["issues"] if i["severity"] == "error"] + [
         i for e in state["entries"] for i in e["issues"] if i["severity"] == "error"
     ]
     if problems:
-        lines.append("")
-        lines.append(f"Not valid: {len(problems)} error(s)")
+        lines += ["", f"Not valid: {len(problems)} error(s)"]
     return "\n".join(lines) + "\n"
-
-
-def pilot_slots(state: dict) -> dict[str, list[dict]]:
-    """For each vehicle entry, one pilot slot per vehicle copy with the soldiers to choose from. A soldier below
-    the vehicle's rank, or already driving another vehicle, is listed but disabled."""
-    squads = [e for e in state["entries"] if e["profile"]["kind"] == "squad"]
-    driving: dict[str, str] = {}
-    for e in state["entries"]:
-        if e["profile"]["kind"] == "vehicle":
-            for ref in e["pilot"] or []:
-                if isinstance(ref, dict):
-                    driving[f"{ref.get('entry')}:{ref.get('copy', 1)}:{ref.get('soldier')}"] = e["key"]
-    names = {e["key"]: e["profile"]["name"] for e in state["entries"]}
-    slots = {}
-    for e in state["entries"]:
-        if e["profile"]["kind"] != "vehicle":
-            continue
-        rank = e["profile"]["data"].get("rank", 0)
-        refs = [r for r in e["pilot"] or [] if isinstance(r, dict)]
-        entry_slots = []
-        for i in range(max(e["count"], len(refs))):
-            ref = refs[i] if i < len(refs) else None
-            current = f"{ref.get('entry')}:{ref.get('copy', 1)}:{ref.get('soldier')}" if ref else ""
-            options = []
-            for squad in squads:
-                for copy in range(1, squad["count"] + 1):
-                    for s in squad["profile"]["data"].get("soldiers") or []:
-                        value = f"{squad['key']}:{copy}:{s['num']}"
-                        busy = driving.get(value)
-                        label = f"{squad['profile']['name']}{f' #{copy}' if squad['count'] > 1 else ''} · №{s['num']}"
-                        label += f" · rank {s['rank']}"
-                        if busy and value != current:
-                            label += f" (drives {names.get(busy, '?')})"
-                        options.append(
-                            {
-                                "value": value,
-                                "label": label,
-                                "disabled": value != current and (s["rank"] < rank or bool(busy)),
-                            }
-                        )
-            entry_slots.append({"index": i, "current": current, "options": options})
-        slots[e["key"]] = entry_slots
-    return slots
-
-
-ABILITY_LABELS = {"repair": "Рм"}
-
-
-def ability_label(code: str) -> str:
-    if code.startswith("jump:"):
-        return f"Пр{code.split(':', 1)[1]}"
-    return ABILITY_LABELS.get(code, code)
-
-
-def weapon_stat(w: dict) -> str:
-    if w.get("melee") is not None:
-        return f"ББ/{w['melee']}"
-    return f"{w.get('range') or '–'} / {w.get('power') or '–'}"
-
-
-def decorate(state: dict) -> dict:
-    """Adds display rows to each entry of a roster state: weapons (fitted or not) and soldiers (who drives what)."""
-    from armies import systems
-
-    module = systems.army_module(state["system"])
-    names = {e["key"]: e["profile"]["name"] for e in state["entries"]}
-    drives: dict[str, list[str]] = {}
-    for e in state["entries"]:
-        for ref in e["pilot"] if e["profile"]["kind"] == "vehicle" else []:
-            if isinstance(ref, dict):
-                copy = ref.get("copy", 1)
-                label = e["profile"]["name"] if copy == 1 else f"{e['profile']['name']} (squad #{copy})"
-                drives.setdefault(f"{ref.get('entry')}:{ref.get('soldier')}", []).append(label)
-    for e in state["entries"]:
-        data, kind = e["profile"]["data"], e["profile"]["kind"]
-        arsenal = data.get("arsenal") or data.get("weapons") or []
-        fitted = allowed = {w["key"] for w in arsenal}
-        if kind == "vehicle" and module is not None:
-            variant = module.vehicle_variant(data, e["loadout"])
-            fitted = set(module.fitted_weapons(data, e["loadout"]))
-            allowed = set(module.allowed_weapons(data, variant))
-            e["variant_key"] = (variant or {}).get("key", "")
-        e["weapon_rows"] = [
-            {
-                "key": w["key"],
-                "name": w["name"],
-                "stat": weapon_stat(w),
-                "fitted": w["key"] in fitted,
-                "allowed": w["key"] in allowed,
-                "special": (w.get("special") or {}).get("text", ""),
-            }
-            for w in arsenal
-        ]
-        e["soldier_rows"] = [
-            {
-                **s,
-                "abilities_label": " ".join(ability_label(a) for a in s.get("abilities") or []),
-                "drives": drives.get(f"{e['key']}:{s['num']}", []),
-            }
-            for s in data.get("soldiers") or []
-        ]
-    state["names"] = names
-    return state

@@ -103,16 +103,14 @@ class Faction(models.Model):
 
 
 class UnitProfile(models.Model):
-    class Kind(models.TextChoices):
-        SQUAD = "squad", "Squad"
-        VEHICLE = "vehicle", "Vehicle"
-        GUN = "gun", "Gun"
+    """A unit of a pack. `kind` is any short word the system's army part allows (`profile_kinds`, checked by the
+    services); `data` follows the system's profile schema."""
 
     pack = models.ForeignKey(DataPack, on_delete=models.CASCADE, related_name="profiles")
     slug = models.SlugField(max_length=80)
     name = models.CharField(max_length=120)
     faction = models.ForeignKey(Faction, on_delete=models.PROTECT, related_name="profiles")
-    kind = models.CharField(max_length=10, choices=Kind.choices)
+    kind = models.CharField(max_length=40)
     cost = models.PositiveIntegerField()
     data = models.JSONField(default=dict)
     notes = models.TextField(blank=True, help_text="What was inferred or is odd about this profile.")
@@ -126,7 +124,7 @@ class UnitProfile(models.Model):
         return self.name
 
     def as_rules_dict(self) -> dict:
-        """The profile as the rules engine reads it (rules/systems/base.py); needs `faction` loaded."""
+        """The profile as the rules engine reads it (rules/contract/army.py); needs `faction` loaded."""
         return {
             "slug": self.slug,
             "name": self.name,
@@ -165,19 +163,14 @@ class Roster(models.Model):
 
 
 class RosterEntry(models.Model):
-    """One line of a roster. `loadout` and `pilot` follow the system; for «Бронепехота»:
-
-    - loadout: {"weapons": [arsenal weapon keys], "variant": variant key or absent} (vehicles only);
-    - pilot: a list with one soldier reference per vehicle copy, [{"entry": squad entry key, "soldier": num,
-      "copy": 1-based copy of that squad entry}] (vehicles only).
-    """
+    """One line of a roster: a profile of the roster's pack, how many, and `options`, what the player chose for it
+    (weapons, pilot, archetype…), shaped by the system's `army.options_schema(profile)`."""
 
     roster = models.ForeignKey(Roster, on_delete=models.CASCADE, related_name="entries")
     key = models.CharField(max_length=16)
     profile = models.ForeignKey(UnitProfile, on_delete=models.PROTECT, related_name="entries")
     count = models.PositiveIntegerField(default=1)
-    loadout = models.JSONField(default=dict, blank=True)
-    pilot = models.JSONField(default=list, blank=True)
+    options = models.JSONField(default=dict, blank=True)
     position = models.PositiveIntegerField(default=0)
 
     class Meta:

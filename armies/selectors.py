@@ -15,6 +15,7 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Count, Prefetch, Q, QuerySet
 from django.http import Http404
 
+from armies import systems
 from armies.models import Club, DataPack, Faction, Membership, Roster, RosterEntry, ShareLink, UnitProfile
 
 CLUB_VISIBLE = (Roster.Visibility.CLUB, Roster.Visibility.LINK)
@@ -195,25 +196,27 @@ def roster_share_links(roster: Roster) -> QuerySet[ShareLink]:
     return ShareLink.objects.filter(roster=roster).order_by("-created_at")
 
 
+def entry_for_rules(entry: RosterEntry) -> dict:
+    """One entry as the army part reads it: {"key", "profile", "count", "options"} (rules/contract/army.py)."""
+    return {
+        "key": entry.key,
+        "profile": entry.profile.as_rules_dict(),
+        "count": entry.count,
+        "options": entry.options if isinstance(entry.options, dict) else {},
+    }
+
+
 def roster_for_rules(roster: Roster, *, entries: list[RosterEntry] | None = None, opponent_total=None) -> dict:
-    """The roster dict of rules/systems/base.py `cost_roster`: faction, points limit and every entry with its full
-    profile dict. Pass `entries` when already loaded (from roster_entries) to save the query."""
+    """The roster as the system's army part reads it (rules/contract/army.py), also snapshotted into battles and
+    balance jobs: system, faction, points limit and every entry with its full profile dict and its options. Pass
+    `entries` when already loaded (from roster_entries) to save the query."""
     if entries is None:
         entries = roster_entries(roster)
     result = {
         "system": roster.system,
         "faction": roster.faction,
         "points_limit": roster.points_limit,
-        "entries": [
-            {
-                "key": e.key,
-                "profile": e.profile.as_rules_dict(),
-                "count": e.count,
-                "loadout": e.loadout or {},
-                "pilot": e.pilot or [],
-            }
-            for e in entries
-        ],
+        "entries": [entry_for_rules(e) for e in entries],
     }
     if opponent_total is not None:
         result["opponent_total"] = opponent_total
@@ -221,9 +224,7 @@ def roster_for_rules(roster: Roster, *, entries: list[RosterEntry] | None = None
 
 
 def roster_report(roster: Roster, *, entries: list[RosterEntry] | None = None, opponent: Roster | None = None):
-    """Totals and issues from the roster's game system; `opponent` adds the 10–20 % balance advice."""
-    from armies import systems
-
+    """Totals and issues from the roster's game system; `opponent` adds the system's balance advice."""
     opponent_total = None
     if opponent is not None:
         opponent_total = systems.cost_roster(opponent.system, roster_for_rules(opponent)).total
@@ -259,6 +260,7 @@ def roster_state(roster: Roster, *, can_write: bool = False, opponent: Roster | 
         "pack": {"id": pack.pk, "slug": pack.slug, "name": pack.name, "version": pack.version},
         "newer_pack": {"id": newer.pk, "version": newer.version} if newer else None,
         "can_write": can_write,
+        "currency": systems.currency(roster.system),
         "total": report.total,
         "opponent": {"id": opponent.pk, "name": opponent.name} if opponent is not None else None,
         "counts": severity_count,
@@ -267,8 +269,8 @@ def roster_state(roster: Roster, *, can_write: bool = False, opponent: Roster | 
             {
                 "key": e.key,
                 "count": e.count,
-                "loadout": e.loadout or {},
-                "pilot": e.pilot or [],
+                "options": e.options if isinstance(e.options, dict) else {},
+                "colour": e.profile.faction.colour,
                 "position": e.position,
                 "cost": report.entry_costs.get(e.key, 0),
                 "profile": {**e.profile.as_rules_dict(), "notes": e.profile.notes},

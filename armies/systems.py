@@ -1,98 +1,197 @@
-"""The bridge from armies to the rules engine: profile schemas, roster costing and a system's army helpers.
-
-Costing goes through the registry (`get_system(slug).cost_roster`); a system's optional army module
-(rules/systems/<slug>/army.py) adds builder helpers such as default loadouts and upgrade diffs.
+"""The bridge from armies to the rules engine: every game-specific answer comes from the registry
+(rules.registry, the systems listed in settings.RULES_SYSTEMS) and the system's army part (rules/contract/army.py).
+Nothing here, or anywhere in armies, imports a system's package.
 """
 
 from __future__ import annotations
 
-import functools
-import importlib
-from types import ModuleType
+import sys
+from pathlib import Path
 
 import jsonschema
 
-from rules.registry import get_system
-from rules.systems.base import RosterReport, RuleInputError
+from rules.contract import ArmyPart, RosterReport
+from rules.errors import RuleInputError
+from rules.registry import all_systems, get_system, known
 
 
-def army_module(system: str) -> ModuleType | None:
-    try:
-        return importlib.import_module(f"rules.systems.{system.replace('-', '_')}.army")
-    except ModuleNotFoundError:
-        return None
+def army(system: str) -> ArmyPart | None:
+    """The army part of a registered system (None: unknown system, or one without an army builder)."""
+    return get_system(system).army if known(system) else None
+
+
+def require_army(system: str) -> ArmyPart:
+    part = army(system)
+    if part is None:
+        what = "unknown game system" if not known(system) else "a game system without an army builder"
+        raise RuleInputError({"system": f"{system!r} is {what}"})
+    return part
+
+
+def army_systems() -> list[tuple[str, str]]:
+    """(slug, name) of every registered system with an army builder, in settings order."""
+    return [(s.slug, s.name or s.slug) for s in all_systems() if s.army is not None]
 
 
 def system_name(system: str) -> str:
-    try:
-        return get_system(system).name or system
-    except RuleInputError:
-        return system
+    return (get_system(system).name or system) if known(system) else system
 
 
 def known_system(system: str) -> bool:
-    try:
-        get_system(system)
-    except RuleInputError:
-        return False
-    return True
+    return army(system) is not None
 
 
-@functools.cache
+def official_pack_paths() -> list[Path]:
+    """The JSON files in the `data/` folder beside each registered system with an army builder."""
+    paths: list[Path] = []
+    for system in all_systems():
+        module = sys.modules.get(type(system).__module__)
+        if system.army is not None and getattr(module, "__file__", None):
+            paths += sorted((Path(module.__file__).parent / "data").glob("*.json"))
+    return paths
+
+
+def currency(system: str) -> str:
+    part = army(system)
+    return part.currency if part else ""
+
+
+# Profiles ----------------------------------------------------------------------------------------------------
+_validators: dict[tuple[str, int], jsonschema.Draft202012Validator] = {}
+
+
 def _validator(system: str) -> jsonschema.Draft202012Validator:
-    return jsonschema.Draft202012Validator(get_system(system).profile_schema)
+    schema = require_army(system).profile_schema
+    key = (system, id(schema))
+    if key not in _validators:
+        _validators[key] = jsonschema.Draft202012Validator(schema)
+    return _validators[key]
 
 
 def profile_errors(system: str, profile: dict) -> dict[str, str]:
-    """Readable schema errors of one profile, keyed by field path ({} when valid)."""
-    validator = _validator(system)
-    errors: dict[str, str] = {}
-    for err in sorted(validator.iter_errors(profile), key=lambda e: [str(p) for p in e.absolute_path]):
-        path = ".".join(str(p) for p in err.absolute_path) or "profile"
-        if err.validator == "required":  # one line per missing field, named by its own path
-            missing = err.message.split(chr(39))[1]
-            path = missing if path == "profile" else f"{path}.{missing}"
-            errors.setdefault(path, "this field is required")
-            continue
-        errors.setdefault(path, _readable(err, path))
+    """Readable errors of one profile (its schema, and a kind the system allows), keyed by field path ({}: valid)."""
+    errors = schema_errors(_validator(system), profile, root="profile")
+    kind, kinds = profile.get("kind") if isinstance(profile, dict) else None, kind_labels(system)
+    if "kind" not in errors and kinds and kind not in kinds:
+        errors["kind"] = f"{kind!r} is not one of: {', '.join(kinds)}"
+    elif "kind" not in errors and not (isinstance(kind, str) and 0 < len(kind) <= 40):
+        errors["kind"] = "a short word of 1 to 40 characters"
     return errors
 
 
-def _readable(err, path: str) -> str:
-    if err.validator == "anyOf" and err.context:
-        # "null or a dice string": report why the non-null option failed, not that it is not null.
-        detail = next((e for e in err.context if e.validator != "type"), None)
-        return _readable(detail, path) if detail is not None else f"{err.instance!r} is not a valid value here"
+def schema_errors(validator, instance, *, root: str, prefix: str = "") -> dict[str, str]:
+    """A validator's errors on `instance` as {"field.path": readable message}, one per field; a missing or unknown
+    field is named by its own path; `prefix` goes before every path ("options.")."""
+    errors: dict[str, str] = {}
+
+    def name(*parts) -> str:
+        path = ".".join(str(p) for p in parts)
+        return prefix + path if path else (prefix.rstrip(".") or root)
+
+    for err in sorted(validator.iter_errors(instance), key=lambda e: [str(p) for p in e.absolute_path]):
+        for detail in _details(err):
+            path = list(detail.absolute_path)
+            if detail.validator == "required":
+                for missing in set(detail.validator_value) - set(detail.instance or {}):
+                    errors.setdefault(name(*path, missing), "this field is required")
+            elif detail.validator == "additionalProperties" and isinstance(detail.instance, dict):
+                allowed = set((detail.schema or {}).get("properties") or {})
+                for extra in sorted(set(detail.instance) - allowed):
+                    errors.setdefault(name(*path, extra), "unknown field")
+            else:
+                errors.setdefault(name(*path), _readable(detail))
+    return errors
+
+
+def _details(err) -> list:
+    """For "null or a dice string", why the non-null choice failed (each with its own, deeper path)."""
+    if err.validator in ("anyOf", "oneOf") and err.context:
+        found = [e for e in err.context if e.validator != "type"]
+        if found:
+            return [d for e in found for d in _details(e)]
+    return [err]
+
+
+def _readable(err) -> str:
+    if err.validator in ("anyOf", "oneOf"):
+        return f"{err.instance!r} is not a valid value here"
     if err.validator == "pattern":
-        message = f"{err.instance!r} is not in the expected format"
-        if "range" in path or "power" in path:
-            message += " (dice as on the cards, e.g. Д6+2 for range, 3Д20 for power)"
-        return message
+        hint = err.schema.get("description") if isinstance(err.schema, dict) else None
+        return f"{err.instance!r} is not in the expected format" + (f" ({hint})" if hint else "")
     if err.validator == "enum":
         return f"{err.instance!r} is not one of: {', '.join(map(str, err.validator_value))}"
-    if err.validator == "required":
-        return f"missing field: {err.message.split(chr(39))[1]}"
-    if err.validator == "additionalProperties":
-        return f"unknown field: {err.message}"
     return err.message
 
 
+def kind_labels(system: str) -> dict[str, str]:
+    """{kind: label} of the profiles the system allows (empty: any kind)."""
+    part = army(system)
+    return dict(part.profile_kinds) if part else {}
+
+
+def kind_groups(system: str) -> dict[str, str]:
+    """{kind: heading} of the catalogue and the text export, in order."""
+    part = army(system)
+    if part is None:
+        return {}
+    return dict(part.kind_groups) or dict(part.profile_kinds)
+
+
+def profile_note(system: str, profile: dict) -> str:
+    part = army(system)
+    return part.profile_note(profile) if part else ""
+
+
+def profile_editor(system: str) -> dict | None:
+    """The system's structured custom-unit editor (pure data), or None: armies derives one from the schema."""
+    part = army(system)
+    return part.profile_editor if part else None
+
+
+def profile_schema(system: str) -> dict:
+    return require_army(system).profile_schema
+
+
+# Entries and rosters -----------------------------------------------------------------------------------------
 def cost_roster(system: str, roster: dict) -> RosterReport:
-    return get_system(system).cost_roster(roster)
+    return require_army(system).cost_roster(roster)
 
 
-def default_loadout(system: str, profile: dict) -> dict:
-    module = army_module(system)
-    return module.default_loadout(profile) if module and hasattr(module, "default_loadout") else {}
+def options_schema(system: str, profile: dict) -> dict:
+    return require_army(system).options_schema(profile)
+
+
+def default_options(system: str, profile: dict) -> dict:
+    return dict(require_army(system).default_options(profile) or {})
+
+
+def validate_options(system: str, profile: dict, options) -> dict:
+    """The options cleaned by the system; RuleInputError naming each bad field ("options.weapons.0") otherwise."""
+    part = require_army(system)
+    if not isinstance(options, dict):
+        raise RuleInputError({"options": "must be a JSON object"})
+    try:
+        return part.validate_options(profile, options)
+    except jsonschema.SchemaError as exc:  # the system's schema itself is broken: say so, not a 500
+        raise RuleInputError({"options": f"the system's options schema is invalid: {exc.message}"}) from None
+    except RuleInputError as exc:  # the same errors in the words of profile_errors, where the schema explains them
+        validator = jsonschema.Draft202012Validator(part.options_schema(profile))
+        readable = schema_errors(validator, options, root="options", prefix="options.")
+        raise RuleInputError(readable or exc.errors) from None
 
 
 def upgrade_changes(system: str, entry: dict, new_profile: dict | None) -> tuple[list[str], dict | None]:
-    module = army_module(system)
-    if module and hasattr(module, "upgrade_changes"):
-        return module.upgrade_changes(entry, new_profile)
-    if new_profile is None:
-        return [f"{entry['profile']['name']} is no longer in the pack and will be removed."], None
-    lines = []
-    if new_profile.get("cost") != entry["profile"].get("cost"):
-        lines.append(f"{entry['profile']['name']}: cost {entry['profile'].get('cost')} → {new_profile.get('cost')}.")
-    return lines, entry.get("loadout") or {}
+    return require_army(system).upgrade_changes(entry, new_profile)
+
+
+def copy_options(system: str, entry: dict) -> dict:
+    return require_army(system).copy_options(entry)
+
+
+def options_without(system: str, entry: dict, removed: set[str]) -> dict:
+    return require_army(system).options_without(entry, removed)
+
+
+def entry_views(system: str, roster: dict) -> dict[str, dict]:
+    part = army(system)
+    return dict(part.entry_views(roster) or {}) if part else {}

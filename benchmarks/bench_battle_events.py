@@ -84,7 +84,11 @@ def setup_data() -> list[dict]:
         r = Roster.objects.create(owner=owner, system="bronepekhota", pack=pack, name=name, faction=faction)
         for i, e in enumerate(entries):
             RosterEntry.objects.create(
-                roster=r, key=e[0], profile=UnitProfile.objects.get(pack=pack, slug=e[1]), pilot=e[2], position=i
+                roster=r,
+                key=e[0],
+                profile=UnitProfile.objects.get(pack=pack, slug=e[1]),
+                options={"pilot": e[2]} if e[2] else {},
+                position=i,
             )
         return r
 

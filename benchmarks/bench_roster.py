@@ -2,8 +2,9 @@
 
 Run: make bench ARGS=benchmarks/bench_roster.py
 Reports, from one run: the time of army.cost_roster on 100 entries and per entry, its scaling from 10 to 100
-entries, the ratio of the pilot check by Hall's condition against a naive explicit bipartite matching, and the
-time and query count of the whole database read (armies.selectors.roster_state) for the same roster.
+entries, the ratio of the pilot check by Hall's condition against a naive explicit bipartite matching, the time of
+the entry views the builder draws (army.entry_views), and the time and query count of the whole database read
+(armies.selectors.roster_state) for the same roster.
 """
 
 from __future__ import annotations
@@ -34,15 +35,13 @@ def roster_100() -> dict:
     for i in range(50):
         key = f"s{i}"
         squad_keys.append(key)
-        entries.append({"key": key, "profile": P[SQUADS[i % 3]], "count": 1, "loadout": {}, "pilot": []})
+        entries.append({"key": key, "profile": P[SQUADS[i % 3]], "count": 1, "options": {}})
     for i in range(40):
         profile = P[VEHICLES[i % 5]]
-        pilot = [{"entry": squad_keys[i], "soldier": 1 + i % 6, "copy": 1}]
-        entries.append(
-            {"key": f"v{i}", "profile": profile, "count": 1, "loadout": army.default_loadout(profile), "pilot": pilot}
-        )
+        options = {**army.ARMY.default_options(profile), "pilot": [{"entry": squad_keys[i], "soldier": 1 + i % 6}]}
+        entries.append({"key": f"v{i}", "profile": profile, "count": 1, "options": options})
     for i in range(10):
-        entries.append({"key": f"g{i}", "profile": P[GUNS[i % 2]], "count": 1, "loadout": {}, "pilot": []})
+        entries.append({"key": f"g{i}", "profile": P[GUNS[i % 2]], "count": 1, "options": {}})
     return {"faction": "protectorate", "points_limit": 5000, "opponent_total": 4800, "entries": entries}
 
 
@@ -120,8 +119,7 @@ def bench_database(roster_dict: dict) -> tuple[float, int] | None:
                     key=e["key"],
                     profile=profiles[e["profile"]["slug"]],
                     count=e["count"],
-                    loadout=e["loadout"],
-                    pilot=e["pilot"],
+                    options=e["options"],
                     position=i,
                 )
                 for i, e in enumerate(roster_dict["entries"])
@@ -160,6 +158,8 @@ def main() -> None:
         f"pilot check, {len(pools[0])} vehicles / {len(pools[1])} soldiers: Hall's condition {hall * 1e6:.0f} µs, "
         f"explicit matching {naive * 1e6:.0f} µs; ratio {naive / hall:.0f}x"
     )
+    views, _ = best_of(army.ARMY.entry_views, roster, repeat=3, number=5)
+    print(f"army.entry_views (what the builder draws, pilot choices included), 100 entries: {views * 1000:.1f} ms")
     db = bench_database(roster)
     if db is not None:
         elapsed, queries = db

@@ -1,15 +1,20 @@
 """Fixtures of the armies tests: the official pack loaded from its file, users, a club and rosters."""
 
+from pathlib import Path
+
 import pytest
 from django.contrib.auth import get_user_model
 
 from armies import services
 from armies.models import Membership, Roster
 
+BRONEPEKHOTA_PACK = Path(__file__).resolve().parents[2] / "rules/systems/bronepekhota/data/tehnolog-classic.json"
+
 
 @pytest.fixture
 def official_pack(db):
-    (pack, _created), *_ = services.load_packs()
+    """«Бронепехота»'s official pack (only it: other registered systems' packs are not loaded)."""
+    ((pack, _created),) = services.load_packs(paths=[BRONEPEKHOTA_PACK])
     return pack
 
 
@@ -41,7 +46,7 @@ def club_setup(owner, make_user):
 def roster(owner, official_pack):
     r = services.roster_create(owner=owner, pack=official_pack, name="Blue army", faction="protectorate")
     squad = services.entry_add(roster=r, profile="protectorate_kiberspetsnaz")
-    services.entry_add(roster=r, profile="griffin", pilot=[{"entry": squad.key, "soldier": 1}])
+    services.entry_add(roster=r, profile="griffin", options={"pilot": [{"entry": squad.key, "soldier": 1}]})
     r.refresh_from_db()
     return r
 

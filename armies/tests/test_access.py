@@ -22,7 +22,7 @@ def world(club_setup, official_pack):
         visibility=Roster.Visibility.CLUB,
     )
     squad = services.entry_add(roster=roster, profile="protectorate_kiberspetsnaz")
-    services.entry_add(roster=roster, profile="griffin", pilot=[{"entry": squad.key, "soldier": 1}])
+    services.entry_add(roster=roster, profile="griffin", options={"pilot": [{"entry": squad.key, "soldier": 1}]})
     link = services.share_link_create(roster=roster, user=club_setup["owner"])
     pack = services.pack_create(
         user=club_setup["owner"], system="bronepekhota", name="Club units", club=club_setup["club"]

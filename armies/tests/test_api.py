@@ -40,14 +40,17 @@ def test_build_a_roster_through_the_api(api, official_pack):
     helix = state["entries"][1]
     assert state["total"] == 180
     assert [i["code"] for i in helix["issues"]] == ["no_pilot"]
-    assert helix["loadout"] == {"variant": "rockets", "weapons": ["raketnaya-ustanovka", "raketnaya-ustanovka-2"]}
+    assert helix["options"] == {"variant": "rockets", "weapons": ["raketnaya-ustanovka", "raketnaya-ustanovka-2"]}
+    pilot = [{"entry": squad, "soldier": 2, "copy": 1}]
     state = patch(
-        api, f"/api/v1/rosters/{rid}/entries/{helix['key']}/", {"pilot": [{"entry": squad, "soldier": 2, "copy": 1}]}
+        api, f"/api/v1/rosters/{rid}/entries/{helix['key']}/", {"options": {**helix["options"], "pilot": pilot}}
     ).json()
     assert state["entries"][1]["issues"] == []
     assert state["counts"]["error"] == 0
-    state = patch(api, f"/api/v1/rosters/{rid}/entries/{helix['key']}/", {"loadout": {"variant": "repair"}}).json()
-    assert state["entries"][1]["loadout"] == {"variant": "repair"}
+    repair = {"variant": "repair", "pilot": pilot}
+    state = patch(api, f"/api/v1/rosters/{rid}/entries/{helix['key']}/", {"options": repair}).json()
+    assert state["entries"][1]["options"] == repair
+    assert state["entries"][1]["issues"] == []
     state = patch(api, f"/api/v1/rosters/{rid}/entries/{squad}/", {"count": 3}).json()
     assert state["total"] == 360
     assert [i["code"] for i in state["issues"]] == ["over_limit"]
@@ -55,7 +58,7 @@ def test_build_a_roster_through_the_api(api, official_pack):
     assert len(state["entries"]) == 3
     state = api.delete(f"/api/v1/rosters/{rid}/entries/{squad}/").json()
     assert [e["profile"]["slug"] for e in state["entries"]] == ["helix", "helix"]
-    assert state["entries"][0]["pilot"] == []
+    assert state["entries"][0]["options"] == {"variant": "repair"}
 
 
 def test_bad_input_is_a_readable_400_and_changes_nothing(api, roster):
@@ -184,7 +187,9 @@ def _roster_with(owner, pack, n):
         if i % 2 == 0:
             squads.append(services.entry_add(roster=roster, profile="protectorate_kiberspetsnaz").key)
         else:
-            services.entry_add(roster=roster, profile="griffin", pilot=[{"entry": squads[-1], "soldier": 1}])
+            services.entry_add(
+                roster=roster, profile="griffin", options={"pilot": [{"entry": squads[-1], "soldier": 1}]}
+            )
     roster.refresh_from_db()
     return roster
 
@@ -234,7 +239,7 @@ def test_junk_never_causes_a_500(api, roster, junk):
         ("post", "/api/v1/packs/"),
         ("post", "/api/v1/clubs/"),
     ]
-    for field in ("loadout", "pilot", "count", "profile", "pack", "faction", "points_limit", "club"):
+    for field in ("options", "count", "profile", "pack", "faction", "points_limit", "club"):
         writes.append(("patch", f"/api/v1/rosters/{roster.pk}/entries/{key}/", {field: junk}))
         writes.append(("post", f"/api/v1/rosters/{roster.pk}/entries/", {"profile": "griffin", field: junk}))
         writes.append(("post", "/api/v1/rosters/", {"pack": 1, "name": "x", "faction": "polaris", field: junk}))

@@ -12,14 +12,12 @@ PACK = json.loads((Path(army.__file__).parent / "data" / "tehnolog-classic.json"
 P = {p["slug"]: p for p in PACK["profiles"]}
 
 
-def entry(key, slug, *, count=1, loadout=None, pilot=None):
-    return {
-        "key": key,
-        "profile": P[slug],
-        "count": count,
-        "loadout": army.default_loadout(P[slug]) if loadout is None else loadout,
-        "pilot": pilot or [],
-    }
+def entry(key, slug, *, count=1, options=None, pilot=None):
+    """A roster entry as roster_for_rules gives it: the default options (or those given), plus the pilot."""
+    chosen = army.ARMY.default_options(P[slug]) if options is None else options
+    if pilot:
+        chosen = {**chosen, "pilot": pilot}
+    return {"key": key, "profile": P[slug], "count": count, "options": chosen}
 
 
 def pilot(squad_key, soldier, copy=1):
@@ -146,17 +144,15 @@ def test_halls_condition_nested_thresholds():
 
 def test_arsenal_subset_variant_and_mounts():
     gryphon = P["griffin"]
-    bad = cost([entry("g", "griffin", loadout={"weapons": ["raketnaya-ustanovka", "laser-9000"]})])
+    bad = cost([entry("g", "griffin", options={"weapons": ["raketnaya-ustanovka", "laser-9000"]})])
     assert "not_in_arsenal" in codes(bad, "g")
-    twice = cost([entry("g", "griffin", loadout={"weapons": ["raketnaya-ustanovka", "raketnaya-ustanovka"]})])
+    twice = cost([entry("g", "griffin", options={"weapons": ["raketnaya-ustanovka", "raketnaya-ustanovka"]})])
     assert "weapon_twice" in codes(twice, "g")
     limited = {**gryphon, "data": {**gryphon["data"], "mounts": 2}}
     over = army.cost_roster(
         {
             "faction": "protectorate",
-            "entries": [
-                {"key": "g", "profile": limited, "count": 1, "loadout": army.default_loadout(gryphon), "pilot": []}
-            ],
+            "entries": [{"key": "g", "profile": limited, "count": 1, "options": army.default_loadout(gryphon)}],
         }
     )
     assert "too_many_weapons" in codes(over, "g")
@@ -169,14 +165,14 @@ def test_helix_variants():
     assert default == {"variant": "rockets", "weapons": ["raketnaya-ustanovka", "raketnaya-ustanovka-2"]}
     roster = {"faction": "polaris"}
     repair = army.cost_roster(
-        {**roster, "entries": [entry("h", "helix", loadout={"variant": "repair", "weapons": []})]}
+        {**roster, "entries": [entry("h", "helix", options={"variant": "repair", "weapons": []})]}
     )
     assert codes(repair, "h") == ["no_pilot"]
     mixed = army.cost_roster(
-        {**roster, "entries": [entry("h", "helix", loadout={"variant": "repair", "weapons": ["raketnaya-ustanovka"]})]}
+        {**roster, "entries": [entry("h", "helix", options={"variant": "repair", "weapons": ["raketnaya-ustanovka"]})]}
     )
     assert "not_in_variant" in codes(mixed, "h")
-    unknown = army.cost_roster({**roster, "entries": [entry("h", "helix", loadout={"variant": "ufo"})]})
+    unknown = army.cost_roster({**roster, "entries": [entry("h", "helix", options={"variant": "ufo"})]})
     assert "unknown_variant" in codes(unknown, "h")
 
 
@@ -217,7 +213,7 @@ def test_squad_of_four_and_gun_without_crew_are_warnings():
 
 
 def test_bad_counts_and_unreadable_input_are_errors_not_crashes():
-    report = cost([entry("a", "protectorate_kiberspetsnaz", count=0), entry("g", "griffin", loadout=["x"])])
+    report = cost([entry("a", "protectorate_kiberspetsnaz", count=0), entry("g", "griffin", options=["x"])])
     assert "bad_count" in codes(report, "a")
     assert "bad_loadout" in codes(report, "g")
     weird = cost([entry("g", "griffin", pilot=[{"entry": 5, "soldier": "one"}])])
@@ -225,14 +221,51 @@ def test_bad_counts_and_unreadable_input_are_errors_not_crashes():
 
 
 def test_upgrade_changes_drop_removed_weapons():
-    old = entry("g", "griffin", loadout={"weapons": ["raketnaya-ustanovka", "lazernaya-pushka"]})
+    old = entry("g", "griffin", options={"weapons": ["raketnaya-ustanovka", "lazernaya-pushka"]})
     new_profile = json.loads(json.dumps(P["griffin"]))
     new_profile["cost"] = 75
     new_profile["data"]["arsenal"] = [w for w in new_profile["data"]["arsenal"] if w["key"] != "lazernaya-pushka"]
-    lines, loadout = army.upgrade_changes(old, new_profile)
-    assert loadout["weapons"] == ["raketnaya-ustanovka"]
+    lines, options = army.upgrade_changes(old, new_profile)
+    assert options["weapons"] == ["raketnaya-ustanovka"]
     assert any("70 → 75" in line for line in lines)
     assert any("Лазерная пушка" in line for line in lines)
     gone, none = army.upgrade_changes(old, None)
     assert none is None
     assert "no longer in the pack" in gone[0]
+
+
+def test_old_snapshots_with_loadout_and_pilot_read_like_options():
+    """Battles and balance jobs keep rosters snapshotted before options existed: {"loadout", "pilot"} beside each
+    other. The costing and the simulator read them as they read the options of today."""
+    from rules.systems.bronepekhota.simulate import Battle, BattleParams
+
+    rider = [{"entry": "s", "soldier": 4, "copy": 1}]
+    fit = {"weapons": ["raketnaya-ustanovka"]}
+    new = [entry("s", "protectorate_kiberspetsnaz"), entry("g", "griffin", options=fit, pilot=rider)]
+    old = [
+        {"key": "s", "profile": P["protectorate_kiberspetsnaz"], "count": 1, "loadout": {}, "pilot": []},
+        {"key": "g", "profile": P["griffin"], "count": 1, "loadout": fit, "pilot": rider},
+    ]
+    assert codes(cost(new)) == codes(cost(old)) == []
+    assert codes(cost([*old[:1], {**old[1], "loadout": {"weapons": ["x"]}}]), "g") == ["not_in_arsenal"]
+    sides = []
+    for entries in (new, old):
+        battle = Battle(entries, [entry("a", "aborigeny")], BattleParams(), {})
+        pilots = {v["vehicle"]: v["pilot"] for v in battle.describe()["sides"][0]["pilots"]}
+        gryphon = next(el for el in battle.forces[0].elements() if el.name == "GRYPHON")
+        sides.append((pilots["GRYPHON"], [w.name for w in gryphon.weapons]))
+    assert sides[0] == sides[1]
+    assert sides[0][0].endswith("#4")
+    assert sides[0][1] == ["Ракетная установка"]
+
+
+def test_options_schema_and_copies():
+    assert army.ARMY.options_schema(P["protectorate_kiberspetsnaz"])["properties"] == {}
+    helix = army.ARMY.options_schema(P["helix"])["properties"]
+    assert helix["variant"]["enum"] == ["rockets", "repair"]
+    assert set(helix) == {"variant", "weapons", "pilot"}
+    piloted = entry("h", "helix", pilot=pilot("s", 1))
+    assert "pilot" not in army.ARMY.copy_options(piloted)
+    assert army.ARMY.copy_options(piloted)["variant"] == "rockets"
+    assert army.ARMY.options_without(piloted, {"s"}) == army.ARMY.copy_options(piloted)
+    assert army.ARMY.options_without(piloted, {"other"})["pilot"] == pilot("s", 1)

@@ -22,7 +22,7 @@ def test_builder_updates_live_on_a_phone(live_server, phone_context, player):
     page.goto(f"{live_server.url}/accounts/login/?next=/rosters/{roster.pk}/")
     page.fill("input[name=username]", "player")
     page.fill("input[name=password]", "phone-pass-2931")
-    page.click("button[type=submit]")
+    page.click("main button[type=submit]")  # the header has buttons too (language)
     page.wait_for_url(f"**/rosters/{roster.pk}/")
     total = page.locator('[data-testid="total"]')
     assert total.inner_text() == "90"
@@ -34,13 +34,13 @@ def test_builder_updates_live_on_a_phone(live_server, phone_context, player):
     assert "VIPER needs a pilot" in viper.inner_text()
     assert page.locator('[data-testid="error-count"]').inner_text() == "1 error"
 
-    viper.locator('select[data-field="pilot"]').select_option(index=1)
+    viper.locator('select[data-option="pilot"]').select_option(index=1)
     page.wait_for_function("document.querySelector('[data-testid=error-count]').textContent === 'valid'")
     assert "drives VIPER" in page.locator(".entry.kind-squad").inner_text()
 
     page.locator(".entry.kind-squad").locator('[data-action="inc"]').click()
     page.wait_for_function("document.querySelector('[data-testid=total]').textContent === '230'")
-    page.locator(".entry.kind-vehicle").locator('input[data-field="weapon"]').first.uncheck()
+    page.locator(".entry.kind-vehicle").locator('input[data-option="weapons"]').first.uncheck()
     page.wait_for_function("document.body.textContent.includes('has no weapon fitted')")
 
     page.locator(".entry.kind-vehicle").locator('[data-action="duplicate"]').click()

@@ -8,11 +8,10 @@ import jsonschema
 import pytest
 from django.core.management import CommandError, call_command
 
-from armies import services
 from armies.models import DataPack, UnitProfile
 from rules.systems.bronepekhota.profile import PROFILE_SCHEMA
 
-PACK_FILE = Path(services.__file__).resolve().parent.parent / "rules/systems/bronepekhota/data/tehnolog-classic.json"
+PACK_FILE = Path(__file__).resolve().parents[2] / "rules/systems/bronepekhota/data/tehnolog-classic.json"
 PACK = json.loads(PACK_FILE.read_text(encoding="utf-8"))
 BY_SLUG = {p["slug"]: p for p in PACK["profiles"]}
 

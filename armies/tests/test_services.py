@@ -36,13 +36,16 @@ def test_add_remove_duplicate(roster):
     gryphon = RosterEntry.objects.get(roster=roster, key=keys["griffin"])
     dup = services.entry_duplicate(entry=gryphon)
     assert dup.key != gryphon.key
-    assert dup.pilot == []  # a soldier drives one vehicle: the copy needs its own pilot
-    assert dup.loadout == gryphon.loadout
+    assert "pilot" not in dup.options  # a soldier drives one vehicle: the copy needs its own pilot
+    assert gryphon.options["pilot"]
+    assert dup.options == {k: v for k, v in gryphon.options.items() if k != "pilot"}
+    assert dup.options["weapons"]
     assert selectors.roster_state(roster)["total"] == 230
     squad = RosterEntry.objects.get(roster=roster, key=keys["protectorate_kiberspetsnaz"])
     services.entry_remove(entry=squad)
     gryphon.refresh_from_db()
-    assert gryphon.pilot == []  # the pilot left with his squad
+    assert "pilot" not in gryphon.options  # the pilot left with his squad
+    assert gryphon.options["weapons"]  # the rest of its options stay
     codes = {i["code"] for e in selectors.roster_state(roster)["entries"] for i in e["issues"]}
     assert "no_pilot" in codes
 
@@ -52,8 +55,8 @@ def test_entry_input_is_checked(roster, official_pack):
         services.entry_add(roster=roster, profile="no-such-unit")
     with pytest.raises(services.ServiceError, match="count"):
         services.entry_add(roster=roster, profile="minomet", count=0)
-    with pytest.raises(services.ServiceError, match="loadout"):
-        services.entry_add(roster=roster, profile="minomet", loadout=["x"])
+    with pytest.raises(services.ServiceError, match="options"):
+        services.entry_add(roster=roster, profile="minomet", options=["x"])
     other = services.pack_create(user=roster.owner, system="bronepekhota", name="Mine")
     foreign = services.profile_save(pack=other, data=copy.deepcopy(_custom_squad()))
     with pytest.raises(services.ServiceError, match="not in this roster's pack"):
@@ -81,14 +84,18 @@ def test_roster_fields_are_checked(owner, official_pack):
 def test_export_import_round_trip(roster, make_user):
     data = services.roster_export(roster=roster)
     assert data["format"] == "armlist-roster"
-    assert data["format_version"] == 1
+    assert data["format_version"] == 2
+    assert "loadout" not in data["entries"][1]
+    assert data["entries"][1]["options"]["pilot"]
     other = make_user("other")
     imported = services.roster_import(user=other, data=data, visible_packs=selectors.pack_visible_to(other))
     assert imported.owner == other
     original = selectors.roster_state(roster)
     again = selectors.roster_state(imported)
     assert again["total"] == original["total"]
-    assert [(e["key"], e["pilot"]) for e in again["entries"]] == [(e["key"], e["pilot"]) for e in original["entries"]]
+    assert [(e["key"], e["options"]) for e in again["entries"]] == [
+        (e["key"], e["options"]) for e in original["entries"]
+    ]
     assert again["counts"] == original["counts"]
 
 
@@ -97,7 +104,7 @@ def test_export_import_round_trip(roster, make_user):
     [
         (lambda d: "not a dict", "not an Armlist roster"),
         (lambda d: {**d, "format": "battlescribe"}, "not an Armlist roster export"),
-        (lambda d: {**d, "format_version": 2}, "format version 2 is not supported"),
+        (lambda d: {**d, "format_version": 3}, "format version 3 is not supported"),
         (lambda d: {**d, "roster": {**d["roster"], "name": "Tampered"}}, "checksum does not match"),
         (lambda d: {k: v for k, v in d.items() if k != "checksum"}, "checksum does not match"),
     ],
@@ -167,8 +174,8 @@ def test_upgrade_shows_changes_then_applies(roster, official_pack):
     state = selectors.roster_state(roster)
     assert state["total"] == 80
     gryphon = state["entries"][0]
-    assert "lazernaya-pushka" not in gryphon["loadout"]["weapons"]
-    assert gryphon["pilot"] == []
+    assert "lazernaya-pushka" not in gryphon["options"]["weapons"]
+    assert "pilot" not in gryphon["options"]
 
 
 def _custom_squad():
@@ -251,6 +258,6 @@ def test_roster_for_rules_shape(roster):
     data = selectors.roster_for_rules(roster)
     assert data["faction"] == "protectorate"
     first = data["entries"][0]
-    assert set(first) == {"key", "profile", "count", "loadout", "pilot"}
+    assert set(first) == {"key", "profile", "count", "options"}
     assert set(first["profile"]) == {"slug", "name", "faction", "kind", "cost", "data"}
-    assert data["entries"][1]["pilot"] == [{"entry": first["key"], "soldier": 1}]
+    assert data["entries"][1]["options"]["pilot"] == [{"entry": first["key"], "soldier": 1}]

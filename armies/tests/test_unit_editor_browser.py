@@ -18,7 +18,7 @@ def test_fill_in_a_custom_squad_on_a_phone(live_server, phone_context, official_
     page.goto(f"{live_server.url}/accounts/login/?next=/packs/{pack.pk}/units/new/%3Fkind%3Dsquad")
     page.fill("input[name=username]", "builder")
     page.fill("input[name=password]", "phone-pass-5172")
-    page.click("button[type=submit]")
+    page.click("main button[type=submit]")  # the header has buttons too (language)
     page.wait_for_url(f"**/packs/{pack.pk}/units/new/?kind=squad")
     assert page.locator(".ed-section[data-section=soldiers] .ed-rows > .ed-row").count() == 6
     assert page.evaluate("document.documentElement.scrollWidth") <= 360  # no sideways scrolling on a phone

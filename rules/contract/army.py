@@ -160,7 +160,9 @@ ENTRY_VIEW_DOC = """An entry view: {"blocks": [block], "card": [block], "summary
   {"type": "checks", "option", "label", "items": [{"value", "label", "note", "title", "checked", "disabled",
   "muted"}], "empty": str} (the list of checked values);
   {"type": "slots", "option", "label", "placeholder", "slots": [{"choices": [{"value", "label", "selected",
-  "disabled"}]}]} (the list of every slot's chosen value, empty slots left out).
+  "disabled"}]}]} (the list of every slot's chosen value, empty slots left out);
+  {"type": "number" | "input" | "json", "option", "label", "value", "min"?, "max"?} (a number, a text, or any
+  value typed as JSON text; empty drops the key).
   Values are any JSON values.
 """
 

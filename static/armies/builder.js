@@ -39,7 +39,7 @@
           "X-CSRFToken": csrfToken(),
           "If-Match": '"' + live().dataset.version + '"',
         },
-        body: body === undefined ? undefined : JSON.stringify(body),
+        body: body === undefined ? undefined : JSON.stringify(typeof body === "function" ? body() : body),
       });
       if (response.ok) {
         hideError();
@@ -86,8 +86,48 @@
     }
   });
 
+  // A control of an entry view writes one key of the entry's options (rules/contract/army.py ENTRY_VIEW_DOC); the
+  // whole options object goes to the API. Every control value is JSON. The change is read now and laid over the
+  // entry's options when it is sent, so that quick changes queued one after another all keep.
+  function parsed(value) {
+    try { return JSON.parse(value); } catch (e) { return null; }
+  }
+  function changeOf(entry, control) {
+    const key = control.dataset.option;
+    const same = '[data-option="' + CSS.escape(key) + '"]';
+    const kind = control.dataset.control;
+    let value;
+    let resets = [];
+    if (kind === "checks") {
+      value = Array.from(entry.querySelectorAll("input" + same + ":checked")).map((i) => parsed(i.value));
+    } else if (kind === "slots") {
+      value = Array.from(entry.querySelectorAll("select" + same)).filter((s) => s.value).map((s) => parsed(s.value));
+    } else if (kind === "choice") {
+      value = parsed(control.value);
+      resets = (control.dataset.resets || "").split(" ").filter(Boolean);
+    } else if (kind === "json") {
+      if (control.value.trim() === "") value = null;
+      else {
+        try { value = JSON.parse(control.value); } catch (e) { return null; }
+      }
+    } else if (kind === "number") {
+      value = control.value.trim() === "" ? null : Number(control.value);
+    } else {
+      value = control.value.trim() === "" ? null : control.value.trim();
+    }
+    return { key: key, value: value, resets: resets };
+  }
+  function optionsWith(entryKey, change) {
+    const entry = live().querySelector('.entry[data-key="' + CSS.escape(entryKey) + '"]');
+    let options = {};
+    try { options = JSON.parse((entry && entry.dataset.options) || "{}"); } catch (e) { options = {}; }
+    change.resets.forEach((k) => { delete options[k]; });
+    if (change.value === null || change.value === undefined) delete options[change.key];
+    else options[change.key] = change.value;
+    return { options: options };
+  }
+
   root.addEventListener("change", (event) => {
-    const field = event.target.dataset.field;
     if (event.target.id === "against") {
       const url = new URL(window.location.href);
       if (event.target.value) url.searchParams.set("against", event.target.value); else url.searchParams.delete("against");
@@ -95,26 +135,12 @@
       queue = queue.then(refresh);
       return;
     }
-    if (!field) return;
-    const entry = entryOf(event.target);
-    if (field === "weapon") {
-      const weapons = Array.from(entry.querySelectorAll('input[data-field="weapon"]:checked')).map((i) => i.value);
-      const variant = entry.querySelector('select[data-field="variant"]');
-      const loadout = { weapons: weapons };
-      if (variant) loadout.variant = variant.value;
-      enqueue("PATCH", entryUrl(entry), { loadout: loadout });
-    } else if (field === "variant") {
-      enqueue("PATCH", entryUrl(entry), { loadout: { variant: event.target.value } });
-    } else if (field === "pilot") {
-      const pilots = Array.from(entry.querySelectorAll('select[data-field="pilot"]'))
-        .map((s) => s.value)
-        .filter(Boolean)
-        .map((value) => {
-          const parts = value.split(":");
-          return { entry: parts[0], copy: parseInt(parts[1], 10), soldier: parseInt(parts[2], 10) };
-        });
-      enqueue("PATCH", entryUrl(entry), { pilot: pilots });
-    }
+    const control = event.target.closest("[data-option]");
+    if (!control || !root.contains(control)) return;
+    const entry = entryOf(control);
+    const change = changeOf(entry, control);
+    if (change === null) { showError(control.dataset.option + ": not valid JSON; nothing was saved."); return; }
+    enqueue("PATCH", entryUrl(entry), () => optionsWith(entry.dataset.key, change));
   });
 
   const filter = document.getElementById("unit-filter");

@@ -1,16 +1,16 @@
-// New-unit form: switching the kind fills the values box with that kind's template (only while it is unedited).
+// New-unit JSON box: switching the kind fills the values box with that kind's starting values (only while it is
+// unedited). The starting values of every kind come with the page (the system's editor layout).
 (function () {
   "use strict";
   const form = document.getElementById("profile-form");
-  if (!form) return;
+  const source = document.getElementById("unit-templates");
+  if (!form || !source) return;
+  const templates = JSON.parse(source.textContent);
   const kind = form.querySelector('[name="kind"]');
   const data = form.querySelector('[name="data"]');
-  const base = form.dataset.templates.replace(/squad\/$/, "");
   let pristine = true;
   data.addEventListener("input", () => { pristine = false; });
-  kind.addEventListener("change", async () => {
-    if (!pristine) return;
-    const response = await fetch(base + encodeURIComponent(kind.value) + "/", { credentials: "same-origin" });
-    if (response.ok) data.value = JSON.stringify(await response.json(), null, 1);
+  kind.addEventListener("change", () => {
+    if (pristine && templates[kind.value]) data.value = JSON.stringify(templates[kind.value], null, 1);
   });
 })();

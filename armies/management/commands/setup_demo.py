@@ -1,4 +1,7 @@
-"""Used by `make run`: official data packs, a demo club with demo rosters, and a demo login (idempotent)."""
+"""Used by `make run`: official data packs, a demo club with demo rosters, and a demo login (idempotent).
+
+The demo rosters are «Бронепехота» armies (units of its official pack, a pilot named in each vehicle's options);
+they are skipped when that pack is not loaded."""
 
 import secrets
 from pathlib import Path
@@ -86,7 +89,7 @@ class Command(BaseCommand):
             )
             keys = {}
             for label, slug, pilot in spec["entries"]:
-                refs = [{"entry": keys[pilot[0]], "soldier": pilot[1], "copy": 1}] if pilot else None
-                keys[label] = services.entry_add(roster=roster, profile=slug, pilot=refs).key
+                options = {"pilot": [{"entry": keys[pilot[0]], "soldier": pilot[1], "copy": 1}]} if pilot else None
+                keys[label] = services.entry_add(roster=roster, profile=slug, options=options).key
             self.stdout.write(f"Demo roster «{roster.name}» created.")
         Membership.objects.get_or_create(club=club, user=user, defaults={"role": Membership.Role.OWNER})

@@ -1,15 +1,18 @@
-"""Army building for «Бронепехота»: roster costing and validation (spec §2.1–§2.2, §5 A1, A2, A27, A30).
+"""Army building for «Бронепехота»: roster costing and validation (spec §2.1–§2.2, §5 A1, A2, A27, A30), entry
+options, and how entries read on the builder's pages.
 
-Pure Python. `cost_roster(roster)` takes the roster dict of rules/systems/base.py:
-    {"faction", "points_limit", "opponent_total"?, "entries": [{"key", "profile", "count", "loadout", "pilot"}]}
+Pure Python. `cost_roster(roster)` takes the roster dict of rules/contract/army.py:
+    {"faction", "points_limit", "opponent_total"?, "entries": [{"key", "profile", "count", "options"}]}
 with each profile as stored in the pack ({"slug","name","faction","kind","cost","data"}), and answers a
 RosterReport: total, cost per entry and the issues, each naming the entry it concerns (None: whole roster).
 
-Entry fields of this system:
-- loadout (vehicles): {"variant": variant key (vehicles with variants; default the first),
-                       "weapons": [arsenal weapon keys] (absent: every weapon the variant allows)};
-- pilot (vehicles): a list with one soldier per vehicle copy, [{"entry": squad entry key, "soldier": num,
-                    "copy": 1-based copy of that squad entry (default 1)}]. A single dict is read as a list of one.
+An entry's options (vehicles only; squads and guns have none):
+    {"variant": variant key (vehicles with variants; default the first),
+     "weapons": [arsenal weapon keys] (absent: every weapon the variant allows, up to the mounts),
+     "pilot": one soldier per vehicle copy, [{"entry": squad entry key, "soldier": num, "copy": 1-based copy of
+              that squad entry (default 1)}]}
+Older snapshots (battles, balance jobs) hold `loadout` ({"variant", "weapons"}) and `pilot` beside each other
+instead; entry_loadout() and entry_pilot() read both shapes.
 """
 
 from __future__ import annotations
@@ -18,7 +21,8 @@ from bisect import bisect_left
 from collections.abc import Iterable
 
 from rules.contract import ArmyPart, Issue, RosterReport
-from rules.systems.bronepekhota.profile import PROFILE_SCHEMA
+from rules.systems.bronepekhota import profile as profiles
+from rules.systems.bronepekhota.profile import PROFILE_EDITOR, PROFILE_SCHEMA
 
 SIDES = ("protectorate", "polaris")  # blue and red never share an army; green joins either (p.3)
 SHARED = "green"
@@ -31,6 +35,33 @@ FACTION_NAMES = {"protectorate": "Protectorate (blue)", "polaris": "Polaris (red
 
 def _issue(issues: list, severity: str, code: str, message: str, entry: str | None = None) -> None:
     issues.append(Issue(severity=severity, code=code, message=message, entry=entry))
+
+
+def entry_loadout(entry: dict) -> dict:
+    """An entry's vehicle fit ({"variant"?, "weapons"?}): from `options`, or from an older snapshot's `loadout`."""
+    options = entry.get("options")
+    if isinstance(options, dict):
+        return {k: v for k, v in options.items() if k != "pilot"}
+    if options is not None:
+        return options  # unreadable: reported by cost_roster as bad_loadout
+    return entry.get("loadout") or {}
+
+
+def entry_pilot(entry: dict):
+    """An entry's pilot references as stored: from `options`, or from an older snapshot's `pilot`."""
+    options = entry.get("options")
+    if isinstance(options, dict):
+        return options.get("pilot")
+    return entry.get("pilot")
+
+
+def options_from_columns(loadout, pilot) -> dict:
+    """The options of an entry stored (or exported) before options existed: the loadout, plus the pilot if any."""
+    options = dict(loadout) if isinstance(loadout, dict) else {}
+    refs = pilot_refs(pilot)
+    if refs:
+        options["pilot"] = refs
+    return options
 
 
 def pilot_refs(pilot) -> list:
@@ -137,7 +168,7 @@ def _check_factions(roster: dict, entries: list[dict], issues: list) -> None:
 
 
 def _check_loadout(e: dict, data: dict, issues: list) -> None:
-    loadout = e.get("loadout") or {}
+    loadout = entry_loadout(e)
     if not isinstance(loadout, dict):
         _issue(issues, "error", "bad_loadout", "The loadout is not readable; choose the weapons again.", e["key"])
         return
@@ -198,7 +229,7 @@ def _check_loadout(e: dict, data: dict, issues: list) -> None:
 
 def _check_pilots(e: dict, data: dict, pool: dict, kinds: dict, used: dict, issues: list) -> None:
     key, name, rank, count = e["key"], e["profile"].get("name"), data.get("rank", 0), _count(e)
-    refs = pilot_refs(e.get("pilot"))
+    refs = pilot_refs(entry_pilot(e))
     if len(refs) > count:
         _issue(
             issues,
@@ -347,8 +378,8 @@ def cost_roster(roster: dict) -> RosterReport:
 
 
 def upgrade_changes(entry: dict, new_profile: dict | None) -> tuple[list[str], dict | None]:
-    """What moving one entry to a newer pack version changes: readable lines and the entry's new loadout
-    (None when the profile is gone). Weapons that left the arsenal are dropped from the loadout."""
+    """What moving one entry to a newer pack version changes: readable lines and the entry's new options
+    (None when the profile is gone). Weapons that left the arsenal are dropped; the pilot stays."""
     old = entry["profile"]
     name = old.get("name")
     if new_profile is None:
@@ -359,28 +390,170 @@ def upgrade_changes(entry: dict, new_profile: dict | None) -> tuple[list[str], d
         lines.append(f"{name}: cost {old.get('cost')} → {new_profile.get('cost')} (×{count}).")
     if new_profile.get("kind") != old.get("kind"):
         lines.append(f"{name}: now a {new_profile.get('kind')} instead of a {old.get('kind')}.")
-    loadout = dict(entry.get("loadout") or {})
+    options = options_from_columns(entry_loadout(entry), entry_pilot(entry))
     if new_profile.get("kind") == "vehicle":
         data = new_profile.get("data") or {}
         arsenal = {w["key"]: w.get("name", w["key"]) for w in data.get("arsenal") or []}
         old_names = {w["key"]: w.get("name", w["key"]) for w in (old.get("data") or {}).get("arsenal") or []}
-        if isinstance(loadout.get("weapons"), list):
-            kept = [k for k in loadout["weapons"] if k in arsenal]
-            for k in loadout["weapons"]:
+        if isinstance(options.get("weapons"), list):
+            kept = [k for k in options["weapons"] if k in arsenal]
+            for k in options["weapons"]:
                 if k not in arsenal:
                     lines.append(f"{name}: weapon {old_names.get(k, k)} was removed from the arsenal and is dropped.")
-            loadout["weapons"] = kept
+            options["weapons"] = kept
         variants = {v["key"]: v for v in data.get("variants") or []}
-        if loadout.get("variant") and loadout["variant"] not in variants:
-            lines.append(f"{name}: variant {loadout['variant']!r} was removed; the default is used.")
-            loadout.pop("variant")
+        if options.get("variant") and options["variant"] not in variants:
+            lines.append(f"{name}: variant {options['variant']!r} was removed; the default is used.")
+            options.pop("variant")
         if (old.get("data") or {}).get("rank") != data.get("rank"):
             lines.append(f"{name}: pilot rank {(old.get('data') or {}).get('rank')} → {data.get('rank')}.")
     elif old.get("data") != new_profile.get("data"):
         lines.append(f"{name}: profile values changed.")
     if new_profile.get("name") != name:
         lines.append(f"{name} is now called {new_profile.get('name')}.")
-    return lines, loadout
+    return lines, options
+
+
+# Entry options ------------------------------------------------------------------------------------------------
+def _without_pilots_from(options: dict, removed: set[str]) -> dict:
+    kept = [p for p in pilot_refs(options.get("pilot")) if not (isinstance(p, dict) and p.get("entry") in removed)]
+    return {**{k: v for k, v in options.items() if k != "pilot"}, **({"pilot": kept} if kept else {})}
+
+
+# How entries read on the builder's pages (rules/contract/army.py ENTRY_VIEW_DOC) ----------------------------------
+def _pilot_label(ref: dict, names: dict) -> str:
+    copy = f" #{ref['copy']}" if ref.get("copy", 1) != 1 else ""
+    return f"soldier {ref.get('soldier')} of {names.get(ref.get('entry'), '?')}{copy}"
+
+
+def _weapon_items(e: dict) -> list[dict]:
+    """Every weapon of a vehicle or a gun: fitted or not, allowed by the chosen variant or not."""
+    data = e["profile"].get("data") or {}
+    weapons = profiles.profile_weapons(data)
+    fitted = allowed = {w["key"] for w in weapons}
+    if e["profile"].get("kind") == "vehicle":
+        loadout = entry_loadout(e) if isinstance(entry_loadout(e), dict) else {}
+        fitted = set(fitted_weapons(data, loadout))
+        allowed = set(allowed_weapons(data, vehicle_variant(data, loadout)))
+    return [
+        {
+            "value": w["key"],
+            "label": w["name"],
+            "note": profiles.weapon_stat(w),
+            "title": (w.get("special") or {}).get("text", ""),
+            "checked": w["key"] in fitted,
+            "disabled": w["key"] not in allowed and w["key"] not in fitted,
+            "muted": w["key"] not in allowed,
+        }
+        for w in weapons
+    ]
+
+
+def _pilot_slots(e: dict, squads: list[dict], driving: dict, names: dict) -> list[dict]:
+    """One pilot slot per vehicle copy, offering every soldier; one below the vehicle's rank, or driving another
+    vehicle, is offered but disabled."""
+    rank = (e["profile"].get("data") or {}).get("rank", 0)
+    refs = [r for r in pilot_refs(entry_pilot(e)) if isinstance(r, dict)]
+    slots = []
+    for i in range(max(_count(e), len(refs))):
+        ref = refs[i] if i < len(refs) else None
+        current = (ref.get("entry"), ref.get("copy", 1), ref.get("soldier")) if ref else None
+        choices = []
+        for squad in squads:
+            for copy in range(1, _count(squad) + 1):
+                for s in (squad["profile"].get("data") or {}).get("soldiers") or []:
+                    here = (squad["key"], copy, s["num"])
+                    busy = driving.get(here)
+                    label = f"{squad['profile']['name']}{f' #{copy}' if _count(squad) > 1 else ''} · №{s['num']}"
+                    label += f" · rank {s['rank']}"
+                    if busy and here != current:
+                        label += f" (drives {names.get(busy, '?')})"
+                    choices.append(
+                        {
+                            "value": {"entry": squad["key"], "soldier": s["num"], "copy": copy},
+                            "label": label,
+                            "selected": here == current,
+                            "disabled": here != current and (s["rank"] < rank or bool(busy)),
+                        }
+                    )
+        slots.append({"choices": choices})
+    return slots
+
+
+def _machine_view(e: dict, squads: list[dict], driving: dict, names: dict) -> dict:
+    profile, data = e["profile"], e["profile"].get("data") or {}
+    items = _weapon_items(e)
+    fitted = [w for w in items if w["checked"]]
+    card = [{"type": "text", "text": profiles.card_line(profile)}, {"type": "list", "items": fitted}]
+    view = {"blocks": [{"type": "text", "text": profiles.stats_line(profile)}], "card": card, "lines": []}
+    view["summary"] = ", ".join(w["label"] for w in fitted)
+    if profile.get("kind") == "gun":
+        view["blocks"].append({"type": "list", "items": [{**w, "title": ""} for w in items]})
+        return view
+    loadout = entry_loadout(e) if isinstance(entry_loadout(e), dict) else {}
+    variant = vehicle_variant(data, loadout)
+    if data.get("variants"):
+        key = (variant or {}).get("key")
+        choices = [{"value": v["key"], "label": v["name"], "selected": v["key"] == key} for v in data["variants"]]
+        view["blocks"].append({"type": "choice", "option": "variant", "label": "Variant", "choices": choices,
+                               "resets": ["weapons"]})  # fmt: skip
+    mounts = f" (up to {data['mounts']})" if data.get("mounts") else ""
+    view["blocks"] += [
+        {"type": "checks", "option": "weapons", "label": f"Arsenal{mounts}", "items": items, "empty": "No weapons."},
+        {"type": "slots", "option": "pilot", "label": "Pilot", "slots": _pilot_slots(e, squads, driving, names),
+         "placeholder": f"— choose a soldier of rank {data.get('rank')}+ —"},
+    ]  # fmt: skip
+    prefix = f"[{variant['name']}] " if loadout.get("variant") and variant else ""
+    view["lines"] = [prefix + (", ".join(f"{w['label']} ({w['note']})" for w in fitted) or "no weapons")]
+    pilots = ", ".join(_pilot_label(r, names) for r in pilot_refs(entry_pilot(e)) if isinstance(r, dict))
+    if pilots:
+        card.append({"type": "text", "text": f"Pilot: {pilots}"})
+        view["summary"] += f" · pilot: {pilots}"
+        view["lines"].append(f"pilot: {pilots}")
+    return view
+
+
+def _squad_view(e: dict, drives: dict) -> dict:
+    rows, card_rows, driving = [], [], []
+    for s in (e["profile"].get("data") or {}).get("soldiers") or []:
+        cells, labels = profiles.soldier_cells(s), drives.get((e["key"], s.get("num")), [])
+        rows.append(
+            {"cells": cells[:-1] + [cells[-1] + (f" 🚗 {', '.join(labels)}" if labels else "")], "mark": bool(labels)}
+        )
+        card_rows.append(
+            {"cells": cells[:-1] + [cells[-1] + (f" → {', '.join(labels)}" if labels else "")], "mark": False}
+        )
+        if labels:
+            driving.append(f" · №{s.get('num')} drives {', '.join(labels)}")
+    columns = [{"label": label, "title": title} for label, title in profiles.SOLDIER_COLUMNS]
+    table = {"type": "table", "columns": columns, "rows": rows, "summary": f"{len(rows)} soldiers" + "".join(driving)}
+    card = {"type": "table", "columns": [{"label": c["label"], "title": ""} for c in columns], "rows": card_rows}
+    return {"blocks": [table], "card": [card], "summary": "", "lines": []}
+
+
+def entry_views(roster: dict) -> dict[str, dict]:
+    entries = [e for e in roster.get("entries") or [] if isinstance(e, dict) and isinstance(e.get("profile"), dict)]
+    names = {e["key"]: e["profile"].get("name") for e in entries}
+    squads = [e for e in entries if e["profile"].get("kind") == "squad"]
+    driving: dict[tuple, str] = {}  # (squad entry, copy, soldier) -> the vehicle entry he drives
+    drives: dict[tuple, list[str]] = {}  # (squad entry, soldier) -> what he drives, as people read it
+    for e in entries:
+        if e["profile"].get("kind") != "vehicle":
+            continue
+        for ref in pilot_refs(entry_pilot(e)):
+            if isinstance(ref, dict):
+                copy = ref.get("copy", 1)
+                driving[(ref.get("entry"), copy, ref.get("soldier"))] = e["key"]
+                label = e["profile"]["name"] if copy == 1 else f"{e['profile']['name']} (squad #{copy})"
+                drives.setdefault((ref.get("entry"), ref.get("soldier")), []).append(label)
+    views = {}
+    for e in entries:
+        kind = e["profile"].get("kind")
+        if kind in ("vehicle", "gun"):
+            views[e["key"]] = _machine_view(e, squads, driving, names)
+        elif kind == "squad":
+            views[e["key"]] = _squad_view(e, drives)
+    return views
 
 
 class BronepekhotaArmy(ArmyPart):
@@ -390,15 +563,39 @@ class BronepekhotaArmy(ArmyPart):
     currency = "pts"
     profile_schema = PROFILE_SCHEMA
     profile_kinds = {"squad": "Отряд", "vehicle": "Техника", "gun": "Орудие"}
+    kind_groups = {"squad": "Squads", "vehicle": "Vehicles", "gun": "Guns"}
+    profile_editor = PROFILE_EDITOR
+
+    def options_schema(self, profile: dict) -> dict:
+        return profiles.options_schema(profile)
 
     def default_options(self, profile: dict) -> dict:
         return default_loadout(profile)
+
+    def validate_options(self, profile: dict, options: dict) -> dict:
+        if isinstance(options, dict) and isinstance(options.get("pilot"), dict):  # one soldier: a list of one
+            options = {**options, "pilot": [options["pilot"]]}
+        return super().validate_options(profile, options)
 
     def cost_roster(self, roster: dict) -> RosterReport:
         return cost_roster(roster)
 
     def upgrade_changes(self, entry: dict, new_profile: dict | None) -> tuple[list[str], dict | None]:
         return upgrade_changes(entry, new_profile)
+
+    def profile_note(self, profile: dict) -> str:
+        return "" if profile.get("kind") == "squad" else f"rank {(profile.get('data') or {}).get('rank')}"
+
+    def copy_options(self, entry: dict) -> dict:
+        """A copy keeps the fit but not the pilot: a soldier drives one vehicle."""
+        return options_from_columns(entry_loadout(entry), None)
+
+    def options_without(self, entry: dict, removed: set[str]) -> dict:
+        """Vehicles piloted by soldiers of a removed squad lose those pilots."""
+        return _without_pilots_from(options_from_columns(entry_loadout(entry), entry_pilot(entry)), removed)
+
+    def entry_views(self, roster: dict) -> dict[str, dict]:
+        return entry_views(roster)
 
 
 ARMY = BronepekhotaArmy()

@@ -1,4 +1,6 @@
-"""Unit profile schema of «Бронепехота» (spec §2.3, §2.6): what a data pack or a custom Armlist holds.
+"""Unit profile schema of «Бронепехота» (spec §2.3, §2.6): what a data pack or a custom Armlist holds, what a
+roster entry of each profile chooses (options_schema), how a profile reads on the builder's pages, and the
+structured custom-unit editor (PROFILE_EDITOR, pure data drawn by armies).
 
 Dice are written as the cards write them, Cyrillic or Latin: range "Д6+2" / "D12", power "3Д20" / "2D6".
 A melee weapon of a vehicle has `melee` (the «ББ/n» value) and no range or power.
@@ -7,8 +9,11 @@ A melee weapon of a vehicle has `melee` (the «ББ/n» value) and no range or p
 RANGE_PATTERN = r"^\s*[1]?\s*[ДдDd]\s*(6|12|20)\s*([+-]\s*\d+)?\s*$"
 POWER_PATTERN = r"^\s*\d*\s*[ДдDd]\s*(6|12|20)\s*([+-]\s*\d+)?\s*$"
 
-_dice_or_none = {"anyOf": [{"type": "null"}, {"type": "string", "pattern": RANGE_PATTERN}]}
-_power_or_none = {"anyOf": [{"type": "null"}, {"type": "string", "pattern": POWER_PATTERN}]}
+DICE_HINT = "dice as on the cards, e.g. Д6+2 for range, 3Д20 for power"
+_range = {"type": "string", "pattern": RANGE_PATTERN, "description": DICE_HINT}
+_power = {"type": "string", "pattern": POWER_PATTERN, "description": DICE_HINT}
+_dice_or_none = {"anyOf": [{"type": "null"}, _range]}
+_power_or_none = {"anyOf": [{"type": "null"}, _power]}
 
 WEAPON = {
     "type": "object",
@@ -29,7 +34,7 @@ WEAPON = {
                     "additionalProperties": False,
                     "properties": {
                         "blast_steps": {"type": "integer", "minimum": 1, "maximum": 10},
-                        "blast_power": {"type": "string", "pattern": POWER_PATTERN},
+                        "blast_power": _power,
                         "text": {"type": "string", "maxLength": 500},
                     },
                 },
@@ -143,4 +148,262 @@ PROFILE_SCHEMA = {
         {"if": {"properties": {"kind": {"const": "vehicle"}}}, "then": {"properties": {"data": VEHICLE}}},
         {"if": {"properties": {"kind": {"const": "gun"}}}, "then": {"properties": {"data": GUN}}},
     ],
+}
+
+
+# A roster entry's options ------------------------------------------------------------------------------------
+PILOT_REF = {
+    "type": "object",
+    "required": ["entry", "soldier"],
+    "additionalProperties": False,
+    "properties": {
+        "entry": {"type": "string", "minLength": 1, "maxLength": 16, "title": "Squad entry"},
+        "soldier": {"type": "integer", "minimum": 1, "maximum": 12, "title": "Soldier"},
+        "copy": {"type": "integer", "minimum": 1, "maximum": 99, "title": "Copy of the squad entry"},
+    },
+}
+
+
+def options_schema(profile: dict) -> dict:
+    """A vehicle chooses its variant, its weapons from the arsenal and one pilot per copy; squads and guns choose
+    nothing. Which weapons a variant allows, the mounts and the pilots' ranks are roster rules (cost_roster)."""
+    if profile.get("kind") != "vehicle":
+        return {"type": "object", "additionalProperties": False, "properties": {}}
+    data = profile.get("data") or {}
+    properties: dict = {
+        "weapons": {
+            "title": "Arsenal",
+            "type": "array",
+            "uniqueItems": True,
+            "items": {"enum": [w["key"] for w in data.get("arsenal") or []]},
+        },
+        "pilot": {"title": "Pilot", "type": "array", "maxItems": 99, "items": PILOT_REF},
+    }
+    if data.get("variants"):
+        properties["variant"] = {"title": "Variant", "enum": [v["key"] for v in data["variants"]]}
+    return {"type": "object", "additionalProperties": False, "properties": properties}
+
+
+# How a profile reads on the builder's pages --------------------------------------------------------------------
+ABILITY_LABELS = {"repair": "Рм"}
+
+
+def ability_label(code: str) -> str:
+    """The card's short form of an ability: "repair" -> Рм, "jump:5" -> Пр5."""
+    if code.startswith("jump:"):
+        return f"Пр{code.split(':', 1)[1]}"
+    return ABILITY_LABELS.get(code, code)
+
+
+def weapon_stat(w: dict) -> str:
+    """A weapon as the card prints it: «ББ/2» for melee, else "range / power"."""
+    if w.get("melee") is not None:
+        return f"ББ/{w['melee']}"
+    return f"{w.get('range') or '–'} / {w.get('power') or '–'}"
+
+
+def profile_weapons(data: dict) -> list[dict]:
+    """A vehicle's arsenal or a gun's weapons."""
+    return data.get("arsenal") or data.get("weapons") or []
+
+
+def stats_line(profile: dict) -> str:
+    """The builder's line of a vehicle's or a gun's values."""
+    d = profile.get("data") or {}
+    tail = f"RoF {d.get('rof')} · ammo {d.get('ammo_max')} · strength {d.get('strength_max')}"
+    if profile.get("kind") == "gun":
+        return f"{'mobile' if d.get('mobile') else 'stationary'} · crew rank {d.get('rank')}+ · {tail}"
+    speeds = "/".join(str(s.get("speed")) for s in d.get("speed_sectors") or [])
+    return f"{d.get('weight')} · {d.get('locomotion')} · {tail} · speed {speeds}"
+
+
+def card_line(profile: dict) -> str:
+    """The printed card's line of a vehicle's or a gun's values."""
+    d = profile.get("data") or {}
+    line = f"Rank {d.get('rank')} · RoF {d.get('rof')} · ammo {d.get('ammo_max')} · strength {d.get('strength_max')}"
+    if profile.get("kind") == "gun":
+        return f"{line} · {'mobile' if d.get('mobile') else 'stationary'}"
+    sectors = ", ".join(f"{s.get('min')}–{s.get('max')}: {s.get('speed')}" for s in d.get("speed_sectors") or [])
+    return f"{line} · {d.get('weight')} {d.get('locomotion')} · speed {sectors}"
+
+
+#: The columns of a squad's table, as on the Armlist: (label, what it means).
+SOLDIER_COLUMNS = [
+    ("№", ""),
+    ("А", "Армейский ранг"),
+    ("Ск", "Скорость"),
+    ("Дальн.", "Дальность"),
+    ("Мощн.", "Мощность"),
+    ("ББ", "Ближний бой"),
+    ("Бр", "Броня"),
+    ("Св", "Свойства"),
+]
+
+
+def soldier_cells(s: dict) -> list[str]:
+    """One soldier's row of the squad table (the last cell: his abilities as the card writes them)."""
+    cells = [s.get("num"), s.get("rank"), s.get("speed"), s.get("range") or "–", s.get("power") or "–"]
+    cells += [s.get("melee"), s.get("armour"), " ".join(ability_label(a) for a in s.get("abilities") or [])]
+    return [str(c) for c in cells]
+
+
+# The structured custom-unit editor (pure data; rules/contract/army.py PROFILE_EDITOR_DOC) ---------------------
+PROFILE_TEMPLATES = {
+    "squad": {
+        "soldiers": [
+            {"num": n, "rank": 1, "speed": 4, "range": "Д6+1", "power": "1Д6", "melee": 2, "armour": 2, "abilities": []}
+            for n in range(1, 7)
+        ]
+    },
+    "vehicle": {
+        "rank": 1,
+        "weight": "light",
+        "locomotion": "tracked",
+        "rof": 1,
+        "ammo_max": 12,
+        "strength_max": 9,
+        "speed_sectors": [
+            {"min": 7, "max": 9, "speed": 5},
+            {"min": 4, "max": 6, "speed": 4},
+            {"min": 1, "max": 3, "speed": 3},
+        ],
+        "arsenal": [
+            {
+                "key": "rockets",
+                "name": "Ракетная установка",
+                "range": "Д6+3",
+                "power": "2Д20",
+                "charges": ["shell", "rocket"],
+            },
+            {"key": "saw", "name": "Вибропила", "melee": 2},
+        ],
+        "mounts": None,
+    },
+    "gun": {
+        "rank": 1,
+        "mobile": True,
+        "rof": 1,
+        "ammo_max": 12,
+        "strength_max": 4,
+        "weapons": [{"key": "cannon", "name": "Пушка", "range": "Д12", "power": "2Д20", "charges": ["shell"]}],
+    },
+}
+
+_RANGE_HINT = "write it like Д6+2, or leave it empty for no ranged weapon"
+
+
+def _dice(name: str, label: str, placeholder: str, hint: str, **more) -> dict:
+    return {"name": name, "label": label, "type": "short", "nullable": True, "code": True, "placeholder": placeholder,
+            "hint": hint, **more}  # fmt: skip
+
+
+def _int(name: str, label: str, **more) -> dict:
+    return {"name": name, "label": label, "type": "int", **more}
+
+
+SOLDIER_FIELDS = [
+    {"name": "num", "type": "int", "auto": "number"},
+    _int("rank", "Rank"),
+    _int("speed", "Speed"),
+    _dice("range", "Range", "Д6+2", _RANGE_HINT),
+    _dice("power", "Power", "2Д6", "write it like 2Д6"),
+    _int("melee", "Melee"),
+    _int("armour", "Armour"),
+    {"name": "repair", "label": "Рм repair", "type": "check", "path": "abilities", "member": "repair"},
+    {"name": "jump", "label": "Jump pack", "type": "opt_int", "path": "abilities", "prefix": "jump:"},
+    {"name": "other", "label": "Other abilities", "type": "text", "path": "abilities", "rest": True},
+]
+SECTOR_FIELDS = [
+    _int("min", "From"),
+    _int("max", "To"),
+    _int("speed", "Speed"),
+    {"name": "colour", "type": "text", "hidden": True, "omit_empty": True},
+]
+CHARGES = (("shell", "shell"), ("mine", "mine"), ("rocket", "rocket"))
+WEAPON_FIELDS = [
+    {"name": "name", "label": "Name", "type": "text"},
+    _dice("range", "Range", "Д6+2", _RANGE_HINT, omit_empty=True),
+    _dice("power", "Power", "2Д6", "write it like 2Д6", omit_empty=True),
+    {"name": "melee", "label": "Melee ББ", "type": "opt_int", "omit_empty": True},
+    {"name": "blast_steps", "label": "Blast steps", "type": "opt_int", "path": "special.blast_steps"},
+    _dice("blast_power", "Blast power", "2Д6", "write it like 1Д20", path="special.blast_power"),
+    *[
+        {
+            "name": f"charge_{c}",
+            "label": f"Fires {label}",
+            "type": "check",
+            "path": "charges",
+            "member": c,
+            "omit_empty": True,
+        }  # fmt: skip
+        for c, label in CHARGES
+    ],
+    {"name": "key", "type": "text", "hidden": True, "auto": "slug:name"},
+    {"name": "note", "type": "text", "hidden": True, "omit_empty": True},
+    {"name": "special_text", "type": "text", "hidden": True, "path": "special.text"},
+]
+_MACHINE = [
+    _int("rank", "Rank"),
+    _int("rof", "Rate of fire"),
+    _int("ammo_max", "Ammo (max)"),
+    _int("strength_max", "Strength (max)"),
+]
+_WEIGHTS = [["light", "Light"], ["heavy", "Heavy"]]
+_LOCOMOTIONS = [["wheeled", "Wheeled"], ["tracked", "Tracked"], ["walker", "Walker"], ["flying", "Flying"]]
+
+
+def _section(name: str, key: str, label: str, fields: list, minimum: int, title: str = "") -> dict:
+    return {"name": name, "key": key, "label": label, "legend": f"{label}s", "title": title or f"{label}s",
+            "min": minimum, "fields": fields}  # fmt: skip
+
+
+PROFILE_EDITOR = {
+    "help": [
+        "Dice as on the cards: range like `Д6+2` or `Д12`, power like `2Д6` or `3Д20` (Latin D works too). Leave "
+        "range and power empty for a soldier with no ranged weapon.",
+        "A melee weapon of a vehicle: only its «ББ» value in Melee, range and power empty.",
+        "Speed sectors: the strength from – to and the speed at that strength.",
+    ],
+    "reference": [
+        "**squad**: `soldiers`: list of {num, rank, speed, range, power, melee, armour, abilities}; range like "
+        "`Д6+2`, power like `2Д6`, `null` for a dash; abilities `repair` (Рм), `jump:5` (Пр5).",
+        "**vehicle**: rank, weight (light/heavy), locomotion (wheeled/tracked/walker/flying), rof, ammo_max, "
+        "strength_max, speed_sectors [{min, max, speed}], arsenal [{key, name, range, power} or {key, name, melee}], "
+        "mounts (number or null), variants.",
+        "**gun**: rank, mobile (true/false), rof, ammo_max, strength_max, weapons.",
+    ],
+    "kinds": {
+        "squad": {
+            "label": "squad",
+            "template": PROFILE_TEMPLATES["squad"],
+            "fields": [],
+            "sections": [_section("soldiers", "soldiers", "Soldier", SOLDIER_FIELDS, 1)],
+        },
+        "vehicle": {
+            "label": "vehicle",
+            "template": PROFILE_TEMPLATES["vehicle"],
+            "fields": [
+                _MACHINE[0],
+                {"name": "weight", "label": "Weight", "type": "select", "choices": _WEIGHTS},
+                {"name": "locomotion", "label": "Locomotion", "type": "select", "choices": _LOCOMOTIONS},
+                *_MACHINE[1:],
+                {"name": "mounts", "label": "Mounts (empty = all weapons)", "type": "opt_int"},
+                {"name": "variants", "type": "json", "hidden": True, "omit_empty": True},
+            ],
+            "sections": [
+                _section("sectors", "speed_sectors", "Speed sector", SECTOR_FIELDS, 1),
+                _section("arsenal", "arsenal", "Weapon", WEAPON_FIELDS, 0, title="Arsenal"),
+            ],
+        },
+        "gun": {
+            "label": "gun",
+            "template": PROFILE_TEMPLATES["gun"],
+            "fields": [
+                _MACHINE[0],
+                {"name": "mobile", "label": "Mobile", "type": "check"},
+                *_MACHINE[1:],
+            ],
+            "sections": [_section("weapons", "weapons", "Weapon", WEAPON_FIELDS, 1)],
+        },
+    },
 }

@@ -446,7 +446,8 @@ def _stand_in(side: int, rank: int, machine: _El) -> _El:
 
 
 class Force:
-    """One side compiled from roster entries ({"key","profile","count","loadout","pilot"})."""
+    """One side compiled from roster entries ({"key","profile","count","options"}; older snapshots hold "loadout"
+    and "pilot" instead, read alike)."""
 
     def __init__(self, entries: list[dict], *, side: int, settings: dict, stand_ins: bool = False):
         self.side = side
@@ -476,7 +477,8 @@ class Force:
                         soldiers.append(el)
                     self.units.append(_Unit(SOLDIER, side, label, p["cost"], members, order))
                 elif p["kind"] == "vehicle":
-                    el = self._vehicle(p, data, entry.get("loadout") or {}, side, label)
+                    loadout = armylib.entry_loadout(entry)
+                    el = self._vehicle(p, data, loadout if isinstance(loadout, dict) else {}, side, label)
                     el.order = order = order + 1
                     vehicles.append((el, entry, copy))
                     self.units.append(_Unit(VEHICLE, side, label, p["cost"], [el], order))
@@ -544,7 +546,7 @@ class Force:
     def _assign_pilots(self, vehicles, by_ref, soldiers, stand_ins) -> None:
         pending = []
         for el, entry, copy in vehicles:
-            refs = armylib.pilot_refs(entry.get("pilot"))
+            refs = armylib.pilot_refs(armylib.entry_pilot(entry))
             ref = refs[copy - 1] if copy - 1 < len(refs) and isinstance(refs[copy - 1], dict) else None
             chosen = by_ref.get((ref.get("entry"), ref.get("copy", 1), ref.get("soldier"))) if ref else None
             if chosen is not None and chosen.pilot_of is None and tables.can_pilot(chosen.rank, el.rank):
@@ -578,8 +580,8 @@ class Force:
 
 
 def entries_from_profile(profile: dict) -> list[dict]:
-    """A one-unit force for duels: the profile with its default loadout and no named pilot."""
-    return [{"key": "duel", "profile": profile, "count": 1, "loadout": armylib.default_loadout(profile), "pilot": []}]
+    """A one-unit force for duels: the profile with its default options (weapons) and no named pilot."""
+    return [{"key": "duel", "profile": profile, "count": 1, "options": armylib.default_loadout(profile)}]
 
 
 # The compiled battle -------------------------------------------------------------------------------------

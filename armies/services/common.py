@@ -1,0 +1,58 @@
+"""What every writer shares: the error a person can fix, stale versions, checksums and the roster version lock."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from contextlib import contextmanager
+
+from django.db.models import F
+from django.utils import timezone
+
+from armies.models import Roster
+from rules.errors import RuleInputError
+
+
+class ServiceError(Exception):
+    """Bad input: `message` for people, `errors` per field where known."""
+
+    def __init__(self, message: str, errors: dict | None = None):
+        super().__init__(message)
+        self.message = message
+        self.errors = errors or {}
+
+
+class StaleVersion(ServiceError):
+    def __init__(self, current: int):
+        super().__init__(
+            f"This roster was changed elsewhere (now version {current}). Reload it and make your change again.",
+            {"version": f"current version is {current}"},
+        )
+        self.current = current
+
+
+@contextmanager
+def rule_errors(message: str):
+    """A RuleInputError of the rules engine (bad options, an unknown system) as a ServiceError with its fields."""
+    try:
+        yield
+    except RuleInputError as exc:
+        raise ServiceError(f"{message} {exc}".strip(), dict(exc.errors)) from None
+
+
+def canonical_json(data) -> str:
+    return json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+
+def checksum_of(data) -> str:
+    return hashlib.sha256(canonical_json(data).encode("utf-8")).hexdigest()
+
+
+def lock_and_bump(roster: Roster, expected_version: int | None) -> Roster:
+    """Locks the roster row, refuses a stale write, and bumps the version."""
+    current = Roster.objects.select_for_update().only("version").get(pk=roster.pk).version
+    if expected_version is not None and int(expected_version) != current:
+        raise StaleVersion(current)
+    Roster.objects.filter(pk=roster.pk).update(version=F("version") + 1, updated_at=timezone.now())
+    roster.version = current + 1
+    return roster

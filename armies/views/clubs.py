@@ -1,0 +1,99 @@
+"""Pages of clubs: the list and creation, a club's rosters, packs and members, and the owner's member controls."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from armies import selectors, services
+from armies.forms import ClubCreateForm, MemberAddForm, MemberRoleForm
+from armies.models import Membership
+
+
+# Clubs -------------------------------------------------------------------------------------------------------
+@login_required
+@require_http_methods(["GET", "POST"])
+def club_list(request):
+    form = ClubCreateForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        club = services.club_create(user=request.user, **form.cleaned_data)
+        messages.success(request, f"Club «{club.name}» created; you are its owner.")
+        return redirect("armies:club", club_id=club.pk)
+    memberships = Membership.objects.filter(user=request.user).select_related("club").order_by("club__name")
+    return render(request, "armies/club_list.html", {"memberships": memberships, "form": form})
+
+
+@login_required
+@require_GET
+def club_detail(request, club_id):
+    club, role = selectors.club_get_for_user(request.user, club_id)
+    rosters = selectors.roster_list_for_user(request.user).filter(club=club, visibility__in=selectors.CLUB_VISIBLE)
+    context = {
+        "club": club,
+        "role": role,
+        "members": selectors.club_members(club),
+        "rosters": rosters,
+        "packs": club.data_packs.order_by("slug", "-version"),
+        "add_form": MemberAddForm(),
+        "roles": Membership.Role.choices,
+        "is_owner": role == Membership.Role.OWNER,
+    }
+    return render(request, "armies/club_detail.html", context)
+
+
+@login_required
+@require_POST
+def member_add(request, club_id):
+    club, _ = selectors.club_get_for_user(request.user, club_id, owner_only=True)
+    form = MemberAddForm(request.POST)
+    if form.is_valid():
+        try:
+            services.member_add(club=club, **form.cleaned_data)
+        except services.ServiceError as exc:
+            messages.error(request, exc.message)
+        else:
+            messages.success(request, f"{form.cleaned_data['username']} added.")
+    else:
+        messages.error(request, "Give a username and a role.")
+    return redirect("armies:club", club_id=club.pk)
+
+
+@login_required
+@require_POST
+def member_role(request, club_id, user_id):
+    club, _ = selectors.club_get_for_user(request.user, club_id, owner_only=True)
+    membership = selectors.club_members(club).filter(user_id=user_id).first()
+    form = MemberRoleForm(request.POST)
+    if membership is None:
+        raise Http404("No such member.")
+    if form.is_valid():
+        try:
+            services.member_set_role(membership=membership, role=form.cleaned_data["role"])
+        except services.ServiceError as exc:
+            messages.error(request, exc.message)
+        else:
+            messages.success(request, f"{membership.user.username} is now {membership.role}.")
+    return redirect("armies:club", club_id=club.pk)
+
+
+@login_required
+@require_POST
+def member_remove(request, club_id, user_id):
+    leaving = str(request.user.pk) == str(user_id)
+    club, _ = selectors.club_get_for_user(request.user, club_id, owner_only=not leaving)
+    membership = selectors.club_members(club).filter(user_id=user_id).first()
+    if membership is None:
+        raise Http404("No such member.")
+    try:
+        services.member_remove(membership=membership)
+    except services.ServiceError as exc:
+        messages.error(request, exc.message)
+        return redirect("armies:club", club_id=club.pk)
+    if leaving:
+        messages.success(request, f"You left «{club.name}».")
+        return redirect("armies:clubs")
+    messages.success(request, f"{membership.user.username} removed.")
+    return redirect("armies:club", club_id=club.pk)
