@@ -1,0 +1,113 @@
+"""After the scenario: injury tests (§3.18, L236–258, A17) and armour repair (§3.19, L260–268, A14)."""
+
+from __future__ import annotations
+
+from rules.contract import distribution, exact, prob
+from rules.systems.enforcers import aftermath, agents, rolling, tables
+from rules.systems.enforcers.actions.common import EnfAction, Run, bool_prob, dist, err, name_of
+from rules.systems.enforcers.settings import full_settings
+
+
+class Injuries(EnfAction):
+    key = "injuries"
+    label = "Injuries after the scenario"
+    spec_ref = "§3.18 (L236–258), A17"
+    description = aftermath.__doc__.split("\n\n", 1)[1].strip()
+    input_schema = {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["agent"],
+        "properties": {"agent": agents.AGENT},
+    }
+
+    def check_inputs(self, inputs, settings):
+        agent = agents.sheet(inputs["agent"], "agent", needs=("TN",))
+        if "dead" in agent["statuses"]:
+            raise err("agent.statuses", f"{name_of(agent, 'The agent')} died in the scenario: no injury tests.")
+        return inputs
+
+    def run(self, clean, settings, roller):
+        agent = agents.sheet(clean["agent"], "agent")
+        out = aftermath.injuries(agent, roller, settings)
+        effects = aftermath.injury_effects(out, agent)
+        name = name_of(agent, "The agent")
+        if not out["tests"]:
+            summary = f"{name} never fell to half HP: no injury test."
+        elif out["injuries"]:
+            summary = f"{name}: {', '.join(out['injuries'])} injury, out for {out['days']} days."
+        else:
+            summary = f"{name} passes every injury test."
+        if out["stat_losses"]:
+            summary += " Lost: " + ", ".join(f"{s} −{n}" for s, n in sorted(out["stat_losses"].items())) + "."
+        result = {k: out[k] for k in ("tests", "injuries", "days", "stat_losses")}
+        return Run(summary, result, effects, out["steps"] or ["No test."])
+
+    def odds(self, inputs, settings):
+        settings = full_settings(settings)
+        clean = self.validate(inputs, settings)
+        outcomes = aftermath.injuries_exact(agents.sheet(clean["agent"], "agent"), settings)
+        return self.summarise_outcomes(outcomes)
+
+    def summarise(self, clean, settings, runs):
+        return self.summarise_outcomes([(p, run.result) for p, run in runs])
+
+    @staticmethod
+    def summarise_outcomes(outcomes) -> dict:
+        losses = {s for _, o in outcomes for s in o["stat_losses"]}
+        tiers = {t["tier"] for _, o in outcomes for t in o["tests"]}
+        return {
+            "tests": sorted(tiers, key=[t for t, _ in aftermath.TIERS].index),
+            "p_injured": prob(rolling.probability_of(outcomes, lambda o: bool(o["injuries"]))),
+            "p_tier": {
+                t: prob(rolling.probability_of(outcomes, lambda o, t=t: t in o["injuries"])) for t in sorted(tiers)
+            },
+            "days": distribution(rolling.distribution_of(outcomes, lambda o: o["days"])),
+            "expected_days": exact(rolling.expectation_of(outcomes, lambda o: o["days"])),
+            "p_stat_loss": {
+                s: prob(rolling.probability_of(outcomes, lambda o, s=s: s in o["stat_losses"])) for s in sorted(losses)
+            },  # fmt: skip
+        }
+
+
+class ArmourRepair(EnfAction):
+    key = "armour_repair"
+    label = "Armour repair after the scenario"
+    spec_ref = "§3.19 (L260–268), A14"
+    description = (
+        "Armour left at 0 AP at the end of a scenario is broken. Any member of the team may test IT to repair one "
+        "piece, with +1 per AP the armour had when bought (on the roll by the book, which makes heavy armour hard). "
+        "A success makes it usable next scenario; a failure puts it out of use for 2d6 days."
+    )
+    input_schema = {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["repairer", "armour"],
+        "properties": {
+            "repairer": agents.AGENT,
+            "armour": {"enum": list(tables.ARMOUR)},
+            "ap_at_end": {"type": "integer", "minimum": 0, "maximum": 40, "description": "AP at the scenario's end"},
+        },
+    }
+
+    def check_inputs(self, inputs, settings):
+        repairer = agents.sheet(inputs["repairer"], "repairer", needs=("IT",))
+        if "dead" in repairer["statuses"]:
+            raise err("repairer.statuses", "The dead repair nothing.")
+        if inputs.get("ap_at_end", 0) > 0:
+            raise err("ap_at_end", "This armour kept some AP: it is not broken (L262), nothing to repair.")
+        return inputs
+
+    def run(self, clean, settings, roller):
+        repairer = agents.sheet(clean["repairer"], "repairer")
+        out = aftermath.repair(repairer, clean["armour"], roller, settings)
+        name = tables.ARMOUR[clean["armour"]]["name"]
+        effects = [{"kind": "armour_repaired" if out["repaired"] else "armour_unusable", "role": "armour",
+                    "armour": clean["armour"], "days": out["days"]}]  # fmt: skip
+        summary = f"{name} repaired." if out["repaired"] else f"{name} not repaired: unusable for {out['days']} days."
+        return Run(summary, {k: out[k] for k in ("repaired", "days")}, effects, out["steps"])
+
+    def summarise(self, clean, settings, runs):
+        return {
+            "p_repaired": bool_prob(runs, lambda r: r.result["repaired"]),
+            "days": dist(runs, lambda r: r.result["days"]),
+        }

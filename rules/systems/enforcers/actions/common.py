@@ -1,0 +1,180 @@
+"""The actions' common frame: each action writes its procedure once, `run(clean, settings, roller)`, against a
+roller (rolling.py). `resolve` runs it with real dice; `odds` runs it over every branch and summarises the exact
+outcome. Shared input schemas (weapons, modifiers) and helpers live here.
+"""
+
+from __future__ import annotations
+
+from abc import abstractmethod
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from rules.contract import Action, Outcome, distribution, prob
+from rules.errors import RuleInputError
+from rules.systems.enforcers import agents, rolling
+from rules.systems.enforcers.core import RollSpec
+from rules.systems.enforcers.settings import full_settings
+from rules.systems.enforcers.statuses import incapacitated
+
+STATUS_TRAITS = ("bleeding", "poisoned", "burning", "stunned", "disoriented")  # L228–230, L293–311
+TRAITS = ("kinetic", "punching", "two_handed", *STATUS_TRAITS)
+
+WEAPON = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["damage"],
+    "properties": {
+        "name": {"type": "string", "maxLength": 120},
+        "damage": {"type": "integer", "minimum": 0, "maximum": 99, "description": "The weapon's damage (L146)"},
+        "traits": {"type": "array", "items": {"enum": list(TRAITS)}, "uniqueItems": True, "maxItems": len(TRAITS)},
+        "reach_cm": {"type": "integer", "minimum": 0, "maximum": 50, "description": "Melee reach in cm (L194)"},
+        "ammo": {
+            "type": ["integer", "null"],
+            "minimum": 0,
+            "maximum": 999,
+            "description": "Ammo left; null: untracked",
+        },
+        "capacity": {"type": ["integer", "null"], "minimum": 1, "maximum": 999, "description": "A full magazine"},
+        "drawn": {"type": "boolean", "description": "Only a drawn weapon can be used (L73)"},
+    },
+}
+GM_DICE = {
+    "extra_blessings": {"type": "integer", "minimum": 0, "maximum": 10, "description": "The GM's own blessings"},
+    "extra_curses": {"type": "integer", "minimum": 0, "maximum": 10, "description": "The GM's own curses"},
+    "modifier": {"type": "integer", "minimum": -20, "maximum": 20, "description": "Added to the roll (L7)"},
+}
+USE_REROLL = {"type": "boolean", "description": "Re-roll a failure with an Intercession re-roll (L135)"}
+
+
+@dataclass
+class Run:
+    """What one run of a procedure gives: text, structured result and the effects for the tracker."""
+
+    summary: str
+    result: dict
+    effects: list[dict] = field(default_factory=list)
+    steps: list[str] = field(default_factory=list)
+
+
+def err(path: str, message: str) -> RuleInputError:
+    return RuleInputError({path: message})
+
+
+def name_of(sheet: dict, role: str) -> str:
+    return sheet.get("name") or role
+
+
+def who(sheet: dict, role: str) -> dict:
+    return {"role": role, **({"ref": sheet["ref"]} if "ref" in sheet else {})}
+
+
+def check_can_act(sheet: dict, field: str, action: str) -> None:
+    if incapacitated(sheet):
+        raise err(f"{field}.statuses", f"{name_of(sheet, field)} is out of the fight and cannot {action} (L321–325).")
+
+
+def reaction_shot_due(sheet: dict, role: str, settings: dict) -> dict:
+    """L317: a pinned model that moves or shoots draws a shot from its suppressor at once (A15: one a time, or
+    as many as the suppressor likes: `shots` None)."""
+    shots = 1 if settings.get("suppressor_reactions", "one_per_action") == "one_per_action" else None
+    by = sheet["statuses"]["pinned"].get("by")
+    return {"kind": "reaction_shot_due", **who(sheet, role), "by": by, "reason": "pinned", "shots": shots}
+
+
+def check_alive(sheet: dict, field: str) -> None:
+    if "dead" in (sheet.get("statuses") or {}):
+        raise err(f"{field}.statuses", f"{name_of(sheet, field)} is dead.")
+
+
+def check_not_disoriented(sheet: dict, field: str, action: str) -> None:
+    if agents.has(sheet, "disoriented"):
+        raise err(f"{field}.statuses", f"A disoriented model cannot {action} (L311).")
+
+
+def reroll_wanted(sheet: dict, clean: dict, field: str) -> bool:
+    """An Intercession re-roll: only when asked for and the agent has one left this round."""
+    if not clean.get("use_reroll"):
+        return False
+    if sheet.get("rerolls", 0) < 1:
+        raise err(f"{field}.rerolls", f"{name_of(sheet, field)} has no Intercession re-roll left this round (L135).")
+    return True
+
+
+def note_reroll(record: dict, sheet: dict, effects: list, role: str) -> None:
+    if record.get("rerolled"):
+        from rules.systems.enforcers.wounds import emit
+
+        emit(sheet, effects, {"kind": "reroll_used", **who(sheet, role)})
+
+
+def spec_for(sheet: dict, stat: str, label: str, *, blessings=0, curses=0, modifier=0, reroll=False,
+             crit_success=True, crit_effect=True, difficulty_bonus=0) -> RollSpec:  # fmt: skip
+    value = agents.effective_stats(sheet)[stat]
+    return RollSpec(
+        label=f"{label} ({stat} {value + difficulty_bonus})",
+        difficulty=value + difficulty_bonus,
+        blessings=blessings,
+        curses=curses,
+        modifier=modifier,
+        crit_chance=agents.crit_chance(sheet, stat),
+        crit_success=crit_success,
+        crit_effect=crit_effect,
+        reroll=reroll,
+    )
+
+
+def bool_prob(runs, predicate) -> dict:
+    return prob(rolling.probability_of(runs, predicate))
+
+
+def dist(runs, key) -> list[dict]:
+    return distribution(rolling.distribution_of(runs, key))
+
+
+def expected(runs, value) -> dict:
+    from rules.contract import exact
+
+    return exact(rolling.expectation_of(runs, value))
+
+
+class EnfAction(Action):
+    """resolve() and odds() take the RAW inputs and validate them (schema, then check()) themselves.
+    Subclasses implement check_inputs(), run(clean, settings, roller) and summarise(clean, settings, runs)."""
+
+    def check(self, inputs: dict, settings: dict) -> dict:
+        return self.check_inputs(inputs, settings)
+
+    def check_inputs(self, inputs: dict, settings: dict) -> dict:
+        return inputs
+
+    def resolve(self, inputs: dict, settings: dict, dice) -> Outcome:
+        settings = full_settings(settings)
+        clean = self.validate(inputs, settings)
+        run = self.run(clean, settings, rolling.LiveRoller(dice, settings))
+        dice.finish()
+        return Outcome(
+            action=self.key,
+            summary=run.summary,
+            result=run.result,
+            dice=[r.as_dict() for r in dice.rolls],
+            effects=run.effects,
+            steps=run.steps,
+        )
+
+    def odds(self, inputs: dict, settings: dict) -> dict:
+        settings = full_settings(settings)
+        clean = self.validate(inputs, settings)
+        runs = rolling.enumerate_runs(lambda roller: self.run(clean, settings, roller), settings)
+        return self.summarise(clean, settings, runs)
+
+    def runs(self, inputs: dict, settings: dict) -> list[tuple[Fraction, Run]]:
+        """Every branch of the procedure with its probability (tests and the odds page read these)."""
+        settings = full_settings(settings)
+        clean = self.validate(inputs, settings)
+        return rolling.enumerate_runs(lambda roller: self.run(clean, settings, roller), settings)
+
+    @abstractmethod
+    def run(self, clean: dict, settings: dict, roller) -> Run: ...
+
+    @abstractmethod
+    def summarise(self, clean: dict, settings: dict, runs: list[tuple[Fraction, Run]]) -> dict: ...

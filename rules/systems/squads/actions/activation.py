@@ -1,0 +1,291 @@
+"""The activation roll (§3.2) with all its modifiers, the failed activation (§3.4), and the chain: a failed roll
+passes the initiative (§3.1). The roll itself is shared with melee withdrawal and dodging a vehicle.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+
+from rules.contract import prob
+from rules.systems.squads import tables
+from rules.systems.squads.actions.common import (
+    ACTIVATION_UNIT,
+    NAME,
+    SquadAction,
+    boolean,
+    deterministic,
+    err,
+    length,
+    pair,
+)
+
+
+def out_of_coherency(positions: list, settings: dict) -> int:
+    """Figures out of coherency from their positions (§5 B20): within 3"/8 cm of another figure is a link.
+    chain: every figure outside the largest linked group; isolated_only: figures linked to nobody."""
+    reach = pair(tables.COHERENCY, settings)
+    n = len(positions)
+    links = [[j for j in range(n) if j != i and math.dist(positions[i], positions[j]) <= reach] for i in range(n)]
+    if settings["coherency"] == "isolated_only":
+        return sum(1 for i in range(n) if not links[i]) if n > 1 else 0
+    seen: set[int] = set()
+    largest = 0
+    for start in range(n):
+        if start in seen:
+            continue
+        group, stack = 0, [start]
+        seen.add(start)
+        while stack:
+            i = stack.pop()
+            group += 1
+            for j in links[i]:
+                if j not in seen:
+                    seen.add(j)
+                    stack.append(j)
+        largest = max(largest, group)
+    return n - largest
+
+
+@dataclass
+class Roll:
+    """What an activation roll needs: the target number, the modifier and why."""
+
+    need: int
+    modifier: int
+    level: str
+    parts: list[str]
+
+    def success_on(self, die: int, settings: dict) -> bool:
+        if settings["natural_one_six"] and die in (1, 6):  # §5 B24, FUBAR: off by default
+            return die == 6
+        return die + self.modifier >= self.need
+
+    def p_success(self, settings: dict) -> Fraction:
+        return Fraction(sum(1 for d in range(1, 7) if self.success_on(d, settings)), 6)
+
+    def describe(self) -> str:
+        mod = f" {self.modifier:+d}" if self.modifier else ""
+        why = f" ({', '.join(self.parts)})" if self.parts else ""
+        return f"needs {self.need}+{mod}{why}"
+
+
+def check_unit(unit: dict, field: str, settings: dict) -> dict:
+    """Rule checks of an activating unit; fills in defaults and the coherency count."""
+    unit = dict(unit)
+    kind = unit.setdefault("kind", "squad")
+    if kind == "vehicle":
+        if unit.get("suppressed"):
+            raise err(f"{field}.suppressed", "A vehicle cannot be suppressed (L90).")
+        if unit.get("positions") or unit.get("out_of_coherency"):
+            raise err(f"{field}.out_of_coherency", "A vehicle has no coherency to keep (L2 is about units).")
+    elif unit.get("crew_stunned"):
+        raise err(f"{field}.crew_stunned", "Only a vehicle's crew can be stunned (L86).")
+    if "positions" in unit:
+        if "out_of_coherency" in unit:
+            raise err(f"{field}.positions", "Give either the positions or out_of_coherency, not both.")
+        unit["out_of_coherency"] = out_of_coherency(unit["positions"], settings)
+    figures = unit.get("figures")
+    if figures is not None:
+        if unit.get("suppressed", 0) > figures:
+            raise err(
+                f"{field}.suppressed", f"Only {figures} figures stand: {unit['suppressed']} cannot be suppressed."
+            )
+        if unit.get("out_of_coherency", 0) > figures:
+            raise err(f"{field}.out_of_coherency", f"Only {figures} figures stand.")
+    if unit.get("casualties", 0) > unit.get("strength", unit.get("casualties", 0)):
+        raise err(f"{field}.casualties", "More casualties than figures at the start.")
+    if unit.get("in_melee") and "melee_role" not in unit:
+        raise err(f"{field}.melee_role", "Say whether the unit attacked or was attacked.")
+    return unit
+
+
+def activation_roll(unit: dict, settings: dict) -> Roll:
+    """The target number and modifiers of §3.2."""
+    level = unit["level"]
+    if unit.get("kind") == "vehicle" and settings["vehicle_level"] == "regular":  # §5 B14
+        level = "regular"
+    parts = []
+    need = tables.TRAINING[level].activation
+    leader = unit.get("leader")
+    if leader is not None:
+        alive = leader.get("alive", True)
+        better = tables.TRAINING[leader["level"]].activation < need  # «более высоким уровнем» = a lower number
+        if better and (alive or settings["leader_lost"] == "keep"):
+            need = tables.TRAINING[leader["level"]].activation
+            level = leader["level"]
+            parts.append("leader's level" if alive else "the fallen leader's level (B21 keep)")
+    mod = 0
+    if unit.get("out_of_coherency"):
+        mod -= unit["out_of_coherency"]
+        parts.append(f"−{unit['out_of_coherency']} out of coherency")
+    if unit.get("suppressed"):
+        mod -= unit["suppressed"]
+        parts.append(f"−{unit['suppressed']} suppressed")
+    if not unit.get("sees_enemy", True):
+        mod += 1
+        parts.append("+1 no visible enemy")
+    stuns = unit.get("crew_stunned", 0)
+    if stuns:
+        penalty = tables.CREW_STUN_PENALTY * (stuns if settings["stun_stacking"] == "stacking" else 1)
+        mod -= penalty
+        parts.append(f"−{penalty} crew stunned")
+    return Roll(need=need, modifier=mod, level=level, parts=parts)
+
+
+def check_may_activate(unit: dict, field: str, settings: dict) -> None:
+    """A unit locked in melee may only try to withdraw (L42, §5 B12)."""
+    if not unit.get("in_melee"):
+        return
+    if settings["melee_lock"] == "both" or unit.get("melee_role") == "defender":
+        raise err(
+            f"{field}.in_melee",
+            "This unit is locked in melee: its only activation is a withdrawal attempt (L42).",
+        )
+
+
+def roll_activation(dice, unit: dict, role: str, settings: dict, steps: list[str], purpose: str = "activation roll"):
+    """Rolls, and answers (success, die, roll, effects): suppression clears after the roll whatever it shows (L31)."""
+    roll = activation_roll(unit, settings)
+    die = dice.roll(6, purpose + (f" ({unit['name']})" if unit.get("name") else ""))
+    ok = roll.success_on(die, settings)
+    steps.append(f"{purpose.capitalize()}: d6 = {die}, {roll.describe()}: {'success' if ok else 'failure'}.")
+    effects = []
+    if unit.get("suppressed"):
+        effects.append({"kind": "suppression_cleared", "role": role, "figures": unit["suppressed"]})
+        steps.append(f"{unit['suppressed']} suppressed figure(s) recover after the roll (L31).")
+    if unit.get("crew_stunned"):
+        effects.append({"kind": "crew_stun_spent", "role": role})
+    return ok, die, roll, effects
+
+
+def failed_consequence(unit: dict, role: str, settings: dict) -> tuple[dict, list[dict], str]:
+    """§3.4: On Guard, or above 50 % casualties a 6"/15 cm withdrawal away from the nearest (visible) enemy, or to
+    the deployment point when no enemy is in sight (L25, §5 B23)."""
+    strength, casualties = unit.get("strength", 0), unit.get("casualties", 0)
+    if strength and casualties * 2 > strength:
+        distance = pair(tables.FAILED_WITHDRAWAL, settings)
+        if unit.get("sees_enemy", True):
+            key = "nearest_visible_enemy" if settings["withdraw_from"] == "nearest_visible" else "nearest_enemy"
+            away = (
+                unit.get(key) or unit.get("nearest_visible_enemy") or unit.get("nearest_enemy") or "the nearest enemy"
+            )
+            effect = {"kind": "withdraw", "role": role, "distance": distance, "away_from": away}
+            text = f"has lost more than half ({casualties} of {strength}) and withdraws {length(distance, settings)} away from {away}"
+        else:
+            effect = {"kind": "withdraw", "role": role, "distance": distance, "toward": "deployment_point"}
+            text = f"has lost more than half ({casualties} of {strength}), sees no enemy and withdraws {length(distance, settings)} toward its deployment point"
+        return (
+            {"consequence": "withdraw", **{k: v for k, v in effect.items() if k not in ("kind", "role")}},
+            [effect],
+            text,
+        )
+    return {"consequence": "on_guard"}, [{"kind": "on_guard", "role": role}], "goes On Guard («Защита»)"
+
+
+class Activation(SquadAction):
+    key = "activation"
+    label = "Activation roll"
+    spec_ref = "§3.1–§3.4 (L2, L12–14, L25, L31, L86), §5 B12, B14, B20–B24"
+    description = (
+        "One d6 against the unit's «Активация» (or its better leader's): −1 per figure out of coherency, −1 per "
+        "suppressed figure, +1 with no visible enemy, −2 for a stunned vehicle crew. Suppression ends after the "
+        "roll. Success gives one action; failure sends the unit On Guard (or withdraws it above 50 % casualties) "
+        "and passes the initiative."
+    )
+    input_schema = {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["unit"],
+        "properties": {"unit": ACTIVATION_UNIT},
+    }
+
+    def check_inputs(self, inputs, settings):
+        unit = check_unit(inputs["unit"], "unit", settings)
+        check_may_activate(unit, "unit", settings)
+        return {**inputs, "unit": unit}
+
+    def resolve_clean(self, clean, settings, dice):
+        unit = clean["unit"]
+        steps: list[str] = []
+        ok, die, roll, effects = roll_activation(dice, unit, "unit", settings, steps)
+        if unit.get("on_guard") and settings["on_guard_until"] == "next_activation":
+            effects.insert(0, {"kind": "on_guard_ends", "role": "unit"})  # §5 B13: it ends at the next attempt
+        result = {"success": ok, "die": die, "need": roll.need, "modifier": roll.modifier, "level": roll.level}
+        if ok:
+            effects.append({"kind": "activated", "role": "unit"})
+            summary = f"Activated (d6 {die}): choose one action."
+        else:
+            consequence, more, text = failed_consequence(unit, "unit", settings)
+            effects += more + [{"kind": "initiative_passes", "role": "game"}]
+            result.update(consequence)
+            steps.append(f"Failed: the unit {text}; the initiative passes (L12).")
+            summary = f"Failed (d6 {die}): the unit {text}; the initiative passes."
+        return self.outcome(summary, result, effects, steps)
+
+    def odds_clean(self, clean, settings):
+        unit = clean["unit"]
+        roll = activation_roll(unit, settings)
+        p = roll.p_success(settings)
+        consequence, _, _ = failed_consequence(unit, "unit", settings)
+        return {
+            "need": roll.need,
+            "modifier": roll.modifier,
+            "p_success": prob(p),
+            "p_fail": prob(1 - p),
+            "on_failure": consequence["consequence"],
+            "p_withdraw": prob(1 - p if consequence["consequence"] == "withdraw" else 0),
+        }
+
+
+class FailedActivation(SquadAction):
+    key = "failed_activation"
+    label = "Failed or skipped activation"
+    spec_ref = "§3.4 (L25), §5 B23"
+    description = (
+        "A unit that fails its activation, or that its player does not activate, goes On Guard; above 50 % "
+        'casualties it withdraws 6"/15 cm away from the nearest enemy, or toward its deployment point when no '
+        "enemy is in sight. No dice."
+    )
+    input_schema = {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["unit"],
+        "properties": {
+            "unit": {
+                "type": "object",
+                "additionalProperties": False,
+                "required": ["strength", "casualties"],
+                "properties": {
+                    "name": NAME,
+                    "strength": ACTIVATION_UNIT["properties"]["strength"],
+                    "casualties": ACTIVATION_UNIT["properties"]["casualties"],
+                    "sees_enemy": {"type": "boolean"},
+                    "nearest_enemy": NAME,
+                    "nearest_visible_enemy": NAME,
+                },
+            },
+            "passes_initiative": {"type": "boolean", "description": "true when the roll failed (L12)"},
+        },
+    }
+
+    def check_inputs(self, inputs, settings):
+        unit = inputs["unit"]
+        if unit["casualties"] > unit["strength"]:
+            raise err("unit.casualties", "More casualties than figures at the start.")
+        return inputs
+
+    def _apply(self, clean, settings):
+        consequence, effects, text = failed_consequence(clean["unit"], "unit", settings)
+        if clean.get("passes_initiative", True):
+            effects = effects + [{"kind": "initiative_passes", "role": "game"}]
+        return consequence, effects, text
+
+    def resolve_clean(self, clean, settings, dice):
+        consequence, effects, text = self._apply(clean, settings)
+        return self.outcome(f"The unit {text}.", consequence, effects, [f"L25: the unit {text}."])
+
+    def odds_clean(self, clean, settings):
+        consequence, _, _ = self._apply(clean, settings)
+        return {**deterministic(consequence), "withdraw": boolean(Fraction(consequence["consequence"] == "withdraw"))}

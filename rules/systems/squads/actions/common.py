@@ -1,0 +1,154 @@
+"""Pieces shared by the actions of «Отряды»: input schemas, the action frame (validate, resolve, odds with the
+settings filled in), and helpers that answer exact odds of no-dice procedures.
+
+Inputs describe units as they stand now (the tracker fills them from its state). Effects name their subject by
+role ("unit", "shooter", "target", "attacker", "defender", "withdrawing", "pursuer", "vehicle", "game").
+"""
+
+from __future__ import annotations
+
+from abc import abstractmethod
+from fractions import Fraction
+
+from rules.contract import Action, Outcome, RuleInputError, prob
+from rules.systems.squads import tables
+from rules.systems.squads.settings import full_settings
+
+MAX_FIGURES = 50
+MAX_DICE = 300
+
+LEVEL = {"enum": list(tables.LEVELS), "description": "Training level: recruit, regular, veteran or elite"}
+PERSONAL_ARMOUR = {"enum": list(tables.PERSONAL_ARMOUR), "description": "Personal armour («Личная броня»)"}
+VEHICLE_ARMOUR = {"enum": list(tables.VEHICLE_ARMOUR), "description": "Vehicle armour class"}
+COVER = {"enum": list(tables.COVER), "description": "Cover: none, light (+1), medium (+2), heavy (+3)"}
+WEAPON = {"enum": list(tables.WEAPONS), "description": "A weapon of the small-arms or support table"}
+FACING = {"enum": list(tables.FACINGS), "description": "The arc the vehicle is hit in"}
+COUNT = {"type": "integer", "minimum": 0, "maximum": MAX_FIGURES}
+DISTANCE = {"type": "number", "minimum": 0, "maximum": 2000, "description": "In the game's unit (setting units)"}
+NAME = {"type": "string", "maxLength": 80}
+POSITION = {
+    "type": "array",
+    "items": {"type": "number", "minimum": -10000, "maximum": 10000},
+    "minItems": 2,
+    "maxItems": 2,
+}
+
+# A unit about to roll for activation (§3.2): everything that changes the roll.
+ACTIVATION_UNIT_PROPERTIES = {
+    "kind": {"enum": ["squad", "vehicle"]},
+    "name": NAME,
+    "level": LEVEL,
+    "leader": {
+        "anyOf": [
+            {"type": "null"},
+            {
+                "type": "object",
+                "additionalProperties": False,
+                "required": ["level"],
+                "properties": {"level": LEVEL, "alive": {"type": "boolean"}},
+            },
+        ],
+        "description": "A leader of another level (L13); alive false when he fell (§5 B21)",
+    },
+    "figures": {**COUNT, "description": "Figures still standing"},
+    "suppressed": {**COUNT, "description": "Suppressed figures: −1 each (L31)"},
+    "out_of_coherency": {**COUNT, "description": "Figures out of coherency: −1 each (L2)"},
+    "positions": {
+        "type": "array",
+        "items": POSITION,
+        "maxItems": MAX_FIGURES,
+        "description": "Figure positions [x, y] instead of out_of_coherency (§5 B20 decides the count)",
+    },
+    "sees_enemy": {"type": "boolean", "description": "false: +1, no visible enemy (L14)"},
+    "crew_stunned": {"type": "integer", "minimum": 0, "maximum": 10, "description": "Vehicle: stun results (L86)"},
+    "on_guard": {"type": "boolean", "description": "On Guard since its last attempt"},
+    "in_melee": {"type": "boolean"},
+    "melee_role": {"enum": ["attacker", "defender"]},
+    "strength": {**COUNT, "description": "Figures at the start (for the 50 % casualties rule, L25)"},
+    "casualties": COUNT,
+    "nearest_enemy": NAME,
+    "nearest_visible_enemy": NAME,
+}
+ACTIVATION_UNIT = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["level"],
+    "properties": ACTIVATION_UNIT_PROPERTIES,
+}
+
+# A group of figures of a target unit (§3.6): how many, their armour, cover and shelter behind a vehicle.
+TARGET_GROUP = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["count"],
+    "properties": {
+        "count": {**COUNT, "minimum": 1},
+        "armour": PERSONAL_ARMOUR,
+        "cover": COVER,
+        "behind_vehicle": {**VEHICLE_ARMOUR, "description": "Sheltering behind a vehicle of this armour (L77)"},
+        "name": NAME,
+    },
+}
+TARGET_GROUPS = {
+    "type": "array",
+    "items": TARGET_GROUP,
+    "minItems": 1,
+    "maxItems": 20,
+    "description": "The target's figures by armour and cover, in the order its owner gives them hits (§5 B3)",
+}
+
+
+def err(field: str, message: str) -> RuleInputError:
+    return RuleInputError({field: message})
+
+
+def length(value, settings: dict) -> str:
+    """A distance as a person reads it: 6" or 15 cm."""
+    value = int(value) if float(value).is_integer() else round(float(value), 1)
+    return f'{value}"' if tables.distance_units(settings) == 0 else f"{value} cm"
+
+
+def pair(values: tuple[int, int], settings: dict) -> int:
+    """The inches or cm member of a book distance (in, cm)."""
+    return values[tables.distance_units(settings)]
+
+
+def deterministic(result: dict) -> dict:
+    """The odds of a procedure without dice: its one outcome, with probability 1."""
+    return {"deterministic": True, "p": prob(1), "result": result}
+
+
+def boolean(p: Fraction) -> dict:
+    return {"yes": prob(p), "no": prob(1 - p)}
+
+
+class SquadAction(Action):
+    """resolve() and odds() take the RAW inputs and validate them (schema, then check()) themselves.
+    Subclasses implement check_inputs(), resolve_clean(clean, settings, dice) and odds_clean(clean, settings)."""
+
+    def check(self, inputs: dict, settings: dict) -> dict:
+        return self.check_inputs(inputs, settings)
+
+    def check_inputs(self, inputs: dict, settings: dict) -> dict:
+        return inputs
+
+    def resolve(self, inputs: dict, settings: dict, dice) -> Outcome:
+        settings = full_settings(settings)
+        clean = self.validate(inputs, settings)
+        outcome = self.resolve_clean(clean, settings, dice)
+        dice.finish()
+        outcome.dice = [r.as_dict() for r in dice.rolls]
+        return outcome
+
+    def odds(self, inputs: dict, settings: dict) -> dict:
+        settings = full_settings(settings)
+        return self.odds_clean(self.validate(inputs, settings), settings)
+
+    @abstractmethod
+    def resolve_clean(self, clean: dict, settings: dict, dice) -> Outcome: ...
+
+    @abstractmethod
+    def odds_clean(self, clean: dict, settings: dict) -> dict: ...
+
+    def outcome(self, summary: str, result: dict, effects: list[dict], steps: list[str]) -> Outcome:
+        return Outcome(action=self.key, summary=summary, result=result, dice=[], effects=effects, steps=steps)

@@ -1,0 +1,197 @@
+"""Vehicles (§3.9, L75–90): moves and how many weapons fire, hits with the armour save and the damage die by facing,
+and infantry dodging a vehicle that tries to run it over (the book's last note, L90).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from rules.contract import distribution, prob
+from rules.systems.squads import tables
+from rules.systems.squads.actions.activation import activation_roll, check_unit, roll_activation
+from rules.systems.squads.actions.common import (
+    ACTIVATION_UNIT,
+    DISTANCE,
+    FACING,
+    MAX_DICE,
+    PERSONAL_ARMOUR,
+    VEHICLE_ARMOUR,
+    WEAPON,
+    SquadAction,
+    deterministic,
+    err,
+    length,
+    pair,
+)
+from rules.systems.squads.actions.hits import immune, vehicle_damage, vehicle_damage_odds
+
+TANK_CLASSES = {"heavy_and_super_heavy": ("heavy", "super_heavy"), "medium_and_heavy": ("medium", "heavy")}
+
+
+class VehicleMove(SquadAction):
+    key = "vehicle_move"
+    label = "Vehicle move"
+    spec_ref = "§3.9 (L77), §5 B15"
+    description = (
+        '12"/30 cm in the open or 6"/15 cm through light cover, firing one weapon; medium and heavy tanks may '
+        'cross medium cover 6"/15 cm without firing; a stationary vehicle fires all its weapons. An immobilised '
+        "vehicle stays put. No dice."
+    )
+    input_schema = {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["vehicle", "move"],
+        "properties": {
+            "vehicle": {
+                "type": "object",
+                "additionalProperties": False,
+                "required": ["armour"],
+                "properties": {
+                    "armour": VEHICLE_ARMOUR,
+                    "immobilised": {"type": "boolean"},
+                    "weapons": {"type": "integer", "minimum": 0, "maximum": 20, "description": "Working weapons"},
+                },
+            },
+            "move": {"enum": list(tables.VEHICLE_MOVES)},
+            "distance": DISTANCE,
+        },
+    }
+
+    def check_inputs(self, inputs, settings):
+        vehicle, move = inputs["vehicle"], inputs["move"]
+        allowance = pair(tables.VEHICLE_MOVES[move][0], settings)
+        if vehicle.get("immobilised") and move != "stationary":
+            raise err("move", "An immobilised vehicle cannot move (L88); it may still fire all its weapons.")
+        if move == "medium_cover" and vehicle["armour"] not in TANK_CLASSES[settings["tank_classes"]]:
+            raise err("move", "Only medium and heavy tanks cross medium cover (L77, §5 B15).")
+        if inputs.get("distance", 0) > allowance:
+            raise err("distance", f"This move is at most {length(allowance, settings)}.")
+        return inputs
+
+    def _result(self, clean, settings):
+        move = clean["move"]
+        fire = tables.VEHICLE_MOVES[move][1]
+        if move == "open" and settings["vehicle_move_fire"] == "light_cover_move_only":
+            fire = 0
+        weapons = clean["vehicle"].get("weapons")
+        fires = weapons if fire is None else (fire if weapons is None else min(fire, weapons))
+        return {"move": move, "allowance": pair(tables.VEHICLE_MOVES[move][0], settings), "units": settings["units"],
+                "weapons_may_fire": fires, "all_weapons": fire is None}  # fmt: skip
+
+    def resolve_clean(self, clean, settings, dice):
+        result = self._result(clean, settings)
+        effects = [
+            {"kind": "vehicle_moved", "role": "vehicle", "move": clean["move"], "distance": clean.get("distance", 0)}
+        ]
+        fires = "all its weapons" if result["all_weapons"] else f"{result['weapons_may_fire']} weapon(s)"
+        summary = f"Moves up to {length(result['allowance'], settings)}; fires {fires}."
+        return self.outcome(summary, result, effects, [summary])
+
+    def odds_clean(self, clean, settings):
+        return deterministic(self._result(clean, settings))
+
+
+class VehicleHit(SquadAction):
+    key = "vehicle_hit"
+    label = "Hits on a vehicle"
+    spec_ref = "§3.9 (L84–90), §5 B16–B18"
+    description = (
+        "Hits from one weapon on a vehicle: small arms and HMGs cannot harm armour (save 5+ or better). Each hit "
+        "gets the vehicle's save; each unsaved hit rolls the damage die (front: the lower of 2, side: 1, rear: "
+        "the higher of 2, doubles re-rolled): 1–2 crew stunned, 3–4 a weapon lost, 5 immobilised, 6 destroyed."
+    )
+    input_schema = {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["vehicle", "hits", "weapon"],
+        "properties": {
+            "vehicle": {
+                "type": "object",
+                "additionalProperties": False,
+                "required": ["armour", "facing"],
+                "properties": {"armour": VEHICLE_ARMOUR, "facing": FACING, "name": {"type": "string", "maxLength": 80}},
+            },
+            "hits": {"type": "integer", "minimum": 0, "maximum": MAX_DICE},
+            "weapon": WEAPON,
+        },
+    }
+
+    def resolve_clean(self, clean, settings, dice):
+        v = clean["vehicle"]
+        steps: list[str] = []
+        w = tables.WEAPONS[clean["weapon"]]
+        if immune(w.key, v["armour"], settings):
+            text = f"{w.name} cannot harm an armoured vehicle (L84)."
+            return self.outcome(text, {"immune": True, "unsaved": 0, "damage": []}, [], [text])
+        save = tables.VEHICLE_ARMOUR[v["armour"]].save
+        rolls = dice.roll_many(clean["hits"], 6, f"vehicle save {save}+") if clean["hits"] else []
+        unsaved = sum(1 for r in rolls if r < save)
+        steps.append(f"Saves {save}+ {rolls}: {unsaved} unsaved.")
+        damage, effects = vehicle_damage(dice, unsaved, v["facing"], settings, steps, role="vehicle")
+        result = {"immune": False, "save_rolls": rolls, "unsaved": unsaved, "damage": damage,
+                  "destroyed": any(d["effect"] == "destroyed" for d in damage)}  # fmt: skip
+        names = ", ".join(tables.DAMAGE_NAMES[d["effect"]] for d in damage) or "no damage"
+        return self.outcome(f"{unsaved} unsaved: {names}.", result, effects, steps)
+
+    def odds_clean(self, clean, settings):
+        v = clean["vehicle"]
+        if immune(clean["weapon"], v["armour"], settings):
+            return {"immune": True, "unsaved": distribution({0: Fraction(1)}), "p_effect": {}}
+        fail = 1 - tables.p_at_least(tables.VEHICLE_ARMOUR[v["armour"]].save)
+        unsaved = tables.binomial(clean["hits"], fail)
+        effects = vehicle_damage_odds(unsaved, v["facing"], settings)
+        return {
+            "immune": False,
+            "unsaved": distribution(unsaved),
+            "damage_die": distribution(tables.damage_die_distribution(v["facing"], settings)),
+            "p_effect": {k: prob(p) for k, p in effects.items()},
+        }
+
+
+class Overrun(SquadAction):
+    key = "overrun"
+    label = "Dodging a vehicle"
+    spec_ref = "L90 (the book's note; not in the spec's §3)"
+    description = (
+        "When a vehicle tries to run infantry over, the unit rolls for activation to step aside; on a failure the "
+        "vehicle inflicts a hit, saved by the normal rules."
+    )
+    input_schema = {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["unit"],
+        "properties": {"unit": ACTIVATION_UNIT, "armour": PERSONAL_ARMOUR},
+    }
+
+    def check_inputs(self, inputs, settings):
+        unit = check_unit(inputs["unit"], "unit", settings)
+        if unit["kind"] == "vehicle":
+            raise err("unit.kind", "Only infantry is run over (L90).")
+        return {**inputs, "unit": unit}
+
+    def resolve_clean(self, clean, settings, dice):
+        steps: list[str] = []
+        ok, die, _roll, effects = roll_activation(dice, clean["unit"], "unit", settings, steps, "dodge roll")
+        result = {"dodged": ok, "die": die, "unsaved": 0}
+        if ok:
+            effects.append({"kind": "dodged", "role": "unit"})
+            return self.outcome(f"Dodged (d6 {die}): the figures step aside.", result, effects, steps)
+        save = tables.PERSONAL_ARMOUR[clean.get("armour", "none")].save
+        unsaved = 1
+        if save:
+            roll = dice.roll(6, f"save {save}+ (run over)")
+            unsaved = int(roll < save)
+            steps.append(f"The vehicle hits: save {save}+ rolls {roll}: {'unsaved' if unsaved else 'saved'}.")
+            result["save_roll"] = roll
+        result["unsaved"] = unsaved
+        if unsaved:
+            chooser = "target" if settings["split_chooser"] == "target_owner" else "shooter"
+            effects.append({"kind": "hits_to_split", "role": "unit", "unsaved": 1, "chooser": chooser})
+        text = "the hit goes through its armour" if unsaved else "its armour saves the hit"
+        return self.outcome(f"Run over (d6 {die}): {text}.", result, effects, steps)
+
+    def odds_clean(self, clean, settings):
+        p = activation_roll(clean["unit"], settings).p_success(settings)
+        save = tables.PERSONAL_ARMOUR[clean.get("armour", "none")].save
+        p_saved = tables.p_at_least(save) if save else Fraction(0)
+        return {"p_dodged": prob(p), "p_unsaved_hit": prob((1 - p) * (1 - p_saved))}

@@ -1,0 +1,386 @@
+"""The commands a player of «Отряды» sends from the board. Each handler is pure: it reads the state, resolves the
+book's test through the actions (dice from ctx.dice(): server-rolled or typed in) and answers events.
+
+A turn: start_turn (initiative, §3.1) → the side holding the initiative activates a unit (activate, or withdraw
+for a unit locked in melee) → on success it declares one action (act) and ends with shoot, assault or done → on a
+failure the initiative passes. After a shot the chooser (the target's owner) answers split_hits.
+"""
+
+from __future__ import annotations
+
+from rules.contract import Command, CommandContext, GameConflict, NewEvent, NotYours, RuleInputError
+from rules.systems.squads import tables
+from rules.systems.squads.actions import ACTIONS
+from rules.systems.squads.battle import units as U
+
+UNIT = {"type": "string", "maxLength": 80}
+DISTANCE = {"type": "number", "minimum": 0, "maximum": 2000}
+FIRE_FACTS = {
+    "distance": DISTANCE,
+    "cover": {"enum": list(tables.COVER), "description": "The cover the target's figures stand in"},
+    "edge_figures": {"type": "integer", "minimum": 0, "maximum": 50},
+    "facing": {"enum": list(tables.FACINGS)},
+    "line_of_sight": {"type": "boolean"},
+    "weapons": {"type": "array", "items": {"type": "integer", "minimum": 1}, "maxItems": 10},
+}
+
+
+def run(ctx: CommandContext, key: str, inputs: dict):
+    """Resolves one of the book's tests with this battle's settings and the command's dice."""
+    return ACTIONS[key].resolve(inputs, U.system_settings(ctx.settings), ctx.dice())
+
+
+def show(ctx: CommandContext, outcome) -> None:
+    ctx.outcome = {"summary": outcome.summary, "steps": outcome.steps, "dice": outcome.dice, "result": outcome.result}
+
+
+def require_playing(ctx: CommandContext) -> None:
+    if not ctx.game["turn"]:
+        raise GameConflict("Start the first turn: roll the initiative (§3.1).")
+
+
+def acting_unit(ctx: CommandContext, key, *phases: str):
+    unit = ctx.own_unit(key)
+    if ctx.game.get("acting") != unit.key:
+        raise GameConflict(f"{unit.name} is not the unit acting now.")
+    if phases and ctx.game.get("phase") not in phases:
+        wanted = {"declare": "declare its action first (act)", "fire": "it did not choose Walk or Aimed fire",
+                  "assault": "it did not choose Assault", "move": "its action has no fire"}  # fmt: skip
+        raise GameConflict(f"{unit.name} cannot do that now: {wanted.get(phases[0], phases[0])}.")
+    return unit
+
+
+def enemy_of(ctx: CommandContext, unit, key, field: str = "target"):
+    target = ctx.unit(key, field_name=field)
+    if ctx.owner(target.key) == ctx.owner(unit.key):
+        raise RuleInputError({field: f"{target.name} is on your own side."})
+    if not U.alive(target.state):
+        raise RuleInputError({field: f"{target.name} is out of the game."})
+    return target
+
+
+class StartTurn(Command):
+    name = "start_turn"
+    label = "Start the turn"
+    help = "Each player rolls d6 + scenario modifiers, ties re-rolled (L12); ongoing melees are fought first (L42)."
+    input_schema = {
+        "type": "object",
+        "additionalProperties": False,
+        "properties": {
+            "modifiers": {"type": "object", "additionalProperties": {"type": "integer", "minimum": -5, "maximum": 5}}
+        },
+    }
+
+    def handle(self, ctx, inputs):
+        game = ctx.game
+        if game["turn"] and U.side_to_act(ctx.state) is not None:
+            raise GameConflict("Units still have to try to activate this turn (L12).")
+        if game.get("acting"):
+            raise GameConflict("A unit is still acting: finish it first.")
+        mods = inputs.get("modifiers") or {}
+        players = [{"name": str(s), "modifier": int(mods.get(str(s), 0))} for s in game["sides"]]
+        outcome = run(ctx, "initiative", {"players": players})
+        show(ctx, outcome)
+        r = outcome.result
+        initiative = {"first": int(r["first"]), "order": [int(s) for s in r["order"]],
+                      "pass_order": [int(s) for s in r["pass_order"]], "rolls": r["rolls"]}  # fmt: skip
+        payload = {"turn": game["turn"] + 1, "initiative": initiative, "melee_due": [list(m) for m in game["melees"]]}
+        return [NewEvent("turn.started", payload, dice=outcome.dice)]
+
+
+class Activate(Command):
+    name = "activate"
+    label = "Activate a unit"
+    help = "d6 against the unit's «Активация» with its modifiers (§3.2); a failure passes the initiative."
+    input_schema = {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["unit"],
+        "properties": {
+            "unit": UNIT,
+            "sees_enemy": {"type": "boolean", "description": "false: +1, no enemy in sight (L14)"},
+            "out_of_coherency": {"type": "integer", "minimum": 0, "maximum": 50},
+            "nearest_enemy": UNIT,
+            "nearest_visible_enemy": UNIT,
+        },
+    }
+
+    def handle(self, ctx, inputs):
+        require_playing(ctx)
+        unit = ctx.own_unit(inputs["unit"])
+        settings = U.system_settings(ctx.settings)
+        if ctx.game.get("acting"):
+            raise GameConflict("Another unit is acting: finish it first.")
+        if U.side_to_act(ctx.state) != ctx.owner(unit.key):
+            raise GameConflict("The other side holds the initiative now.")
+        if unit.state["attempted"] or not U.alive(unit.state):
+            raise GameConflict(f"{unit.name} has already tried to activate this turn.")
+        if U.locked(unit.state, settings):
+            raise GameConflict(f"{unit.name} is locked in melee: its only activation is a withdrawal (L42).")
+        facts = U.activation_inputs(unit, sees_enemy=inputs.get("sees_enemy", True),
+                                    out_of_coherency=inputs.get("out_of_coherency", 0))  # fmt: skip
+        for key in ("nearest_enemy", "nearest_visible_enemy"):
+            if key in inputs:
+                facts[key] = ctx.unit(inputs[key], field_name=key).name
+        outcome = run(ctx, "activation", {"unit": facts})
+        show(ctx, outcome)
+        r = outcome.result
+        passes = None if r["success"] else U.next_side(ctx.state, ctx.owner(unit.key))
+        payload = {"unit": unit.key, "success": r["success"], "die": r["die"], "need": r["need"],
+                   "modifier": r["modifier"], "consequence": r.get("consequence"), "passes_to": passes,
+                   "suppression_cleared": facts.get("suppressed", 0)}  # fmt: skip
+        return [NewEvent("activation.rolled", payload, dice=outcome.dice)]
+
+
+class Act(Command):
+    name = "act"
+    label = "Declare the action"
+    help = "One of the seven actions (§3.3), or a vehicle's move (L77)."
+    input_schema = {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["unit", "action"],
+        "properties": {
+            "unit": UNIT,
+            "action": {"enum": [*tables.ACTIONS, *tables.VEHICLE_MOVES]},
+            "moved": DISTANCE,
+        },
+    }
+
+    def handle(self, ctx, inputs):
+        unit = acting_unit(ctx, inputs["unit"], "declare")
+        action = inputs["action"]
+        moved = {"moved": inputs["moved"]} if "moved" in inputs else {}
+        if unit.state["kind"] == "vehicle":
+            if action not in tables.VEHICLE_MOVES:
+                raise RuleInputError(
+                    {"action": "A vehicle moves: stationary, open, light_cover or medium_cover (L77)."}
+                )
+            working = sum(1 for w in unit.state["weapons"] if not w["destroyed"])
+            vehicle = {"armour": unit.state["armour"], "immobilised": unit.state["immobilised"], "weapons": working}
+            distance = {"distance": inputs["moved"]} if "moved" in inputs else {}
+            outcome = run(ctx, "vehicle_move", {"vehicle": vehicle, "move": action, **distance})
+        else:
+            if action not in tables.ACTIONS:
+                raise RuleInputError({"action": f"A squad takes one of: {', '.join(tables.ACTIONS)} (L17–24)."})
+            outcome = run(ctx, "unit_action", {"action": action, **moved})
+        show(ctx, outcome)
+        return [NewEvent("action.chosen", {"unit": unit.key, "action": action, **moved})]
+
+
+def shooting_inputs(ctx, shooter, target, inputs: dict, *, action: str | None) -> dict:
+    settings = U.system_settings(ctx.settings)
+    distance = inputs["distance"]
+    groups = U.fire_groups(shooter, distance, settings, action=action, weapons=inputs.get("weapons"))
+    if not groups:
+        raise RuleInputError({"distance": f"Nothing of {shooter.name} can fire at {target.name} from there: out of "
+                                          "range, suppressed, or not allowed with this action."})  # fmt: skip
+    if "line_of_sight" in inputs:
+        for g in groups:
+            g["line_of_sight"] = inputs["line_of_sight"]
+    s = shooter.state
+    shooter_in = {"kind": s["kind"], "name": shooter.name, "level": s["level"], "groups": groups}
+    if s["kind"] == "vehicle":
+        shooter_in["vehicle_move"] = s["stance"] if s["stance"] in tables.VEHICLE_MOVES else "stationary"
+    else:
+        shooter_in["action"] = action
+    if target.state["kind"] == "vehicle":
+        target_in = {"kind": "vehicle", "name": target.name, "armour": target.state["armour"],
+                     "facing": inputs.get("facing", "side")}  # fmt: skip
+    else:
+        target_in = {
+            "kind": "squad",
+            "name": target.name,
+            "groups": U.target_groups(target, inputs.get("cover", "none")),
+        }
+        stance = target.state.get("stance")
+        if stance in ("crouch", "go_to_ground"):
+            target_in["stance"] = stance
+        if "edge_figures" in inputs:
+            target_in["edge_figures"] = inputs["edge_figures"]
+    return {"shooter": shooter_in, "target": target_in}
+
+
+def shot_event(ctx, shooter, target, outcome, *, reaction: bool) -> NewEvent:
+    split = next((e for e in outcome.effects if e["kind"] == "hits_to_split"), None)
+    payload = {"shooter": shooter.key, "target": target.key, "reaction": reaction,
+               "hits": outcome.result["hits"], "unsaved": outcome.result.get("unsaved", 0)}  # fmt: skip
+    if split:
+        owner = ctx.owner(target.key)
+        chooser = owner if split["chooser"] == "target" else ctx.owner(shooter.key)
+        payload["split"] = {"target": target.key, "side": owner, "chooser_side": chooser, "unsaved": split["unsaved"],
+                            "allocatable": split.get("allocatable"), "shooter": shooter.key}  # fmt: skip
+    kinds = ("crew_stunned", "weapon_destroyed", "immobilised", "destroyed")
+    payload["vehicle_effects"] = [e["kind"] for e in outcome.effects if e["kind"] in kinds]
+    return NewEvent("shot", payload, dice=outcome.dice)
+
+
+class Shoot(Command):
+    name = "shoot"
+    label = "Shoot"
+    help = "Every figure that can fire at the target from that distance (§3.5); its owner then splits the hits."
+    input_schema = {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["unit", "target", "distance"],
+        "properties": {"unit": UNIT, "target": UNIT, **FIRE_FACTS},
+    }
+
+    def handle(self, ctx, inputs):
+        shooter = acting_unit(ctx, inputs["unit"], "fire")
+        target = enemy_of(ctx, shooter, inputs["target"])
+        action = None if shooter.state["kind"] == "vehicle" else shooter.state["stance"]
+        outcome = run(ctx, "shooting", shooting_inputs(ctx, shooter, target, inputs, action=action))
+        show(ctx, outcome)
+        return [shot_event(ctx, shooter, target, outcome, reaction=False)]
+
+
+class React(Command):
+    name = "react"
+    label = "On Guard: fire"
+    help = "A unit On Guard fires once a turn at an enemy unit that acts within its reach (L21, §5 B13)."
+    input_schema = {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["unit", "distance"],
+        "properties": {"unit": UNIT, "target": UNIT, **FIRE_FACTS},
+    }
+
+    def handle(self, ctx, inputs):
+        require_playing(ctx)
+        unit = ctx.own_unit(inputs["unit"])
+        window = ctx.game.get("window")
+        if not window:
+            raise GameConflict("No enemy unit is acting now: On Guard fires at an enemy's action.")
+        timing = "declared" if U.system_settings(ctx.settings)["on_guard_timing"] == "interrupt" else "resolved"
+        if window["timing"] != timing:
+            raise GameConflict("On Guard fires after the enemy declares its action, before it is resolved (§5 B13)."
+                               if timing == "declared" else "On Guard fires once the enemy's action is done.")  # fmt: skip
+        target = enemy_of(ctx, unit, inputs.get("target", window["unit"]))
+        if target.key != window["unit"]:
+            raise RuleInputError({"target": f"On Guard answers the unit that acts: {ctx.unit(window['unit']).name}."})
+        if not unit.state["on_guard"]:
+            raise GameConflict(f"{unit.name} is not On Guard.")
+        reaction = {"enemy_action": window["timing"], "used_this_turn": unit.state["reaction_used"]}
+        fire = shooting_inputs(ctx, unit, target, inputs, action="on_guard")
+        if unit.state["kind"] == "vehicle":
+            fire["shooter"]["vehicle_move"] = "stationary"
+        else:
+            fire["reaction"] = reaction
+        if unit.state["reaction_used"]:
+            raise GameConflict(f"{unit.name} already reacted this turn (L21).")
+        outcome = run(ctx, "shooting", fire)
+        show(ctx, outcome)
+        return [shot_event(ctx, unit, target, outcome, reaction=True)]
+
+
+class SplitHits(Command):
+    name = "split_hits"
+    label = "Split the unsaved hits"
+    help = "Suppressed figures (up to the training limit) and casualties; none is both (L28, L31)."
+    input_schema = {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["suppress"],
+        "properties": {
+            "suppress": {"type": "integer", "minimum": 0, "maximum": 300},
+            "suppressed": {"type": "array", "items": {"type": "integer", "minimum": 1}, "maxItems": 50},
+            "casualties": {"type": "array", "items": {"type": "integer", "minimum": 1}, "maxItems": 50},
+        },
+    }
+
+    def handle(self, ctx, inputs):
+        pending = ctx.game.get("pending_split")
+        if not pending:
+            raise GameConflict("No hits wait to be split.")
+        if pending["chooser_side"] not in ctx.sides:
+            raise NotYours("The other player splits these hits.")
+        target = ctx.unit(pending["target"])
+        settings = U.system_settings(ctx.settings)
+        facts = {"kind": "squad", "level": target.state["level"], "figures": len(U.standing(target.state)),
+                 "suppressed": len(U.suppressed(target.state))}  # fmt: skip
+        if pending.get("allocatable") is not None:
+            facts["allocatable"] = pending["allocatable"]
+        outcome = run(
+            ctx, "split_hits", {"unsaved": pending["unsaved"], "suppress": inputs["suppress"], "target": facts}
+        )
+        show(ctx, outcome)
+        chosen = self._figures(target, inputs, outcome.result, settings)
+        return [NewEvent("hits.split", {"target": target.key, **chosen})]
+
+    @staticmethod
+    def _figures(target, inputs, split: dict, settings: dict) -> dict:
+        state = target.state
+        standing = {f["n"]: f for f in U.standing(state)}
+        sup = inputs.get("suppressed")
+        if sup is None:
+            sup = U.pick_figures(state, split["suppressed"], exclude=set(), unsuppressed=True)
+        elif len(sup) != split["suppressed"] or len(set(sup)) != len(sup):
+            raise RuleInputError({"suppressed": f"Name {split['suppressed']} different figure(s) to suppress."})
+        for n in sup:
+            if n not in standing or standing[n]["suppressed"]:
+                raise RuleInputError({"suppressed": f"Figure {n} is not a standing, unsuppressed figure."})
+        strict = settings["suppressed_then_casualty"] == "never_while_suppressed"
+        cas = inputs.get("casualties")
+        if cas is None:
+            cas = U.pick_figures(state, split["casualties"], exclude=set(sup), unsuppressed=strict)
+        elif len(cas) != split["casualties"] or len(set(cas)) != len(cas):
+            raise RuleInputError({"casualties": f"Name {split['casualties']} different figure(s) as casualties."})
+        for n in cas:
+            if n not in standing or n in sup or (strict and standing[n]["suppressed"]):
+                raise RuleInputError({"casualties": f"Figure {n} cannot be a casualty of this fire (L28, §5 B4)."})
+        return {"suppressed": sorted(sup), "casualties": sorted(cas)}
+
+
+class Done(Command):
+    name = "done"
+    label = "End the activation"
+    help = "The acting unit has moved (and fired, or not): the next unit may try."
+    input_schema = {"type": "object", "additionalProperties": False, "required": ["unit"], "properties": {"unit": UNIT}}
+
+    def handle(self, ctx, inputs):
+        unit = acting_unit(ctx, inputs["unit"], "fire", "move", "assault")
+        return [NewEvent("activation.done", {"unit": unit.key})]
+
+
+class LoseWeapon(Command):
+    name = "lose_weapon"
+    label = "Choose the weapon lost"
+    help = "«Уничтожено оружие (по выбору хозяина)»: the vehicle's owner picks it (L87)."
+    input_schema = {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["weapon"],
+        "properties": {"weapon": {"type": "integer", "minimum": 1}},
+    }
+
+    def handle(self, ctx, inputs):
+        loss = ctx.game.get("pending_weapon_loss")
+        if not loss:
+            raise GameConflict("No weapon is to be lost.")
+        vehicle = ctx.own_unit(loss["unit"])
+        working = [w["n"] for w in vehicle.state["weapons"] if not w["destroyed"]]
+        if inputs["weapon"] not in working:
+            raise RuleInputError({"weapon": f"Choose one of the working weapons: {working}."})
+        return [NewEvent("weapon.lost", {"unit": vehicle.key, "n": inputs["weapon"]})]
+
+
+class EndGame(Command):
+    name = "end"
+    label = "End the battle"
+    help = "The book has no victory conditions: the players end the battle and say who won (or nobody)."
+    free = True
+    input_schema = {
+        "type": "object",
+        "additionalProperties": False,
+        "properties": {
+            "winner": {"type": ["integer", "null"], "minimum": 0},
+            "reason": {"type": "string", "maxLength": 200},
+        },
+    }
+
+    def handle(self, ctx, inputs):
+        winner = inputs.get("winner")
+        if winner is not None and winner not in ctx.game["sides"]:
+            raise RuleInputError({"winner": f"No side {winner} in this battle."})
+        return [NewEvent("game.ended", {"winner": winner, "reason": inputs.get("reason", "agreed")})]

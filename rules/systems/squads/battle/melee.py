@@ -1,0 +1,149 @@
+"""Melee commands (§3.8, L42): the assault and its first round, the rounds at the start of later turns, and the
+withdrawal that replaces a locked unit's activation."""
+
+from __future__ import annotations
+
+from rules.contract import Command, GameConflict, NewEvent, RuleInputError
+from rules.systems.squads.battle import units as U
+from rules.systems.squads.battle.commands import UNIT, acting_unit, enemy_of, require_playing, run, show
+from rules.systems.squads.battle.units import system_settings
+
+
+def majority_armour(state: dict) -> str:
+    counts: dict[str, int] = {}
+    for f in U.standing(state):
+        counts[f["armour"]] = counts.get(f["armour"], 0) + 1
+    return max(counts, key=counts.get) if counts else "none"
+
+
+def melee_side(unit, in_reach: int | None, *, clear: bool) -> dict:
+    """A side of the Melee action: figures, those in reach, those suppressed before the attack (they strike last)."""
+    live = U.standing(unit.state)
+    reach = len(live) if in_reach is None else min(in_reach, len(live))
+    waiting = 0 if clear else min(len(U.suppressed(unit.state)), reach)
+    return {"name": unit.name, "level": unit.state["level"], "figures": len(live), "in_reach": reach,
+            "suppressed": waiting, "armour": majority_armour(unit.state)}  # fmt: skip
+
+
+def casualty_figures(state: dict, count: int) -> list[int]:
+    """The figures that fall: those that already struck (not suppressed) first, the leader last (the owner's best
+    choice, §3.8); then the suppressed ones."""
+    first = U.pick_figures(state, count, exclude=set(), unsuppressed=True)
+    rest = U.pick_figures(state, count - len(first), exclude=set(first), unsuppressed=False)
+    return first + rest
+
+
+def fight(ctx, attacker, defender, round_: int, in_reach: dict, cleared: list[str]) -> list[NewEvent]:
+    settings = system_settings(ctx.settings)
+    clear = round_ > 1 and settings["melee_round_clears_suppression"]
+    inputs = {"round": round_, "attacker": melee_side(attacker, in_reach.get("attacker"), clear=clear),
+              "defender": melee_side(defender, in_reach.get("defender"), clear=clear)}  # fmt: skip
+    outcome = run(ctx, "melee", inputs)
+    show(ctx, outcome)
+    lost = outcome.result["casualties"]
+    casualties = {
+        role: casualty_figures(unit.state, lost[role])
+        for role, unit in (("attacker", attacker), ("defender", defender))
+    }
+    payload = {"attacker": attacker.key, "defender": defender.key, "round": round_, "casualties": casualties,
+               "over": outcome.result["over"], "cleared": cleared if clear else []}  # fmt: skip
+    return [NewEvent("melee.fought", payload, dice=outcome.dice)]
+
+
+class Assault(Command):
+    name = "assault"
+    label = "Assault"
+    help = "After an Assault move: both sides roll a die per figure in reach, at once (L42)."
+    input_schema = {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["unit", "target"],
+        "properties": {
+            "unit": UNIT,
+            "target": UNIT,
+            "in_reach": {"type": "integer", "minimum": 0, "maximum": 50, "description": 'Attackers within 3"/8 cm'},
+            "defender_in_reach": {"type": "integer", "minimum": 0, "maximum": 50},
+        },
+    }
+
+    def handle(self, ctx, inputs):
+        attacker = acting_unit(ctx, inputs["unit"], "assault")
+        defender = enemy_of(ctx, attacker, inputs["target"])
+        if attacker.state["kind"] != "squad" or defender.state["kind"] != "squad":
+            raise RuleInputError({"target": "Melee is between squads (L41)."})
+        if defender.state.get("melee"):
+            raise RuleInputError({"target": f"{defender.name} is already in a melee."})
+        reach = {"attacker": inputs.get("in_reach"), "defender": inputs.get("defender_in_reach")}
+        return fight(ctx, attacker, defender, 1, reach, [])
+
+
+class MeleeRound(Command):
+    name = "melee_round"
+    label = "Fight the melee"
+    help = "«Бой продолжается в начале каждого следующего хода» (L42): each melee fights a round."
+    input_schema = {
+        "type": "object",
+        "additionalProperties": False,
+        "properties": {"melee": {"type": "integer", "minimum": 0, "maximum": 50}},
+    }
+
+    def handle(self, ctx, inputs):
+        require_playing(ctx)
+        due = ctx.game.get("melee_due") or []
+        index = inputs.get("melee", 0)
+        if index >= len(due):
+            raise GameConflict("No melee waits to be fought this turn.")
+        a, d = (ctx.unit(k) for k in due[index])
+        if not {ctx.owner(a.key), ctx.owner(d.key)} & set(ctx.sides):
+            raise GameConflict("Only the players in this melee fight it.")
+        return fight(ctx, a, d, 2, {}, [a.key, d.key])
+
+
+class Withdraw(Command):
+    name = "withdraw"
+    label = "Withdraw from melee"
+    help = "Replaces a locked unit's activation: pass an activation roll, move d6\" away; the enemy may follow (L42)."
+    input_schema = {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["unit"],
+        "properties": {
+            "unit": UNIT,
+            "attempt": {"type": "boolean", "description": "false: stay in the fight this turn"},
+            "sees_enemy": {"type": "boolean"},
+        },
+    }
+
+    def handle(self, ctx, inputs):
+        require_playing(ctx)
+        unit = ctx.own_unit(inputs["unit"])
+        melee = unit.state.get("melee") if unit.state["kind"] == "squad" else None
+        if not melee:
+            raise GameConflict(f"{unit.name} is not in a melee.")
+        if ctx.game.get("acting"):
+            raise GameConflict("Another unit is acting: finish it first.")
+        if U.side_to_act(ctx.state) != ctx.owner(unit.key) or unit.state["attempted"]:
+            raise GameConflict("It is not this unit's activation now.")
+        opponent = ctx.unit(melee["with"][0])
+        if not inputs.get("attempt", True):
+            payload = {
+                "unit": unit.key,
+                "opponent": opponent.key,
+                "outcome": "stayed",
+                "passes_to": None,
+                "cleared": [],
+            }
+            return [NewEvent("withdrawal.rolled", payload)]
+        mine = U.activation_inputs(unit, sees_enemy=inputs.get("sees_enemy", True))
+        theirs = U.activation_inputs(opponent)
+        for facts in (mine, theirs):  # the roll is the withdrawal itself, not a normal activation
+            facts.pop("in_melee", None)
+            facts.pop("melee_role", None)
+        outcome = run(ctx, "withdrawal", {"withdrawing": mine, "pursuer": theirs})
+        show(ctx, outcome)
+        r = outcome.result
+        cleared = [unit.key] + ([opponent.key] if r["success"] else [])
+        passes = U.next_side(ctx.state, ctx.owner(unit.key)) if r["outcome"] == "failed" else None
+        payload = {"unit": unit.key, "opponent": opponent.key, "outcome": r["outcome"], "passes_to": passes,
+                   "cleared": cleared, "distance": r.get("distance")}  # fmt: skip
+        return [NewEvent("withdrawal.rolled", payload, dice=outcome.dice)]
