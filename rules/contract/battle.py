@@ -140,6 +140,7 @@ class CommandContext:
         self.sides = sides
         self.next_seq = next_seq  # the seq the command's head event will get
         self._dice_source = dice_source
+        self._dice = None
         self.outcome: dict | None = None  # what the caller's phone shows as the result
         self.notices: list[str] = []
 
@@ -156,8 +157,11 @@ class CommandContext:
         return self.state.system_settings
 
     def dice(self):
-        """The dice source of this command: server-rolled (seeded) or the dice typed in from the table."""
-        return self._dice_source()
+        """The dice source of this command: server-rolled (seeded) or the dice typed in from the table. One source
+        per command: a command that resolves two tests draws them from the same dice, in order."""
+        if self._dice is None:
+            self._dice = self._dice_source()
+        return self._dice
 
     def unit(self, key, *, field_name: str = "unit") -> UnitRecord:
         unit = self.state.units.get(key) if isinstance(key, str) else None

@@ -1,0 +1,249 @@
+"""Close combat (§3.13, L623–738): strikes against the enemy's БСП with the +1/+2 pluses, simultaneous casualties,
+the multi-sided melee (L691–708) and the result by total destruction (L724–726); §5 A3, A19, A21, A22."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from rules.contract import prob
+from rules.systems.zvezdny_desant import tables
+from rules.systems.zvezdny_desant.actions.common import (
+    MAX_FIGURES,
+    MAX_UNITS,
+    REF,
+    ZdAction,
+    binomial,
+    convolve,
+    dist,
+    err,
+    exact_mean,
+    mapped,
+    scaled,
+)
+
+MELEE_UNIT = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["unit", "side", "figures", "bsp", "stk"],
+    "properties": {
+        "unit": {"type": "string", "minLength": 1, "maxLength": 60},
+        "ref": REF,
+        "side": {"enum": [0, 1]},
+        "figures": {"type": "integer", "minimum": 1, "maximum": MAX_FIGURES, "description": "Living figures"},
+        "bsp": {"type": "integer", "minimum": 0, "maximum": 40, "description": "БСП before pluses"},
+        "stk": {"type": "integer", "minimum": 1, "maximum": 20, "description": "СТК"},
+        "markers": {"type": "integer", "minimum": 0, "maximum": 200, "default": 0},
+        "in_contact": {"type": "integer", "minimum": 0, "maximum": MAX_FIGURES,
+                       "description": "Figures in base contact; default: all"},
+        "near": {"type": "integer", "minimum": 0, "maximum": MAX_FIGURES, "default": 0,
+                 "description": "Figures within 3 steps, not in contact, not behind an obstruction"},
+        "hidden": {"type": "integer", "minimum": 0, "maximum": MAX_FIGURES, "default": 0,
+                   "description": "Figures behind an obstruction: they neither strike nor die (L642, L685)"},
+        "strikes_per_figure": {"type": "integer", "minimum": 1, "maximum": 5, "default": 1},
+        "wounds_per_strike": {"type": "integer", "minimum": 1, "maximum": 5, "default": 1},
+        "targets": {"type": "object", "maxProperties": MAX_UNITS,
+                    "additionalProperties": {"type": "integer", "minimum": 0, "maximum": MAX_FIGURES},
+                    "description": "Multi-sided: striking figures per enemy unit"},
+    },
+}  # fmt: skip
+
+
+def bsp_bonus(units: list[dict], settings: dict) -> dict[int, int]:
+    """+1 for more figures, +2 for more figures in base contact, per side (L652–657; summed per side in a
+    multi-sided melee, L699–704). A21: "figures" are all living ones, or only those engaged."""
+
+    def figures(u: dict) -> int:
+        return u["figures"] if settings["melee_figure_count"] == "all_alive" else u["in_contact"] + u["near"]
+
+    count = {s: sum(figures(u) for u in units if u["side"] == s) for s in (0, 1)}
+    contact = {s: sum(u["in_contact"] for u in units if u["side"] == s) for s in (0, 1)}
+    return {s: (1 if count[s] > count[1 - s] else 0) + (2 if contact[s] > contact[1 - s] else 0) for s in (0, 1)}
+
+
+def effective_bsp(bsp: int, bonus: int, settings: dict) -> int:
+    """Capped at 20 (L657); a floor only by setting (A19)."""
+    return max(settings["bsp_floor"], min(20, bsp + bonus))
+
+
+def removal(removed: int, u: dict) -> list[dict]:
+    """Casualty order in melee (L679–683): base contact, then within 3 steps, then the rest (hidden never)."""
+    others = u["figures"] - u["in_contact"] - u["near"] - u["hidden"]
+    out, left = [], removed
+    for place, n in (("contact", u["in_contact"]), ("near", u["near"]), ("other", others)):
+        take = min(left, n)
+        if take:
+            out.append({"place": place, "figures": take})
+        left -= take
+    return out
+
+
+def winner_of(destroyed: dict[int, bool], inflicted: dict[int, int], settings: dict) -> int | None:
+    """Total destruction always wins (L726). Otherwise the full rules decide (A3): players by hand, or, as a
+    labelled house rule, more wounds inflicted."""
+    if destroyed[0] != destroyed[1]:
+        return 1 if destroyed[0] else 0
+    if destroyed[0] or settings["melee_result"] == "manual" or inflicted[0] == inflicted[1]:
+        return None
+    return 0 if inflicted[0] > inflicted[1] else 1
+
+
+class Melee(ZdAction):
+    key = "melee"
+    label = "Close combat («Ближний бой»), also multi-sided"
+    spec_ref = "§3.13 (L623–738), §5 A3, A19, A21, A22"
+    description = (
+        "Every figure in base contact or within 3 steps strikes once (or as its unit says) with a D20; a roll "
+        "equal to or above the enemy's БСП wounds. A side gets +1 БСП for more figures and +2 for more figures in "
+        "base contact (capped at 20). Strikes and removal are simultaneous; 0-initiative units fight normally. "
+        "With more than two units each striking figure picks the enemy unit. Total destruction wins."
+    )
+    input_schema = {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["units"],
+        "properties": {"units": {"type": "array", "minItems": 2, "maxItems": MAX_UNITS, "items": MELEE_UNIT}},
+    }
+
+    def check_inputs(self, inputs, settings):
+        units = []
+        for i, u in enumerate(inputs["units"]):
+            u = {"markers": 0, "near": 0, "hidden": 0, "strikes_per_figure": 1, "wounds_per_strike": 1, **u}
+            u.setdefault("in_contact", u["figures"] - u["near"] - u["hidden"])
+            if u["in_contact"] < 0 or u["in_contact"] + u["near"] + u["hidden"] > u["figures"]:
+                raise err(f"units.{i}.in_contact", f"{u['unit']}: in contact + near + hidden is more than its "
+                          f"{u['figures']} figures.")  # fmt: skip
+            units.append(u)
+        names = [u["unit"] for u in units]
+        if len(set(names)) != len(names):
+            raise err("units", "Each unit is listed once.")
+        if sum(u["figures"] for u in units) > 2 * MAX_FIGURES:
+            raise err("units", f"At most {2 * MAX_FIGURES} figures in one melee here.")
+        if {u["side"] for u in units} != {0, 1}:
+            raise err("units", "A melee needs units of both sides.")
+        for i, u in enumerate(units):
+            enemies = [e["unit"] for e in units if e["side"] != u["side"]]
+            strikers = u["in_contact"] + u["near"]
+            targets = u.get("targets")
+            if targets is None:
+                if len(enemies) > 1 and strikers:
+                    raise err(f"units.{i}.targets", f"{u['unit']} faces {len(enemies)} enemy units: say how many "
+                              "of its striking figures strike each (L695).")  # fmt: skip
+                targets = {enemies[0]: strikers} if strikers else {}
+            for name in targets:
+                if name not in enemies:
+                    raise err(f"units.{i}.targets.{name}", f"{name!r} is not an enemy unit in this melee.")
+            if sum(targets.values()) != strikers:
+                raise err(f"units.{i}.targets", f"{u['unit']} has {strikers} striking figures; the targets add up "
+                          f"to {sum(targets.values())}.")  # fmt: skip
+            if settings["multi_sided_strikes"] == "per_unit" and sum(1 for v in targets.values() if v) > 1:
+                raise err(f"units.{i}.targets", "All figures of a unit strike one enemy unit (§5 A22 per_unit).")
+            u["targets"] = {k: v for k, v in targets.items() if v}
+        bonus = bsp_bonus(units, settings)
+        for u in units:
+            u["bsp_eff"] = effective_bsp(u["bsp"], bonus[u["side"]], settings)
+        return {"units": units, "bonus": bonus}
+
+    def resolve_clean(self, clean, settings, dice):
+        units, bonus = clean["units"], clean["bonus"]
+        by_name = {u["unit"]: u for u in units}
+        steps = [f"БСП pluses: side 0 +{bonus[0]}, side 1 +{bonus[1]} (L652–657)."]
+        steps += [f"{u['unit']}: БСП {u['bsp']} → {u['bsp_eff']}" for u in units]
+        taken = {u["unit"]: 0 for u in units}
+        for u in units:  # all strikes are rolled before anybody is removed: simultaneous (L659)
+            for name, figures in u["targets"].items():
+                need = by_name[name]["bsp_eff"]
+                rolls = dice.roll_many(figures * u["strikes_per_figure"], tables.D20, f"strike, {u['unit']} at {name}")
+                hits = sum(1 for r in rolls if r >= need)
+                taken[name] += hits * u["wounds_per_strike"]
+                steps.append(f"{u['unit']} → {name} ({need}+): " + ", ".join(f"{r}{'✓' if r >= need else '✗'}"
+                             for r in rolls) + f" = {hits * u['wounds_per_strike']} wounds")  # fmt: skip
+        results, effects = {}, []
+        for u in units:
+            removed, markers, discarded = tables.apply_wounds(
+                stk=u["stk"], markers=u["markers"], wounds=taken[u["unit"]], alive=u["figures"],
+                killable=u["figures"] - u["hidden"], settings=settings,
+            )  # fmt: skip
+            order = removal(removed, u)
+            results[u["unit"]] = {"bsp": u["bsp_eff"], "wounds": taken[u["unit"]], "removed": removed,
+                                  "markers": markers, "discarded": discarded, "order": order,
+                                  "alive": u["figures"] - removed, "destroyed": removed == u["figures"]}  # fmt: skip
+            role = u.get("ref", u["unit"])
+            effects += [{"kind": "wounds", "role": role, "amount": taken[u["unit"]]},
+                        {"kind": "casualties", "role": role, "figures": removed, "groups": order},
+                        {"kind": "markers", "role": role, "value": markers}]  # fmt: skip
+            steps.append(f"{u['unit']}: {taken[u['unit']]} wounds → {removed} removed, {markers} markers left.")
+        destroyed = {s: all(results[u["unit"]]["destroyed"] for u in units if u["side"] == s) for s in (0, 1)}
+        inflicted = {s: sum(taken[u["unit"]] for u in units if u["side"] != s) for s in (0, 1)}
+        winner = winner_of(destroyed, inflicted, settings)
+        effects.append({"kind": "melee_result", "role": "melee", "winner": winner})
+        if winner is None:
+            summary = "No side is destroyed: the result is ruled by hand (full rules, §5 A3)."
+            if destroyed[0] and destroyed[1]:
+                summary = "Both sides are wiped out."
+            elif settings["melee_result"] == "more_wounds":
+                summary = "Equal wounds: no winner (house rule)."
+        else:
+            how = "destroyed the enemy" if destroyed[1 - winner] else "inflicted more wounds (house rule)"
+            summary = f"Side {winner} wins the melee: it {how}."
+        result = {"units": results, "bonus": bonus, "inflicted": inflicted, "winner": winner,
+                  "multi_sided": len(units) > 2}  # fmt: skip
+        return self.outcome(summary, result, effects, steps)
+
+    def odds_clean(self, clean, settings):
+        units, bonus = clean["units"], clean["bonus"]
+        per_unit, joint = {}, {0: {(True, 0): Fraction(1)}, 1: {(True, 0): Fraction(1)}}
+        for t in units:
+            p = tables.p_pass(t["bsp_eff"])
+            wounds = {0: Fraction(1)}
+            for u in units:
+                figures = u["targets"].get(t["unit"], 0)
+                if figures:
+                    hits = binomial(figures * u["strikes_per_figure"], p)
+                    wounds = convolve(wounds, scaled(hits, u["wounds_per_strike"]))
+
+            def fate(w: int, t=t) -> tuple[int, bool]:
+                removed, _, _ = tables.apply_wounds(
+                    stk=t["stk"],
+                    markers=t["markers"],
+                    wounds=w,
+                    alive=t["figures"],
+                    killable=t["figures"] - t["hidden"],
+                    settings=settings,
+                )
+                return removed, removed == t["figures"]
+
+            removed = mapped(wounds, lambda w, fate=fate: fate(w)[0])
+            per_unit[t["unit"]] = {"bsp": t["bsp_eff"], "p_strike_hits": prob(p), "wounds": dist(wounds),
+                                   "expected_wounds": exact_mean(wounds), "removed": dist(removed),
+                                   "p_destroyed": prob(removed.get(t["figures"], Fraction(0)))}  # fmt: skip
+            side = t["side"]
+            pairs = mapped(wounds, lambda w, fate=fate: (fate(w)[1], w))
+            joint[side] = _fold(joint[side], pairs)
+        wins = _wins(joint, settings)
+        return {"bonus": bonus, "units": per_unit, "p_side_wins": {s: prob(wins[s]) for s in (0, 1)},
+                "p_no_winner": prob(1 - wins[0] - wins[1])}  # fmt: skip
+
+
+def _fold(acc: dict, pairs: dict) -> dict:
+    """Joint (every unit destroyed?, wounds taken) of a side, one unit more."""
+    out: dict = {}
+    for (d0, w0), p0 in acc.items():
+        for (d1, w1), p1 in pairs.items():
+            key = (d0 and d1, w0 + w1)
+            out[key] = out.get(key, Fraction(0)) + p0 * p1
+    return out
+
+
+def _wins(joint: dict, settings: dict) -> dict[int, Fraction]:
+    """P(each side wins) from the two sides' independent joints of (all destroyed?, wounds taken)."""
+    if settings["melee_result"] == "manual":  # only destruction decides: the wounds do not matter
+        joint = {s: mapped(j, lambda k: (k[0], 0)) for s, j in joint.items()}
+    side1 = {flag: sorted((w, p) for (d, w), p in joint[1].items() if d == flag) for flag in (True, False)}
+    wins = {0: Fraction(0), 1: Fraction(0)}
+    for (d0, taken0), p0 in joint[0].items():
+        for d1, entries in side1.items():
+            for taken1, p1 in entries:
+                w = winner_of({0: d0, 1: d1}, {0: taken1, 1: taken0}, settings)
+                if w is not None:
+                    wins[w] += p0 * p1
+    return wins

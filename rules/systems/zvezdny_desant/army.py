@@ -1,0 +1,164 @@
+"""Army building for «Звездный Десант» (spec §2, L740–760): unit cost = its figures + their weapons' extra costs +
+upgrades (all from the ЛБХ); army cost = the sum; «Стычка» allows 500 points (501 is an error). Mixing factions is
+a warning, an error at tournaments (L758–760).
+
+The contract's cost_roster() gets no system settings, so a roster may carry them under "settings" (the battle's or
+the club's: army_limit, tournament, mixed_stk); a roster's own points_limit, when set, wins over army_limit.
+"""
+
+from __future__ import annotations
+
+from rules.contract import ArmyPart, Issue, RosterReport
+from rules.systems.zvezdny_desant import profile as lbh
+from rules.systems.zvezdny_desant.settings import full_settings
+
+EXAMPLE_CARD_COST = 50  # see example_roster
+
+
+def _cost(value, typed: dict, key: str) -> tuple[int, bool]:
+    """A cost from the profile, else typed from the card; (cost, known?)."""
+    if value is not None:
+        return int(value), True
+    if key in typed:
+        return int(typed[key]), True
+    return 0, False
+
+
+def cost_entry(entry: dict, settings: dict) -> tuple[int, list[Issue]]:
+    """The cost of one roster entry (its count of units) and what is wrong with it, in plain words."""
+    key = entry.get("key")
+    prof = entry["profile"]
+    name = prof.get("name") or prof.get("slug", "?")
+    options = entry.get("options") or {}
+    figures, weapons, upgrades = lbh.figures_of(prof), lbh.weapons_of(prof), lbh.upgrades_of(prof)
+    typed = options.get("card_costs") or {}
+    issues: list[Issue] = []
+    unknown: set[str] = set()
+    rows = lbh.loadout_of(entry)
+    counts: dict[str, int] = {}
+    per_unit = 0
+    for row in rows:
+        fig = figures.get(row["figure"])
+        if fig is None:
+            issues.append(Issue("error", "unknown_figure", f"{name}: the card has no figure «{row['figure']}».", key))
+            continue
+        counts[fig["key"]] = counts.get(fig["key"], 0) + row["count"]
+        cost, known = _cost(fig.get("cost"), typed.get("figures") or {}, fig["key"])
+        if not known:
+            unknown.add(f"«{fig['name']}»")
+        per_unit += cost * row["count"]
+        weapon_key = row.get("weapon")
+        if weapon_key is None:
+            continue
+        weapon = weapons.get(weapon_key)
+        if weapon is None:
+            issues.append(Issue("error", "unknown_weapon", f"{name}: the card has no weapon «{weapon_key}».", key))
+            continue
+        if weapon_key not in (fig.get("weapons") or []):
+            issues.append(Issue("error", "weapon_not_allowed",
+                                f"{name}: «{fig['name']}» cannot carry «{weapon['name']}».", key))  # fmt: skip
+        w_cost, known = _cost(weapon.get("cost", 0), typed.get("weapons") or {}, weapon_key)
+        if not known:
+            unknown.add(f"«{weapon['name']}»")
+        per_unit += w_cost * row["count"]  # a weapon's extra cost adds to each figure carrying it (L68)
+    total_figures = sum(counts.values())
+    if total_figures == 0:
+        issues.append(Issue("error", "empty_unit", f"{name}: a unit needs at least one figure.", key))
+    for fig in figures.values():
+        n = counts.get(fig["key"], 0)
+        low, high = fig.get("min", 0), fig.get("max", 10)
+        if not low <= n <= high:
+            issues.append(Issue("error", "figure_count",
+                                f"{name}: {n} × «{fig['name']}», the card allows {low} to {high}.", key))  # fmt: skip
+    for up_key in options.get("upgrades") or []:
+        upgrade = upgrades.get(up_key)
+        if upgrade is None:
+            issues.append(Issue("error", "unknown_upgrade", f"{name}: the card has no upgrade «{up_key}».", key))
+            continue
+        cost, known = _cost(upgrade.get("cost"), typed.get("upgrades") or {}, up_key)
+        if not known:
+            unknown.add(f"«{upgrade['name']}»")
+        per_unit += cost * (total_figures if upgrade.get("per") == "figure" else 1)
+    stks = sorted({figures[k]["stk"] for k in counts if counts[k]})
+    if len(stks) > 1:  # one pool of markers needs one СТК (L544, §5 A10)
+        severity = "error" if settings["mixed_stk"] == "refuse" else "warning"
+        issues.append(Issue(severity, "mixed_stk", f"{name}: its figures have СТК {', '.join(map(str, stks))}; a "
+                            "unit pools wounds against one СТК" + ("." if severity == "error" else
+                            f", the lowest ({stks[0]}) is used."), key))  # fmt: skip
+    if unknown:
+        issues.append(Issue("warning", "cost_unknown", f"{name}: the cost of {', '.join(sorted(unknown))} is not on "
+                            "this card; type it from your ЛБХ (counted as 0 until then).", key))  # fmt: skip
+    return per_unit * int(entry.get("count", 1) or 1), issues
+
+
+def cost_roster(roster: dict) -> RosterReport:
+    settings = full_settings(roster.get("settings"))
+    costs: dict[str, int] = {}
+    issues: list[Issue] = []
+    for entry in roster.get("entries") or []:
+        cost, found = cost_entry(entry, settings)
+        costs[entry["key"]] = cost
+        issues += found
+    total = sum(costs.values())
+    limit = roster.get("points_limit")
+    limit = settings["army_limit"] if limit is None else limit
+    if total > limit:
+        issues.append(Issue("error", "over_limit", f"The army costs {total} points: at most {limit} are allowed "
+                            f"(«Стычка»: 500, so 501 is too much, L756)."))  # fmt: skip
+    own = roster.get("faction") or ""
+    factions = sorted({(e["profile"].get("faction") or "") for e in roster.get("entries") or []} - {""})
+    foreign = [f for f in factions if f != own] if own else factions[1:]
+    if foreign:
+        if settings["tournament"]:
+            issues.append(Issue("error", "mixed_factions", "Units of several factions ("
+                                + ", ".join(factions) + ") are not allowed at tournaments (L760)."))  # fmt: skip
+        else:
+            issues.append(Issue("warning", "mixed_factions", "This army mixes factions (" + ", ".join(factions)
+                                + "): allowed by agreement, not recommended, never at tournaments (L758–760)."))  # fmt: skip
+    return RosterReport(total=total, entry_costs=costs, issues=issues)
+
+
+class ZvezdnyDesantArmy(ArmyPart):
+    pricing = "points"
+    currency = "очков"
+    profile_schema = lbh.PROFILE_SCHEMA
+    profile_kinds = lbh.PROFILE_KINDS
+    kind_groups = {"infantry": "Пехота"}
+    profile_editor = lbh.PROFILE_EDITOR
+
+    def options_schema(self, profile: dict) -> dict:
+        return lbh.options_schema(profile)
+
+    def default_options(self, profile: dict) -> dict:
+        return lbh.default_options(profile)
+
+    def cost_roster(self, roster: dict) -> RosterReport:
+        return cost_roster(roster)
+
+    def profile_note(self, profile: dict) -> str:
+        data = profile.get("data") or {}
+        figs = data.get("figures") or [{}]
+        f = figs[0]
+        note = f"ПДВ {f.get('pdv')} · СТК {f.get('stk')} · КБР {f.get('kbr')} · БСП {f.get('bsp')}"
+        return note + (" · пример" if data.get("example") else "")
+
+    def example_roster(self, profiles: list[dict], side: int) -> dict:
+        """Two units of one faction's first profile. The demo prints no costs (they are on the ЛБХ cards), so the
+        example types a card cost of 50 per figure: 2 units × 5 figures = 500 points, exactly the «Стычка»
+        limit (the only cost the book gives). Labelled as typed-in example costs, not the book's."""
+        factions = sorted({p.get("faction", "") for p in profiles})
+        faction = factions[side % len(factions)] if factions else ""
+        chosen = next((p for p in profiles if p.get("faction", "") == faction), profiles[0])
+        options = lbh.default_options(chosen)
+        first = options["loadout"][0]
+        options["loadout"] = [{**first, "count": 5}]
+        typed = {"figures": {first["figure"]: EXAMPLE_CARD_COST}}
+        weapon = lbh.weapons_of(chosen).get(first.get("weapon") or "")
+        if weapon is not None and weapon.get("cost") is None:
+            typed["weapons"] = {weapon["key"]: 0}
+        options["card_costs"] = typed
+        entries = [{"key": f"e{i}", "profile": chosen, "count": 1, "options": dict(options)} for i in (1, 2)]
+        return {"faction": faction, "points_limit": 500, "entries": entries}
+
+
+ARMY = ZvezdnyDesantArmy()

@@ -1,0 +1,374 @@
+"""The commands players send during a battle. Each handler is pure: it reads the state, rolls through ctx.dice()
+(server dice or dice typed in from the table) and answers events; the fold (fold.py) applies them.
+
+Turn (§1.3): start_turn (First Player roll) → give_orders from both sides in secret → the public reveal → act, unit
+by unit in initiative order → fight each melee → end_turn. After the last turn (5 by default) the game ends with
+victory points. mark and end_game are accepted at any time (rulings by hand).
+"""
+
+from __future__ import annotations
+
+import copy
+
+from rules.contract import Command, CommandContext, Event, GameConflict, NewEvent, RuleInputError
+from rules.systems.zvezdny_desant import tables
+from rules.systems.zvezdny_desant.actions.common import roll_off
+from rules.systems.zvezdny_desant.actions.melee import Melee
+from rules.systems.zvezdny_desant.actions.orders import OrderCards
+from rules.systems.zvezdny_desant.actions.shooting import Shooting
+from rules.systems.zvezdny_desant.battle import rules
+
+UNIT = {"type": "string", "minLength": 1, "maxLength": 80}
+COUNT = {"type": "integer", "minimum": 0, "maximum": 50}
+NO_INPUTS = {"type": "object", "properties": {}, "additionalProperties": False}
+
+
+def _enemy(ctx: CommandContext, key, field: str, of_side: int):
+    unit = ctx.unit(key, field_name=field)
+    if unit.side == of_side:
+        raise RuleInputError({field: f"{unit.name} is on your own side."})
+    if not rules.alive(unit):
+        raise RuleInputError({field: f"{unit.name} is already destroyed."})
+    return unit
+
+
+def _event(seq: int, new: NewEvent) -> Event:
+    return Event(seq, new.type, new.payload, new.side, new.visible_to)
+
+
+class StartTurn(Command):
+    name = "start_turn"
+    label = "Начало хода: Первый игрок"
+    help = "Both players roll D20; the higher is First Player this turn (L152–156). Ties: §5 A6."
+    input_schema = NO_INPUTS
+
+    def handle(self, ctx, inputs):
+        dice = ctx.dice()
+        previous = ctx.game.get("previous_first")
+        rolled = roll_off(dice, ["side 0", "side 1"], ctx.system_settings, "First Player roll", previous=previous)
+        dice.finish()
+        payload = {"turn": ctx.game["turn"], "first_player": rolled["winner"], "rolls": rolled["rounds"],
+                   "kept": rolled["kept"]}  # fmt: skip
+        ctx.outcome = {"summary": f"Side {rolled['winner']} is First Player.", **payload}
+        return [NewEvent("turn_started", payload, dice=dice.as_list())]
+
+
+class GiveOrders(Command):
+    name = "give_orders"
+    label = "Приказы"
+    help = (
+        "Your orders for this turn, in secret: every unit not in melee and not panicked gets «Движение», «Оборона» "
+        "or «Атака» and an initiative; the initiatives spend all your command points (10 in «Стычка»)."
+    )
+    input_schema = {
+        "type": "object",
+        "additionalProperties": False,
+        "patternProperties": {  # the phone's order form sends one flat field per unit: "<unit>:order", "<unit>:initiative"
+            "^[^:]{1,80}:order$": {"enum": list(tables.ORDERS)},
+            "^[^:]{1,80}:initiative$": {"type": "integer", "minimum": 0, "maximum": 100},
+        },
+        "properties": {
+            "orders": {
+                "type": "array",
+                "maxItems": 24,
+                "items": {
+                    "type": "object",
+                    "additionalProperties": False,
+                    "required": ["unit", "order", "initiative"],
+                    "properties": {
+                        "unit": UNIT,
+                        "order": {"enum": list(tables.ORDERS)},
+                        "initiative": {"type": "integer", "minimum": 0, "maximum": 100},
+                    },
+                },
+            }
+        },
+    }
+
+    @staticmethod
+    def cards(inputs: dict) -> list[dict]:
+        """The orders as a list, from either form of the inputs."""
+        if "orders" in inputs:
+            return inputs["orders"]
+        keys = dict.fromkeys(k.rsplit(":", 1)[0] for k in inputs)
+        missing = [f"{k}:{f}" for k in keys for f in ("order", "initiative") if f"{k}:{f}" not in inputs]
+        if missing:
+            raise RuleInputError({missing[0]: "This field is required."})
+        return [{"unit": k, "order": inputs[f"{k}:order"], "initiative": inputs[f"{k}:initiative"]} for k in keys]
+
+    def handle(self, ctx, inputs):
+        side = ctx.one_side()
+        eligible = rules.eligible_for_orders(ctx.state, side)
+        given = {}
+        for i, card in enumerate(self.cards(inputs)):
+            unit = ctx.own_unit(card["unit"], field_name=f"orders.{i}.unit")
+            if unit.key not in eligible:
+                raise RuleInputError({f"orders.{i}.unit": f"{unit.name} gets no order now (destroyed, in melee or "
+                                      "panicked, L228)."})  # fmt: skip
+            if unit.key in given:
+                raise RuleInputError({f"orders.{i}.unit": f"{unit.name} has two orders."})
+            given[unit.key] = {"order": card["order"], "initiative": card["initiative"]}
+        missing = [ctx.state.units[k].name for k in eligible if k not in given]
+        if missing:
+            raise RuleInputError({"orders": "Every unit needs an order (L226): " + ", ".join(missing) + "."})
+        cards = [{"unit": k, **v} for k, v in given.items()]
+        OrderCards().validate(  # the command-point rules of the order_cards action (L216–220, A7)
+            {"units": cards, "command_points": ctx.game["cp"]}, ctx.system_settings
+        )
+        spent = sum(c["initiative"] for c in cards)
+        if spent > ctx.game["cp"]:
+            raise RuleInputError({"orders": f"{spent} command points spent: you have {ctx.game['cp']} (L216)."})
+        events = [NewEvent("orders_given", {"side": side, "orders": given}, visible_to=(side,))]
+        ctx.outcome = {"summary": "Orders given in secret.", "orders": given}
+        others = set(rules.SIDES) - {side} - set(ctx.game["ordered"])
+        if not others:  # both sides have ordered: all cards are turned face up (L248)
+            everything = {k: v for s, orders in ctx.game["orders"].items() if int(s) != side for k, v in orders.items()}
+            everything.update(given)
+            events.append(NewEvent("orders_revealed", {"orders": everything, "first_player": ctx.game["first_player"]}))
+        return events
+
+
+ACT_SHOOT = {
+    "anyOf": [
+        {"type": "null"},
+        {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["target"],
+            "properties": {
+                "target": UNIT,
+                "cover": {"enum": list(tables.COVERS), "default": "open", "description": "The target unit's cover"},
+                "hidden": {**COUNT, "default": 0, "description": "Target figures out of sight or range: cannot die"},
+                "distance": {"type": "number", "minimum": 0, "maximum": 500,
+                             "description": "Steps to the target; weapons whose Длн is shorter cannot hit"},
+                "out_of_command_distance": {**COUNT, "default": 0, "description": "Own figures that cannot shoot"},
+                "modifier": {"type": "integer", "minimum": -20, "maximum": 20, "default": 0},
+            },
+        },
+    ]
+}  # fmt: skip
+ACT_ASSAULT = {
+    "anyOf": [
+        {"type": "null"},
+        {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["target"],
+            "properties": {
+                "target": UNIT,
+                "engaged": {"type": "boolean", "default": True, "description": "A figure came within 3 steps"},
+                "also": {"type": "array", "maxItems": 10, "items": UNIT, "default": [],
+                         "description": "Other enemy units within 3 steps at the end of the charge (A24)"},
+            },
+        },
+    ]
+}  # fmt: skip
+
+
+class Act(Command):
+    name = "act"
+    label = "Исполнение приказа"
+    help = (
+        "The unit whose turn it is carries out its order: «Оборона» stays (and may shoot), «Движение» moves (and "
+        "may assault), «Атака» may move, shoot and assault. Shooting rolls the hit and wound tests."
+    )
+    input_schema = {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["unit"],
+        "properties": {
+            "unit": UNIT,
+            "move": {"type": "boolean", "default": False},
+            "shoot": ACT_SHOOT,
+            "assault": ACT_ASSAULT,
+        },
+    }
+
+    def handle(self, ctx, inputs):
+        unit = ctx.own_unit(inputs["unit"])
+        slot = rules.next_slot(ctx.state)
+        if slot is None or unit.side != slot[0]:
+            raise GameConflict("It is not this side's turn to act.")
+        if unit.state["acted"] or unit.state["initiative"] != slot[1] or not rules.can_act(unit):
+            raise RuleInputError({"unit": f"{unit.name} does not act now: a unit with initiative {slot[1]} does."})
+        order = unit.state["order"]
+        shoot, assault, move = inputs.get("shoot"), inputs.get("assault"), inputs.get("move", False)
+        if order == "defence" and (move or assault):
+            raise RuleInputError({"move": "«Оборона»: the unit stays in place; it may only shoot (L191)."})
+        if order == "move" and shoot:
+            raise RuleInputError({"shoot": "«Движение» cannot shoot (L180–184)."})
+        same_target = ctx.system_settings["shoot_then_assault_target"] == "same_unit"
+        if shoot and assault and shoot["target"] != assault["target"] and same_target:
+            raise RuleInputError({"assault.target": "After shooting, a unit assaults the unit it shot (A15)."})
+        events = [NewEvent("activated", {"unit": unit.key, "initiative": unit.state["initiative"],
+                                         "moved": bool(move or assault), "order": order})]  # fmt: skip
+        if shoot:
+            events.append(self._shoot(ctx, unit, shoot))
+        if assault:
+            events += self._assault(ctx, unit, assault)
+        ctx.outcome = ctx.outcome or {"summary": f"{unit.name} acted."}
+        return _end_if_wiped_after(ctx, events)
+
+    @staticmethod
+    def _shoot(ctx, unit, shoot: dict) -> NewEvent:
+        target = _enemy(ctx, shoot["target"], "shoot.target", unit.side)
+        if target.state["in_melee"]:
+            raise RuleInputError({"shoot.target": "A unit in melee cannot be shot at (L410)."})
+        hidden = shoot.get("hidden", 0)
+        if hidden >= target.state["figures"]:
+            raise RuleInputError({"shoot.hidden": "No figure of the target is in sight: choose another (L408)."})
+        groups = rules.shooter_groups(unit)
+        out, apart = shoot.get("out_of_command_distance", 0), []
+        for g in reversed(groups):  # figures out of Command Distance cannot shoot (L106): last weapons first
+            take = min(out, g["count"])
+            if take:
+                g["count"] -= take
+                apart.append({**g, "count": take, "in_command_distance": False})
+                out -= take
+        groups = [g for g in groups if g["count"]] + apart
+        if not groups:
+            raise RuleInputError({"shoot": f"{unit.name} has no ranged weapon."})
+        seen = {"count": target.state["figures"] - hidden, "cover": shoot.get("cover", "open")}
+        if "distance" in shoot:
+            seen["distance"] = shoot["distance"]
+        target_groups = [seen] + ([{"count": hidden, "seen_by": [], "in_range_of": []}] if hidden else [])
+        inputs = {
+            "shooter": {"order": unit.state["order"], "initiative": unit.state["initiative"], "groups": groups},
+            "target": {"order": target.state["order"], "initiative": target.state["initiative"],
+                       "armour": target.profile["kbr"], "stk": target.profile["stk"],
+                       "markers": target.state["markers"], "groups": target_groups},
+            "modifier": shoot.get("modifier", 0),
+        }  # fmt: skip
+        outcome = Shooting().resolve(inputs, ctx.system_settings, ctx.dice())
+        r = outcome.result
+        ctx.outcome = {"summary": f"{unit.name} → {target.name}: {outcome.summary}", "steps": outcome.steps}
+        payload = {"unit": unit.key, "target": target.key, "need": r["need"], "hits": r["hits"], "wounds": r["wounds"],
+                   "removed": r["removed"], "markers": r["markers"], "summary": outcome.summary}  # fmt: skip
+        return NewEvent("shot", payload, dice=outcome.dice)
+
+    @staticmethod
+    def _assault(ctx, unit, assault: dict) -> list[NewEvent]:
+        target = _enemy(ctx, assault["target"], "assault.target", unit.side)
+        if target.state["in_melee"] and not ctx.system_settings["assault_unit_in_melee"]:
+            raise RuleInputError({"assault.target": "Assaulting a unit in melee is off in these settings (A27)."})
+        if not assault.get("engaged", True):
+            return []  # the charge fell short: just a move towards the enemy (L609)
+        units = [unit.key, target.key]
+        if ctx.system_settings["melee_engages"] == "any_within_3":
+            for i, key in enumerate(assault.get("also", [])):
+                other = _enemy(ctx, key, f"assault.also.{i}", unit.side)
+                units.append(other.key)
+        return [NewEvent("melee_started", {"units": list(dict.fromkeys(units)), "by": unit.key})]
+
+
+def _end_if_wiped_after(ctx: CommandContext, events: list[NewEvent]) -> list[NewEvent]:
+    """A side with nothing left ends the game at once: a copy of the state is folded forward to see it."""
+    preview = copy.deepcopy(ctx.state)
+    for offset, event in enumerate(events):
+        ctx.part.apply(preview, _event(ctx.next_seq + offset, event))
+    if len(rules.living_sides(preview)) < 2:
+        result = rules.victory(preview, ctx.system_settings)
+        events.append(NewEvent("game_over", {**result, "reason": "wiped_out"}))
+    return events
+
+
+class Fight(Command):
+    name = "fight"
+    label = "Ближний бой"
+    help = (
+        "One melee's strikes and casualties (§3.13). By default every figure is in base contact and each unit "
+        "strikes the first enemy unit listed; give contact, near and targets when it is otherwise."
+    )
+    input_schema = {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["melee"],
+        "properties": {
+            "melee": {"type": "integer", "minimum": 1, "maximum": 1000},
+            "contact": {"type": "object", "maxProperties": 24, "additionalProperties": COUNT},
+            "near": {"type": "object", "maxProperties": 24, "additionalProperties": COUNT},
+            "targets": {"type": "object", "maxProperties": 24,
+                        "additionalProperties": {"type": "object", "maxProperties": 24, "additionalProperties": COUNT}},
+        },
+    }  # fmt: skip
+
+    def handle(self, ctx, inputs):
+        melee = next((m for m in ctx.game["melees"] if m["id"] == inputs["melee"]), None)
+        if melee is None:
+            raise RuleInputError({"melee": f"There is no melee #{inputs['melee']} now."})
+        if melee["id"] in ctx.game["fought"]:
+            raise GameConflict(f"Melee #{melee['id']} has already fought this turn.")
+        contact, near, targets = inputs.get("contact", {}), inputs.get("near", {}), inputs.get("targets", {})
+        units = []
+        for key in melee["units"]:
+            u = ctx.state.units[key]
+            enemies = [k for k in melee["units"] if ctx.state.units[k].side != u.side]
+            in_contact = contact.get(key, u.state["figures"])
+            close = near.get(key, 0)
+            strikers = min(in_contact + close, u.state["figures"])
+            units.append({"unit": key, "side": u.side, "figures": u.state["figures"], "bsp": u.profile["bsp"],
+                          "stk": u.profile["stk"], "markers": u.state["markers"], "in_contact": min(in_contact,
+                          u.state["figures"]), "near": min(close, u.state["figures"] - min(in_contact,
+                          u.state["figures"])), "strikes_per_figure": u.profile["strikes_per_figure"],
+                          "wounds_per_strike": u.profile["wounds_per_strike"],
+                          "targets": targets.get(key, {enemies[0]: strikers} if strikers else {})})  # fmt: skip
+        outcome = Melee().resolve({"units": units}, ctx.system_settings, ctx.dice())
+        fates = {k: {"removed": v["removed"], "markers": v["markers"]} for k, v in outcome.result["units"].items()}
+        payload = {"melee": melee["id"], "units": fates, "winner": outcome.result["winner"],
+                   "summary": outcome.summary}  # fmt: skip
+        ctx.outcome = {"summary": outcome.summary, "steps": outcome.steps}
+        return _end_if_wiped_after(ctx, [NewEvent("melee_fought", payload, dice=outcome.dice)])
+
+
+class EndTurn(Command):
+    name = "end_turn"
+    label = "Конец хода"
+    help = "Ends the Close Combat phase and the turn; after the last turn the game ends with victory points."
+    input_schema = NO_INPUTS
+
+    def handle(self, ctx, inputs):
+        waiting = [m["id"] for m in ctx.game["melees"] if m["id"] not in ctx.game["fought"]]
+        if waiting:
+            raise GameConflict("Fight every melee first: " + ", ".join(f"#{i}" for i in waiting) + ".")
+        turn = ctx.game["turn"]
+        events = [NewEvent("turn_ended", {"turn": turn})]
+        if turn >= ctx.game["max_turns"]:
+            result = rules.victory(ctx.state, ctx.system_settings)
+            events.append(NewEvent("game_over", {**result, "reason": "turns"}))
+        return events
+
+
+class Mark(Command):
+    name = "mark"
+    label = "Паника / огневое подавление (вручную)"
+    help = "Rulings by hand for the full rules' states (§5 A4): a panicked unit gets no order; a suppressed one stays."
+    free = True
+    input_schema = {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["unit"],
+        "properties": {"unit": UNIT, "panicked": {"type": "boolean"}, "suppressed": {"type": "boolean"}},
+    }
+
+    def handle(self, ctx, inputs):
+        unit = ctx.own_unit(inputs["unit"])
+        if not ctx.system_settings["states_by_hand"]:
+            raise RuleInputError({"unit": "Panic and suppression by hand are off in these settings (§5 A4)."})
+        flags = {k: inputs[k] for k in ("panicked", "suppressed") if k in inputs}
+        if not flags:
+            raise RuleInputError({"panicked": "Say what to mark: panicked and/or suppressed."})
+        return [NewEvent("marked", {"unit": unit.key, **flags})]
+
+
+class EndGame(Command):
+    name = "end_game"
+    label = "Закончить игру"
+    help = "Ends the game now by agreement and counts the victory points."
+    free = True
+    input_schema = NO_INPUTS
+
+    def handle(self, ctx, inputs):
+        return [NewEvent("game_over", {**rules.victory(ctx.state, ctx.system_settings), "reason": "agreed"})]
+
+
+COMMANDS = {c.name: c for c in (StartTurn(), GiveOrders(), Act(), Fight(), EndTurn(), Mark(), EndGame())}

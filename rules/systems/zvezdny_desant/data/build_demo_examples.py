@@ -1,0 +1,144 @@
+"""Builds the example pack of «Звездный Десант» from the demo rules' own text.
+
+Usage: python rules/systems/zvezdny_desant/data/build_demo_examples.py [BOOK_FILE] [OUTPUT_FILE]
+  BOOK_FILE defaults to /work/shared/seeds/zvezdny-desant-demo-rules.ru.md, OUTPUT_FILE to demo-examples.json next
+  to this script.
+
+The demo prints no ЛБХ (the cards ship with the miniatures, L29, L754): no unit, weapon or cost tables. The only
+profile numbers are those of its worked examples. This script finds each of them in the text (it fails if the text
+changed) and builds two EXAMPLE units from them, labelled as such; every value the text does not give is null or,
+where a rule needs a number, the smallest the rules allow, listed under provenance.inferred.
+Pure standard library: no Django, no project imports, so it runs anywhere.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+DEFAULT_BOOK = Path("/work/shared/seeds/zvezdny-desant-demo-rules.ru.md")
+DEFAULT_OUTPUT = HERE / "demo-examples.json"
+
+# Each number: (name, pattern whose group 1 is the number, what it is). The line is found in the text.
+NUMBERS = {
+    "pdv": (r"Фигурка с «ПДВ» равной «(\d+)»", "a figure's ПДВ in the terrain example"),
+    "dln": (r"Автомат имеет параметр «Длн» равный «(\d+)»", "the assault rifle's Длн"),
+    "hrk": (r"«ХРК: (В\d+)»", "the Хрк of the weapon in the wound-test example"),
+    "stk_three": (r"«СТК» равно (\d+)\.", "СТК in the first casualty example"),
+    "stk_two": (r"имеют «СТК: (\d+)»", "СТК in the out-of-sight casualty example"),
+    "bsp": (r"с «БСП:(\d+)»", "БСП in the melee example"),
+    "forcer_strikes": (r"наносят не «1» удар, а «(\d+)»", "strikes per figure of the Forcer assault squad"),
+    "army_limit": (r"Максимальная стоимость армии – (\d+) очков", "the «Стычка» army limit"),
+}
+
+
+def find_numbers(text: str) -> dict[str, tuple[str, int]]:
+    """{name: (value, line number)}; raises when the book no longer says it."""
+    lines = text.splitlines()
+    found = {}
+    for name, (pattern, what) in NUMBERS.items():
+        for number, line in enumerate(lines, start=1):
+            match = re.search(pattern, line)
+            if match:
+                found[name] = (match.group(1), number)
+                break
+        else:
+            raise SystemExit(f"Not found in the book: {what} ({pattern!r})")
+    return found
+
+
+def build(text: str) -> dict:
+    n = find_numbers(text)
+
+    def num(key: str) -> int:
+        return int(n[key][0])
+
+    def line(key: str) -> str:
+        return f"L{n[key][1]}"
+
+    rifle = {"key": "avtomat", "name": "Автомат", "dln": num("dln"), "skr": 1, "msch": 1, "hrk": n["hrk"][0],
+             "cost": None}  # fmt: skip
+    figure = {"pdv": num("pdv"), "kbr": n["hrk"][0][0], "bsp": num("bsp"), "ldr": None, "cost": None,
+              "min": 1, "max": 10, "default": 5, "weapons": ["avtomat"]}  # fmt: skip
+    sources = f"ПДВ {line('pdv')}, КБР and Хрк {line('hrk')}, БСП {line('bsp')}, Длн {line('dln')}"
+    humans = {
+        "slug": "pehotincy-primer",
+        "name": "Пехотинцы человеческих вооруженных сил (пример)",
+        "faction": "humans",
+        "kind": "infantry",
+        "cost": 0,
+        "data": {
+            "example": True,
+            "strikes_per_figure": 1,
+            "wounds_per_strike": 1,
+            "figures": [{"key": "pehotinec", "name": "Пехотинец", "stk": num("stk_two"), **figure}],
+            "weapons": [rifle],
+            "upgrades": [],
+        },
+        "notes": f"EXAMPLE, not a ЛБХ: numbers from the demo's worked examples ({sources}, СТК {line('stk_two')}). "
+        "Costs are not in the demo: type them from your card.",
+    }
+    forcers = {
+        "slug": "shturmovoe-zveno-forserov-primer",
+        "name": "Штурмовое звено форсеров (пример)",
+        "faction": "forcers",
+        "kind": "infantry",
+        "cost": 0,
+        "data": {
+            "example": True,
+            "strikes_per_figure": num("forcer_strikes"),
+            "wounds_per_strike": 1,
+            "figures": [{"key": "forser", "name": "Форсер", "stk": num("stk_three"), **figure}],
+            "weapons": [rifle],
+            "upgrades": [],
+        },
+        "notes": f"EXAMPLE, not a ЛБХ: {num('forcer_strikes')} strikes per figure in melee "
+        f"({line('forcer_strikes')}); other numbers from the demo's worked examples ({sources}, СТК "
+        f"{line('stk_three')}). Its real short-range weapon has no numbers in the demo: it carries the Автомат.",
+    }
+    source = ("«Звездный Десант», правила игры, демо-версия (the Russian demo rules, "
+              "shared/seeds/zvezdny-desant-demo-rules.ru.md). The demo has no ЛБХ: these are EXAMPLES.")  # fmt: skip
+    return {
+        "format": "armlist-pack",
+        "format_version": 1,
+        "system": "zvezdny-desant",
+        "slug": "demo-examples",
+        "name": "Звездный Десант: примеры из демо-правил",
+        "source": source,
+        "factions": [
+            {"slug": "humans", "name": "Армия людей", "colour": "", "joins_any": False},
+            {"slug": "forcers", "name": "Форсеры", "colour": "", "joins_any": False},
+        ],
+        "provenance": {
+            "source": source,
+            "converted_by": "rules/systems/zvezdny_desant/data/build_demo_examples.py",
+            "faithful": [f"{NUMBERS[k][1]}: {n[k][0]} ({line(k)})" for k in NUMBERS],
+            "inferred": {
+                "skr_msch": "Скр and Мщ of the Автомат are not printed: 1 each, the least the rules allow (L430: "
+                "«один или более кубиков»; L538: Мщ wounds per passed test).",
+                "costs": "No figure, weapon or upgrade cost is printed (L754: they are on the ЛБХ): null, to be "
+                "typed from the card in a roster entry's card_costs.",
+                "ldr": "ЛДР has no use and no value in the demo: null.",
+                "attribution": "The book's example numbers belong to unnamed units; they are given to these two "
+                "example units (the human infantryman and the Forcer assault squad the text names, L438, L665).",
+                "counts": "No unit size is in the demo: 1 to 10 figures, 5 by default.",
+            },
+            "army_limit": f"«Стычка»: {num('army_limit')} points ({line('army_limit')})",
+        },
+        "profiles": [humans, forcers],
+    }
+
+
+def main(argv: list[str]) -> None:
+    book = Path(argv[1]) if len(argv) > 1 else DEFAULT_BOOK
+    output = Path(argv[2]) if len(argv) > 2 else DEFAULT_OUTPUT
+    pack = build(book.read_text(encoding="utf-8"))
+    output.write_text(json.dumps(pack, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    print(f"{output}: {len(pack['profiles'])} example profiles")
+
+
+if __name__ == "__main__":
+    main(sys.argv)

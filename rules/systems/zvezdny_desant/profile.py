@@ -1,0 +1,260 @@
+"""A unit's «Лист Боевых Характеристик» (ЛБХ) as a profile, the options a player picks for a roster entry, and
+the compiled unit the simulator and the battle tracker use. Pure data and small functions.
+
+A profile's data, as quick to type from a card as the book's abbreviations allow (§2.2–§2.4):
+    {"strikes_per_figure": 1, "wounds_per_strike": 1,
+     "figures": [{"key", "name", "pdv", "stk", "kbr", "bsp", "ldr", "cost", "min", "max", "default",
+                  "weapons": [weapon keys the figure may carry, the first by default]}],
+     "weapons": [{"key", "name", "dln", "skr", "msch", "hrk": "В12 С15" or {"B": 12}, "cost"}],
+     "upgrades": [{"key", "name", "cost", "per": "figure" | "unit"}]}
+A cost the demo does not print is null: the player types it from the card in the entry's `card_costs`.
+An entry's options: {"loadout": [{"figure", "weapon", "count"}], "upgrades": [keys], "card_costs": {...}}.
+"""
+
+from __future__ import annotations
+
+from rules.systems.zvezdny_desant import tables
+
+KEY = {"type": "string", "minLength": 1, "maxLength": 40, "pattern": "^[a-z0-9_-]+$"}
+NAME = {"type": "string", "minLength": 1, "maxLength": 120}
+COST = {"type": ["integer", "null"], "minimum": 0, "maximum": 5000}
+KBR = {"enum": ["A", "B", "C", "D", "E", "А", "В", "С", "Д", "Е"], "description": "Класс Брони, Latin or Cyrillic"}
+HRK_TEXT = r"^\s*((ХРК|Хрк|хрк|HRK|hrk)\s*:?)?(\s*[ABCDEАВСДЕabcdeавсде]\s*\d{1,2}[\s,;]*)+$"
+HRK = {
+    "anyOf": [
+        {"type": "string", "pattern": HRK_TEXT, "maxLength": 60},
+        {"type": "object", "minProperties": 1, "maxProperties": 5,
+         "propertyNames": {"enum": ["A", "B", "C", "D", "E", "А", "В", "С", "Д", "Е"]},
+         "additionalProperties": {"type": "integer", "minimum": 1, "maximum": 40}},
+    ]
+}  # fmt: skip
+MAX_PER_FIGURE = 50
+
+FIGURE = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["key", "name", "pdv", "stk", "kbr", "bsp"],
+    "properties": {
+        "key": KEY,
+        "name": NAME,
+        "pdv": {"type": "integer", "minimum": 1, "maximum": 50, "description": "ПДВ"},
+        "stk": {"type": "integer", "minimum": 1, "maximum": 20, "description": "СТК"},
+        "kbr": KBR,
+        "bsp": {"type": "integer", "minimum": 0, "maximum": 40, "description": "БСП"},
+        "ldr": {"type": ["integer", "null"], "minimum": 0, "maximum": 40, "description": "ЛДР (no use in the demo)"},
+        "cost": {**COST, "description": "Стоимость of one figure; null: not printed here"},
+        "min": {"type": "integer", "minimum": 0, "maximum": MAX_PER_FIGURE, "default": 0},
+        "max": {"type": "integer", "minimum": 1, "maximum": MAX_PER_FIGURE, "default": 10},
+        "default": {"type": "integer", "minimum": 0, "maximum": MAX_PER_FIGURE},
+        "weapons": {"type": "array", "maxItems": 20, "items": KEY, "default": []},
+    },
+}
+WEAPON = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["key", "name", "dln", "skr", "msch", "hrk"],
+    "properties": {
+        "key": KEY,
+        "name": NAME,
+        "dln": {"type": "integer", "minimum": 0, "maximum": 200, "description": "Длн, steps"},
+        "skr": {"type": "integer", "minimum": 1, "maximum": 10, "description": "Скр"},
+        "msch": {"type": "integer", "minimum": 1, "maximum": 10, "description": "Мщ"},
+        "hrk": HRK,
+        "cost": {**COST, "description": "Дополнительная стоимость; 0 when it has none"},
+    },
+}
+UPGRADE = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["key", "name"],
+    "properties": {"key": KEY, "name": NAME, "cost": COST, "per": {"enum": ["figure", "unit"], "default": "unit"},
+                   "text": {"type": "string", "maxLength": 1000}},
+}  # fmt: skip
+DATA = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["figures"],
+    "properties": {
+        "strikes_per_figure": {"type": "integer", "minimum": 1, "maximum": 5, "default": 1},
+        "wounds_per_strike": {"type": "integer", "minimum": 1, "maximum": 5, "default": 1},
+        "figures": {"type": "array", "minItems": 1, "maxItems": 10, "items": FIGURE},
+        "weapons": {"type": "array", "maxItems": 20, "items": WEAPON, "default": []},
+        "upgrades": {"type": "array", "maxItems": 20, "items": UPGRADE, "default": []},
+        "example": {"type": "boolean", "description": "An example built from the demo text, not a real ЛБХ"},
+    },
+}
+PROFILE_SCHEMA = {
+    "type": "object",
+    "required": ["slug", "name", "kind", "data"],
+    "properties": {
+        "slug": {"type": "string", "minLength": 1, "maxLength": 80},
+        "name": NAME,
+        "faction": {"type": "string", "maxLength": 80},
+        "kind": {"enum": ["infantry"]},
+        "cost": {"type": ["number", "null"], "minimum": 0},
+        "notes": {"type": "string", "maxLength": 4000},
+        "data": DATA,
+    },
+}
+PROFILE_KINDS = {"infantry": "Пехота"}
+
+
+def figures_of(profile: dict) -> dict[str, dict]:
+    return {f["key"]: f for f in (profile.get("data") or {}).get("figures", [])}
+
+
+def weapons_of(profile: dict) -> dict[str, dict]:
+    return {w["key"]: w for w in (profile.get("data") or {}).get("weapons", [])}
+
+
+def upgrades_of(profile: dict) -> dict[str, dict]:
+    return {u["key"]: u for u in (profile.get("data") or {}).get("upgrades", [])}
+
+
+def options_schema(profile: dict) -> dict:
+    figures, weapons, upgrades = list(figures_of(profile)), list(weapons_of(profile)), list(upgrades_of(profile))
+    card = {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0, "maximum": 5000}}
+    return {
+        "type": "object",
+        "additionalProperties": False,
+        "properties": {
+            "loadout": {
+                "type": "array",
+                "maxItems": 20,
+                "items": {
+                    "type": "object",
+                    "additionalProperties": False,
+                    "required": ["figure", "count"],
+                    "properties": {
+                        "figure": {"enum": figures},
+                        "weapon": {"enum": [*weapons, None]},
+                        "count": {"type": "integer", "minimum": 1, "maximum": MAX_PER_FIGURE},
+                    },
+                },
+            },
+            "upgrades": {"type": "array", "uniqueItems": True, "maxItems": 20, "items": {"enum": upgrades or [""]}},
+            "card_costs": {
+                "type": "object",
+                "additionalProperties": False,
+                "description": "Costs typed from the ЛБХ card where the profile has none",
+                "properties": {"figures": card, "weapons": card, "upgrades": card},
+            },
+        },
+    }
+
+
+def default_options(profile: dict) -> dict:
+    """Each figure type at its default (else its minimum; the first type at least 1) with its first weapon."""
+    loadout = []
+    for i, f in enumerate((profile.get("data") or {}).get("figures", [])):
+        count = f.get("default", max(f.get("min", 0), 1 if i == 0 else 0))
+        if count:
+            weapons = f.get("weapons") or []
+            loadout.append({"figure": f["key"], "weapon": weapons[0] if weapons else None, "count": count})
+    return {"loadout": loadout, "upgrades": []}
+
+
+def loadout_of(entry: dict) -> list[dict]:
+    options = entry.get("options") or {}
+    return list(options.get("loadout") or default_options(entry["profile"])["loadout"])
+
+
+def compile_unit(entry: dict, settings: dict) -> dict:
+    """One roster entry as the rules see a unit: figures, the one СТК (A10: lowest if mixed), КБР, БСП, the
+    melee strikes, and the weapon groups (figures with one weapon). Assumes the entry passed cost_roster."""
+    profile = entry["profile"]
+    data = profile.get("data") or {}
+    figures, weapons = figures_of(profile), weapons_of(profile)
+    rows = [r for r in loadout_of(entry) if r["figure"] in figures]
+    chosen = [figures[r["figure"]] for r in rows]
+    groups = []
+    for r in rows:
+        w = weapons.get(r.get("weapon"))
+        if w is None:
+            continue
+        groups.append({"name": w["name"], "count": r["count"], "dln": w["dln"], "skr": w["skr"],
+                       "msch": w["msch"], "hrk": tables.parse_hrk(w["hrk"], "hrk")})  # fmt: skip
+    count = sum(r["count"] for r in rows)
+    first = chosen[0] if chosen else {"stk": 1, "kbr": "A", "bsp": 0, "pdv": 1}
+    return {
+        "name": profile.get("name", ""),
+        "figures": count,
+        "stk": min(f["stk"] for f in chosen) if chosen else 1,
+        "kbr": tables.armour_class(first["kbr"]),
+        "bsp": max(f["bsp"] for f in chosen) if chosen else 0,
+        "pdv": min(f["pdv"] for f in chosen) if chosen else 1,
+        "strikes_per_figure": data.get("strikes_per_figure", 1),
+        "wounds_per_strike": data.get("wounds_per_strike", 1),
+        "groups": groups,
+        "cost_rows": rows,
+    }
+
+
+def _text(name: str, label: str, **extra) -> dict:
+    return {"name": name, "label": label, "type": "short", **extra}
+
+
+def _int(name: str, label: str) -> dict:
+    return {"name": name, "label": label, "type": "int"}
+
+
+FIGURE_FIELDS = [
+    {"name": "key", "type": "short", "auto": "slug:name", "hidden": True},
+    {"name": "name", "label": "Название", "type": "text"},
+    _int("pdv", "ПДВ"),
+    _int("stk", "СТК"),
+    {"name": "kbr", "label": "КБР", "type": "select", "choices": [[c, c] for c in tables.ARMOUR_CLASSES]},
+    _int("bsp", "БСП"),
+    {"name": "ldr", "label": "ЛДР", "type": "opt_int"},
+    {"name": "cost", "label": "Стоимость", "type": "opt_int"},
+    {"name": "min", "label": "Min", "type": "opt_int", "omit_empty": True},
+    {"name": "max", "label": "Max", "type": "opt_int", "omit_empty": True},
+    _text("weapons", "Оружие (keys)", path="weapons", rest=True, code=True, placeholder="avtomat"),
+]
+WEAPON_FIELDS = [
+    {"name": "key", "type": "short", "auto": "slug:name", "hidden": True},
+    {"name": "name", "label": "Название", "type": "text"},
+    _int("dln", "Длн"),
+    _int("skr", "Скр"),
+    _int("msch", "Мщ"),
+    _text("hrk", "Хрк", code=True, placeholder="В12 С15", hint="a class letter and a number per class, e.g. В12 С15"),
+    {"name": "cost", "label": "Доп. стоимость", "type": "opt_int"},
+]
+UPGRADE_FIELDS = [
+    {"name": "key", "type": "short", "auto": "slug:name", "hidden": True},
+    {"name": "name", "label": "Название", "type": "text"},
+    {"name": "cost", "label": "Стоимость", "type": "opt_int"},
+    {"name": "per", "label": "За", "type": "select", "choices": [["unit", "подразделение"], ["figure", "фигурку"]]},
+]
+
+
+def _section(name: str, label: str, fields: list, minimum: int) -> dict:
+    return {"name": name, "key": name, "label": label, "legend": label, "title": label, "min": minimum,
+            "fields": fields}  # fmt: skip
+
+
+PROFILE_EDITOR = {
+    "help": [
+        "Type the unit from its ЛБХ card: one row per kind of figure (ПДВ, СТК, КБР, БСП, ЛДР, Стоимость), one row "
+        "per weapon (Длн, Скр, Мщ, Хрк, extra cost) and the upgrades («расширения»).",
+        "Хрк: a class letter and the number for it, several separated by spaces: `В12 С15` (Latin or Cyrillic).",
+        "A figure's weapons: the weapon keys it may carry, the first one by default.",
+    ],
+    "reference": [
+        "**infantry**: `figures` [{key, name, pdv, stk, kbr, bsp, ldr, cost, min, max, weapons}], `weapons` [{key, "
+        "name, dln, skr, msch, hrk, cost}], `upgrades` [{key, name, cost, per}], `strikes_per_figure`, "
+        "`wounds_per_strike` (e.g. 2 strikes for the Forcer assault squad).",
+    ],
+    "kinds": {
+        "infantry": {
+            "label": "Пехота",
+            "template": {"strikes_per_figure": 1, "wounds_per_strike": 1, "figures": [], "weapons": [], "upgrades": []},
+            "fields": [_int("strikes_per_figure", "Удары в ближнем бою"), _int("wounds_per_strike", "Ранения за удар")],
+            "sections": [
+                _section("figures", "Фигурки", FIGURE_FIELDS, 1),
+                _section("weapons", "Оружие", WEAPON_FIELDS, 0),
+                _section("upgrades", "Расширения", UPGRADE_FIELDS, 0),
+            ],
+        }
+    },
+}

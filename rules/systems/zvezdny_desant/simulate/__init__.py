@@ -1,0 +1,94 @@
+"""Vectorised Monte-Carlo battles of «Звездный Десант» (numpy) for the balance jobs.
+
+One rule, three forms: the engine's primitives (`volley`, `melee_round`, `take_wounds`, `first_player`) are the
+only places a battle rolls; `simulate_volley` and `simulate_melee_round` run exactly those once so tests can hold
+them against the exact odds of the `shooting` and `melee` actions, and reference.py runs the same model one D20 at
+a time in plain Python.
+
+THE MODEL (no map: the sides stand a fixed distance apart)
+Forces: every roster entry × its count is a unit: its figures, one СТК (A10), КБР, БСП, melee strikes, and its
+weapon groups (figures carrying one weapon). Casualties leave the last weapon group first.
+Orders: each side gives all its units one order for the whole game (order_a, order_b: «Оборона» or «Атака»);
+it sets both sides' hit numbers (§3.10). Each side stands in one cover (cover_a, cover_b).
+Firefight (mode "firefight"), each turn: the First Player roll-off (D20, ties re-rolled); every living unit gets
+the same initiative, so all tie and the sides alternate, First Player first (§3.4). A unit acts if it is still
+alive and shoots the first living enemy unit in roster order: Скр D20 per living figure of each weapon group whose
+Длн reaches the distance, the hit test, a wound test per hit against the target's class, Мщ markers per wound;
+casualties at once (§3.11), every figure can be killed.
+Melee (mode "melee"): from the first turn every unit is in one multi-sided melee with all enemy units, every figure
+in base contact (§3.13): +1 and +2 БСП to the side with more figures (so +3), capped at 20; each unit's figures
+strike the first living enemy unit; wounds land simultaneously.
+End: after `turns` turns (default: the max_turns setting, 5) or when a side is wiped out. Victory points (§3.15):
+full cost for a destroyed unit, half for one that lost more than half (A23 settings); more VP wins, equal draws.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from rules.contract import SimulatorPart
+from rules.contract.simulator import Prepared
+from rules.systems.zvezdny_desant import tables
+from rules.systems.zvezdny_desant.settings import full_settings
+from rules.systems.zvezdny_desant.simulate.engine import simulate
+from rules.systems.zvezdny_desant.simulate.model import MODEL_VERSION, Match, build_match
+
+MODEL_DESCRIPTION = __doc__
+
+PARAMS_SCHEMA = {
+    "type": "object",
+    "additionalProperties": False,
+    "properties": {
+        "mode": {"enum": ["firefight", "melee"], "default": "firefight",
+                 "description": "Shoot it out at a distance, or fight one melee from the start"},
+        "distance": {"type": "integer", "minimum": 1, "maximum": 200, "default": 24,
+                     "description": "Steps between the sides; a weapon shoots only if its Длн reaches"},
+        "order_a": {"enum": ["defence", "attack"], "default": "defence", "description": "Side A's order"},
+        "order_b": {"enum": ["defence", "attack"], "default": "defence", "description": "Side B's order"},
+        "cover_a": {"enum": list(tables.COVERS), "default": "open", "description": "Cover side A stands in"},
+        "cover_b": {"enum": list(tables.COVERS), "default": "open", "description": "Cover side B stands in"},
+        "turns": {"type": "integer", "minimum": 1, "maximum": 50,
+                  "description": "Game length; default: the max_turns setting (5)"},
+    },
+}  # fmt: skip
+
+
+class ZvezdnyDesantSimulator(SimulatorPart):
+    model_version = MODEL_VERSION
+    params_schema = PARAMS_SCHEMA
+    job_kinds = ("rosters", "units")
+    simulated = (
+        "The First Player roll-off every turn, ties re-rolled (§3.1, A6).",
+        "Activation in initiative order with ties alternating from the First Player (§3.4).",
+        "The hit test with the orders of both sides, cover and the 4+…20+ bounds (§3.10, A1).",
+        "Wound tests per armour class with Хрк and Мщ; weapons without a number for a class never wound it (§3.11, A8).",
+        "Weapon range (Длн) against the distance between the sides (§3.8).",
+        "Wound markers pooled per unit and removed by СТК, leftovers kept (§3.11).",
+        "A multi-sided melee with the +1/+2 БСП pluses, the cap at 20, extra strikes and wounds per strike (§3.13).",
+        "The game length and victory points: full cost, half cost above ½ losses (§1.6, §3.15, A23).",
+    )
+    left_out = (
+        "Movement, terrain, line of sight, grey zones and Command Distance: no map, one distance and one cover per side.",
+        "Choosing orders and spreading command points: one order per side for the game, equal initiatives.",
+        "Assaults and closing in: the melee mode starts with everyone in base contact; no shooting then.",
+        "Target choice: always the first living enemy unit in roster order; casualties leave the last weapon group first.",
+        "Figures out of sight or range that cannot die; cover that differs between figures of a unit.",
+        "Re-rolls, panic, fire suppression and shooting morale (full rules, A2–A4).",
+        "Vehicles (the demo covers infantry only).",
+    )
+
+    def check_settings(self, settings: dict | None) -> dict:
+        return full_settings(settings)
+
+    def prepare(self, side_a: dict, side_b: dict, params: dict, settings: dict) -> Prepared:
+        settings = full_settings(settings)
+        match, warnings, forces = build_match(side_a, side_b, params, settings)
+        cost = (float(match.cost[match.side == 0].sum()), float(match.cost[match.side == 1].sum()))
+        return Prepared(cost=cost, warnings=warnings, forces=forces, model=match)
+
+    def run(self, prepared: Prepared, n: int, rng: np.random.Generator) -> dict:
+        match: Match = prepared.model
+        return simulate(match, n, rng)
+
+
+SIMULATOR = ZvezdnyDesantSimulator()

@@ -1,0 +1,79 @@
+"""Helpers shared by the tests of «Звездный Десант»: settings, typed-in and seeded resolution, refusals, 4-SE
+checks of sampled frequencies against exact odds."""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from fractions import Fraction
+
+import pytest
+
+from rules.contract import RuleInputError
+from rules.dice import SeededDice, TableDice
+from rules.systems.zvezdny_desant.settings import full_settings
+from rules.systems.zvezdny_desant.system import SYSTEM
+
+
+def settings(**over) -> dict:
+    return SYSTEM.resolve_settings(over)
+
+
+def run(action: str, inputs: dict, dice: list[int] | None = None, **over):
+    """Resolves with dice typed in from the table (all of them must be used)."""
+    return SYSTEM.action(action).resolve(inputs, settings(**over), TableDice(dice or []))
+
+
+def odds(action: str, inputs: dict, **over) -> dict:
+    return SYSTEM.action(action).odds(inputs, settings(**over))
+
+
+def refuse(action: str, inputs: dict, field: str, **over) -> str:
+    with pytest.raises(RuleInputError) as exc:
+        SYSTEM.action(action).validate(inputs, full_settings(settings(**over)))
+    assert field in exc.value.errors, exc.value.errors
+    return exc.value.errors[field]
+
+
+def effect(outcome, kind: str, role=None) -> dict | None:
+    return next((e for e in outcome.effects if e["kind"] == kind and (role is None or e["role"] == role)), None)
+
+
+def frac(p: dict) -> Fraction:
+    return Fraction(p["exact"])
+
+
+def dist(items: list[dict]) -> dict:
+    return {d["value"]: Fraction(d["exact"]) for d in items}
+
+
+def boolean(p: dict) -> dict:
+    return {True: frac(p), False: 1 - frac(p)}
+
+
+def assert_matches(name: str, expected: dict, counts: Counter, n: int) -> None:
+    """Exact distributions sum to 1; each frequency lies within 4 standard errors (exactly where p is 0 or 1)."""
+    assert sum(expected.values()) == 1, (name, expected)
+    assert set(counts) <= {k for k, p in expected.items() if p > 0}, (name, counts, expected)
+    for value, p in expected.items():
+        freq = counts.get(value, 0) / n
+        if p in (0, 1):
+            assert freq == p, (name, value, freq, p)
+            continue
+        se = math.sqrt(float(p) * (1 - float(p)) / n)
+        assert abs(freq - float(p)) <= 4 * se, (name, value, freq, float(p), se)
+
+
+def sample(action: str, inputs: dict, extractors: dict, n: int, seed: int, **over) -> dict[str, Counter]:
+    """Resolves `n` times with seeded dice; counts what each extractor reads from the outcome."""
+    act = SYSTEM.action(action)
+    st = full_settings(settings(**over))
+    clean = act.validate(inputs, st)
+    dice = SeededDice(seed)
+    counts = {name: Counter() for name in extractors}
+    for _ in range(n):
+        dice.rolls.clear()
+        outcome = act.resolve_clean(clean, st, dice)
+        for name, extract in extractors.items():
+            counts[name][extract(outcome)] += 1
+    return counts
