@@ -1,0 +1,356 @@
+"""The actions' common frame and the group reaction test (spec §3.0), shared by every 2/1/0 table.
+
+The group test (L557–566): 2d6 are rolled ONCE for the group and each figure taking the test compares them with its
+own Rep. A real Leader reads a third die (L269–270; §5 A2 picks whether it is added to the group's roll or is his
+own 3d6); a figure on covering fire reads a third die on In Sight (L611). Where the table allows the Leader Die
+(«ЛД»/«КЛ»), one more die is rolled against the Leader's Rep and, if it passes, adds one pass to each other tester,
+capped at 2 (L273–282). Double 1s make a «Герой» (L1163–1167, §5 A5); a Hero may choose his result where the table
+(or the A6 setting) lets him.
+
+Dice order, for typed-in dice: the group's dice (as many as the figure reading most of them needs), then each
+Leader's own 3d6 under «own_three_dice», then the Leader Die when it is used.
+"""
+
+from __future__ import annotations
+
+from abc import abstractmethod
+from dataclasses import dataclass
+from fractions import Fraction
+from itertools import product
+
+from rules.contract import Action, Outcome, RuleInputError, prob
+from rules.systems.thw5150 import core
+from rules.systems.thw5150.settings import full as full_settings
+
+REF = {"description": "Anything that identifies the figure for the caller; echoed in effects."}
+REP = {"type": "integer", "minimum": 1, "maximum": 7, "description": "Умение (Rep), 1–7"}
+LEVEL = {"type": "integer", "minimum": 0, "maximum": 2}
+MEMBER_BASE = {
+    "name": {"type": "string", "maxLength": 80},
+    "ref": REF,
+    "rep": REP,
+    "leader": {"type": "boolean", "description": "The group's real Leader (not an acting Group Leader)"},
+    "hero": {"type": "boolean", "description": "Already a «Герой» (double 1s earlier this battle)"},
+    "star": {"type": "boolean", "description": "A Star of the roster (a Hero from the start when «stars» is on)"},
+    "tests": {"type": "boolean", "description": "The trigger applies to this figure (default true)"},
+    "condition": {"enum": list(core.CONDITIONS)},
+}
+HERO_CHOICE = {**LEVEL, "description": "The result a Hero chooses (passed by 2, 1 or 0), where he may choose"}
+
+
+def err(field: str, message: str) -> RuleInputError:
+    return RuleInputError({field: message})
+
+
+def members_schema(extra: dict, *, hero_choice: bool = True, max_items: int = 20) -> dict:
+    props = {**MEMBER_BASE, **extra}
+    if hero_choice:
+        props["hero_choice"] = HERO_CHOICE
+    return {
+        "type": "array",
+        "minItems": 1,
+        "maxItems": max_items,
+        "items": {"type": "object", "additionalProperties": False, "required": ["rep"], "properties": props},
+    }
+
+
+def echo(m: dict) -> dict:
+    return {k: m[k] for k in ("ref", "name") if k in m}
+
+
+@dataclass(frozen=True)
+class TestSpec:
+    """What a table says about itself: its name, who reads 3 dice, whether «ЛД» applies, and the Hero's rights."""
+
+    key: str
+    word: str
+    leader_three: bool = True  # «Лидеры кидают 3к6 для всех персональных тестов … за исключением» In Sight
+    leader_die: bool = False  # header «2 ЛД» / «2 КЛ»
+    hero_choice: str = "always"  # "always" | "duck_back" | "never"
+    hero_kind: str = "reaction"  # which double 1s make a Hero: "reaction" | "table" | "none" (In Sight)
+    covering_extra: bool = False  # In Sight: «+1к6 если фигурка прикрывает»
+    dice: int = 2  # the number in the table's top-left corner (L76–77)
+
+
+def is_hero(m: dict, settings: dict) -> bool:
+    return bool(m.get("hero")) or (bool(m.get("star")) and settings.get("stars", True))
+
+
+def hero_trigger_on(spec: TestSpec, settings: dict) -> bool:
+    if spec.hero_kind == "none" or settings.get("hero_from_shared_roll") == "off":
+        return False
+    return spec.hero_kind == "reaction" or settings.get("hero_tests", "all_tables") == "all_tables"
+
+
+def hero_may_choose(spec: TestSpec, settings: dict, *, duck_back: bool = False) -> bool:
+    if spec.hero_kind == "none":
+        return False  # In Sight has no Hero clause and its double 1s do not count (L1163–1164)
+    if settings.get("hero_choice") == "any_test":
+        return True
+    return spec.hero_choice == "always" or (spec.hero_choice == "duck_back" and duck_back)
+
+
+def readers(members: list[dict], settings: dict) -> list[int]:
+    """Indexes of the figures that read the roll (§5 A1)."""
+    if settings.get("group_test_readers") == "whole_group":
+        return list(range(len(members)))
+    return [i for i, m in enumerate(members) if m.get("tests", True)]
+
+
+def dice_count(m: dict, spec: TestSpec) -> int:
+    n = spec.dice
+    if m.get("leader") and spec.leader_three:
+        n += 1
+    if spec.covering_extra and m.get("covering_fire"):
+        n += 1
+    return n
+
+
+def group_leader(members: list[dict]) -> dict | None:
+    return next((m for m in members if m.get("leader")), None)
+
+
+def leader_die_rep(spec: TestSpec, members: list[dict], use: bool) -> int | None:
+    """The Rep the Leader Die is rolled against, or None when no Leader Die is rolled (a Leader «на ногах»)."""
+    if not (spec.leader_die and use):
+        return None
+    leader = group_leader(members)
+    if leader is None or leader.get("condition", core.FINE) != core.FINE:
+        return None
+    return leader["rep"]
+
+
+def leader_die_applies(m: dict, spec: TestSpec, settings: dict) -> bool:
+    if m.get("leader") and not settings.get("leader_die_on_leader"):
+        return False  # §5 A4: the Leader already rolls 3d6
+    return m.get("sees_leader", True)  # Fast Move: only figures that see their Leader (L476–477)
+
+
+def roll_group_test(spec: TestSpec, members: list[dict], settings: dict, dice, *, use_leader_die=True, **ctx):
+    """Rolls one group test. Returns (rows, info): a row per tester {index, dice, passes, leader_die, level,
+    became_hero, hero_chose}; info {group_dice, leader_die}."""
+    who = readers(members, settings)
+    if not who:
+        raise err("members", "Nobody in the group takes this test: mark at least one figure with tests = true.")
+    own = settings.get("leader_dice") == "own_three_dice"
+    counts = {i: dice_count(members[i], spec) for i in who}
+    own_leaders = [i for i in who if own and members[i].get("leader") and spec.leader_three]
+    shared_n = max((n for i, n in counts.items() if i not in own_leaders), default=0)
+    group_dice = dice.roll_many(shared_n, 6, f"{spec.word}: group die") if shared_n else []
+    own_dice = {i: dice.roll_many(counts[i], 6, f"{spec.word}: Leader's own die") for i in own_leaders}
+    ld_rep = leader_die_rep(spec, members, use_leader_die)
+    ld_roll = dice.roll(6, f"Leader Die (Rep {ld_rep})") if ld_rep is not None else None
+    ld_pass = ld_roll is not None and ld_roll <= ld_rep
+    rows = []
+    for i in who:
+        m = members[i]
+        read = own_dice[i] if i in own_dice else group_dice[: counts[i]]
+        rows.append(read_result(spec, m, settings, read, ld_pass, i, **ctx))
+    info = {"group_dice": group_dice, "leader_die": None}
+    if own_dice:
+        info["leaders_own_dice"] = {str(i): d for i, d in own_dice.items()}
+    if ld_roll is not None:
+        info["leader_die"] = {"roll": ld_roll, "rep": ld_rep, "passed": ld_pass}
+    return rows, info
+
+
+def read_result(spec: TestSpec, m: dict, settings: dict, read: list[int], ld_pass: bool, index: int, **ctx) -> dict:
+    raw = core.pass_level(read, m["rep"])
+    level = raw
+    ld_used = ld_pass and leader_die_applies(m, spec, settings) and raw < 2
+    if ld_used:
+        level = raw + 1
+    became = hero_trigger_on(spec, settings) and core.double_ones(read) and not is_hero(m, settings)
+    chose = None
+    hero = is_hero(m, settings) or became
+    if hero and m.get("hero_choice") is not None and hero_may_choose(spec, settings, **ctx):
+        chose = level = m["hero_choice"]
+    return {
+        "index": index,
+        "name": m.get("name", f"figure {index + 1}"),
+        "rep": m["rep"],
+        "dice": list(read),
+        "passes": core.passes(read, m["rep"]),
+        "leader_die": ld_used,
+        "level": level,
+        "became_hero": became,
+        "hero_chose": chose,
+    }
+
+
+# Exact odds of one tester ----------------------------------------------------------------------------------
+def reader_odds(spec: TestSpec, m: dict, settings: dict, members: list[dict], *, use_leader_die=True, **ctx):
+    """(level distribution {0,1,2}: Fraction, P(becomes a Hero)) of one tester, by enumerating his dice."""
+    k = dice_count(m, spec)
+    ld_rep = leader_die_rep(spec, members, use_leader_die)
+    q = Fraction(min(ld_rep, 6), 6) if ld_rep is not None else Fraction(0)
+    ld_applies = leader_die_applies(m, spec, settings)
+    trigger = hero_trigger_on(spec, settings) and not is_hero(m, settings)
+    can_choose = m.get("hero_choice") is not None and hero_may_choose(spec, settings, **ctx)
+    dist = {0: Fraction(0), 1: Fraction(0), 2: Fraction(0)}
+    p_hero = Fraction(0)
+    each = Fraction(1, 6**k)
+    for roll in product(range(1, 7), repeat=k):
+        raw = core.pass_level(roll, m["rep"])
+        became = trigger and core.double_ones(roll)
+        p_hero += each if became else 0
+        if can_choose and (is_hero(m, settings) or became):
+            dist[m["hero_choice"]] += each
+            continue
+        if ld_applies and raw < 2:
+            dist[raw + 1] += each * q
+            dist[raw] += each * (1 - q)
+        else:
+            dist[raw] += each
+    return dist, p_hero
+
+
+def map_distribution(dist: dict, fn) -> dict:
+    out: dict = {}
+    for value, p in dist.items():
+        if p:
+            key = fn(value)
+            out[key] = out.get(key, Fraction(0)) + p
+    return out
+
+
+def hero_effects(rows: list[dict], members: list[dict]) -> list[dict]:
+    return [
+        {"kind": "hero", "role": f"members.{r['index']}", "value": True, **echo(members[r["index"]])}
+        for r in rows
+        if r["became_hero"]
+    ]
+
+
+def dice_text(values: list[int]) -> str:
+    return ", ".join(map(str, values)) if values else "none"
+
+
+# The frame ----------------------------------------------------------------------------------------------
+class ThwAction(Action):
+    """resolve() and odds() take RAW inputs and validate them themselves (schema, then check()). Subclasses
+    implement check(), resolve_clean(clean, settings, dice) and odds_clean(clean, settings)."""
+
+    def resolve(self, inputs: dict, settings: dict, dice) -> Outcome:
+        settings = full_settings(settings)
+        clean = self.validate(inputs, settings)
+        outcome = self.resolve_clean(clean, settings, dice)
+        dice.finish()
+        outcome.dice = [r.as_dict() for r in dice.rolls]
+        return outcome
+
+    def odds(self, inputs: dict, settings: dict) -> dict:
+        settings = full_settings(settings)
+        return self.odds_clean(self.validate(inputs, settings), settings)
+
+    @abstractmethod
+    def resolve_clean(self, clean: dict, settings: dict, dice) -> Outcome: ...
+
+    @abstractmethod
+    def odds_clean(self, clean: dict, settings: dict) -> dict: ...
+
+    def outcome(self, summary: str, result: dict, effects: list[dict], steps: list[str]) -> Outcome:
+        return Outcome(action=self.key, summary=summary, result=result, dice=[], effects=effects, steps=steps)
+
+
+class GroupTestAction(ThwAction):
+    """A 2/1/0 table taken by a group: subclasses give the spec, the members' extra fields and `outcome_of`."""
+
+    spec: TestSpec
+    member_fields: dict = {}
+    extra_properties: dict = {}
+    extra_required: tuple[str, ...] = ()
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if "spec" in cls.__dict__:
+            props = {"members": members_schema(cls.member_fields, hero_choice=cls.spec.hero_kind != "none")}
+            if cls.spec.leader_die:
+                props["use_leader_die"] = {
+                    "type": "boolean",
+                    "description": "Use the Leader Die when the Leader is with the group and on his feet (optional)",
+                }
+            props.update(cls.extra_properties)
+            cls.input_schema = {
+                "type": "object",
+                "additionalProperties": False,
+                "required": ["members", *cls.extra_required],
+                "properties": props,
+            }
+
+    def check(self, inputs: dict, settings: dict) -> dict:
+        members = inputs["members"]
+        if sum(1 for m in members if m.get("leader")) > 1:
+            raise err("members", "A group has one real Leader: mark only one figure as leader.")
+        for i, m in enumerate(members):
+            if m.get("condition") in (core.OUT_OF_FIGHT, core.DEAD, core.CAPTURED, core.REMOVED):
+                raise err(f"members.{i}.condition", f"A figure that is {m['condition']} takes no test.")
+        if not readers(members, settings):
+            raise err("members", "Nobody in the group takes this test: mark at least one figure with tests = true.")
+        return self.check_more(inputs, settings)
+
+    def check_more(self, inputs: dict, settings: dict) -> dict:
+        return inputs
+
+    @abstractmethod
+    def outcome_of(self, level: int, m: dict, settings: dict, clean: dict) -> str: ...
+
+    def context(self, m: dict) -> dict:
+        return {}
+
+    def spec_for(self, clean: dict) -> TestSpec:
+        return self.spec
+
+    def resolve_clean(self, clean, settings, dice):
+        members = clean["members"]
+        spec = self.spec_for(clean)
+        rows, info = roll_group_test(spec, members, settings, dice, use_leader_die=clean.get("use_leader_die", True))
+        steps = [f"{spec.word}: group dice {dice_text(info['group_dice'])}."]
+        if info.get("leader_die"):
+            ld = info["leader_die"]
+            steps.append(f"Leader Die {ld['roll']} against Rep {ld['rep']}: {'passed' if ld['passed'] else 'failed'}.")
+        effects = hero_effects(rows, members)
+        for r in rows:
+            m = members[r["index"]]
+            r["outcome"] = self.outcome_of(r["level"], m, settings, clean)
+            line = f"{r['name']} (Rep {r['rep']}) reads {dice_text(r['dice'])}: passed {r['passes']}"
+            if r["leader_die"]:
+                line += " + Leader Die"
+            if r["hero_chose"] is not None:
+                line += f"; the Hero chooses pass {r['hero_chose']}"
+            steps.append(line + f" → pass {r['level']}: {r['outcome']}.")
+            effects += self.effects_of(r, m, settings, clean)
+        result = {"test": spec.key, "group_dice": info["group_dice"], "leader_die": info["leader_die"]}
+        if "leaders_own_dice" in info:
+            result["leaders_own_dice"] = info["leaders_own_dice"]
+        result["members"] = rows
+        summary = "; ".join(f"{r['name']}: pass {r['level']}, {r['outcome']}" for r in rows)
+        return self.outcome(summary, result, effects, steps)
+
+    def effects_of(self, row: dict, m: dict, settings: dict, clean: dict) -> list[dict]:
+        return []
+
+    def odds_clean(self, clean, settings):
+        members = clean["members"]
+        spec = self.spec_for(clean)
+        out = []
+        for i in readers(members, settings):
+            m = members[i]
+            dist, p_hero = reader_odds(
+                spec, m, settings, members, use_leader_die=clean.get("use_leader_die", True), **self.context(m)
+            )
+            outcomes = map_distribution(dist, lambda lvl, m=m: self.outcome_of(lvl, m, settings, clean))
+            out.append(
+                {
+                    "index": i,
+                    "name": m.get("name", f"figure {i + 1}"),
+                    "level": {str(k): _p(v) for k, v in dist.items()},
+                    "outcomes": {k: _p(v) for k, v in sorted(outcomes.items())},
+                    "p_becomes_hero": _p(p_hero),
+                }
+            )
+        return {"test": spec.key, "members": out}
+
+
+def _p(x: Fraction) -> dict:
+    return prob(x)

@@ -1,0 +1,43 @@
+"""A random Normal as an action (spec §2.9): the same tables as random_normal.py, with exact odds."""
+
+from __future__ import annotations
+
+from rules.contract import prob
+from rules.systems.thw5150 import random_normal
+from rules.systems.thw5150.actions.common import ThwAction
+
+
+class RandomNormal(ThwAction):
+    key = "random_normal"
+    label = "Random Normal"
+    spec_ref = "§2.4, §2.9 (L1413–1481), §5 A11, A35, A36"
+    description = (
+        "Rep: 1d6, 1 → У5, 2–4 → У4, 5–6 → У3. Weapon: 2d6 + law level («Вялый» +1, «Низкий» +2) + 1 for a Leader, "
+        "then 2d6 again: a 12 swaps it for the corresponding laser weapon. Armour: 2d6 + the same modifiers; 12+ "
+        "rolls 2d6 on the special armour table. Dice in that order."
+    )
+    input_schema = {
+        "type": "object",
+        "additionalProperties": False,
+        "properties": {"leader": {"type": "boolean", "description": "The figure is a Leader: +1 to both rolls"}},
+    }
+
+    def resolve_clean(self, clean, settings, dice):
+        figure = random_normal.roll_with(dice, leader=bool(clean.get("leader")), settings=settings)
+        figure.pop("dice")
+        rolls = figure["rolls"]
+        steps = [
+            f"Rep die {rolls['rep']}: У{figure['rep']}.",
+            f"Weapon dice {rolls['weapon']} + {figure['modifier']}: {figure['weapon_name']} "
+            f"(laser check {rolls['laser_check']}).",
+            f"Armour dice {rolls['armour']} + {figure['modifier']}"
+            + (f", special {rolls['special_armour']}" if rolls["special_armour"] else "")
+            + f": {figure['armour_name']}.",
+        ]
+        summary = f"У{figure['rep']}, {figure['weapon_name']}, {figure['armour_name']}: {figure['cost']} points."
+        effects = [{"kind": "random_normal", "figure": {k: figure[k] for k in ("rep", "weapon", "armour", "cost")}}]
+        return self.outcome(summary, figure, effects, steps)
+
+    def odds_clean(self, clean, settings):
+        d = random_normal.distributions(leader=bool(clean.get("leader")), settings=settings)
+        return {part: {k: prob(v) for k, v in sorted(values.items())} for part, values in d.items()}

@@ -1,0 +1,327 @@
+"""Grenades (spec §3.10, L815–895): a throw on the Hit table whose single total is read against every figure
+under the template, «ГДЕ ГРАНАТА?» after a hand-thrown miss, and «БОМБЫ УШЛИ» for dropping or rolling one.
+
+Dice order: the hit die; then, figure by figure under the template, the damage dice of each hit (absorb die for
+«Спец.», Hand of Fate for «НЭ», damage die). On a miss: the «ГДЕ ГРАНАТА?» dice; on «Берегись!» a new hit die
+against the intermediate group and its damage dice; on «Взрыв под ногами!» one die per figure around the thrower
+against its Rep, and the damage dice of those that failed.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from rules.contract import prob
+from rules.systems.thw5150 import core, equipment
+from rules.systems.thw5150.actions.common import (
+    REF,
+    TestSpec,
+    ThwAction,
+    dice_text,
+    echo,
+    err,
+    read_result,
+    reader_odds,
+)
+from rules.systems.thw5150.actions.shooting import hit_damage_distribution, roll_hit_damage, target_situation
+
+BOOL = {"type": "boolean"}
+FIGURE = {
+    "type": "object",
+    "additionalProperties": False,
+    "properties": {
+        "name": {"type": "string", "maxLength": 80},
+        "ref": REF,
+        "rep": {"type": "integer", "minimum": 1, "maximum": 7},
+        "armour": {"enum": equipment.ARMOUR_CHOICES},
+        "in_cover": BOOL,
+        "concealed": BOOL,
+        "prone": BOOL,
+        "fast_moved": BOOL,
+        "condition": {"enum": [core.FINE, core.KNOCKED_DOWN, core.DUCK_BACK, core.HUNKER_DOWN]},
+        "distance": {"type": "number", "minimum": 0, "maximum": 100, "description": "Inches from the blast centre"},
+    },
+}
+THROWER = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["rep"],
+    "properties": {
+        **FIGURE["properties"],
+        "hero": BOOL,
+        "star": BOOL,
+        "hero_choice": {"type": "integer", "minimum": 0, "maximum": 2},
+        "grenade_ready": {"type": "boolean", "description": "Readied by a whole turn stationary (§5 A16 setting)"},
+    },
+}
+FIGURES = {"type": "array", "maxItems": 12, "items": FIGURE}
+WHERE = TestSpec("where_is_the_grenade", "«ГДЕ ГРАНАТА?»", leader_three=False, hero_choice="never", hero_kind="table")
+BOMBS = TestSpec("bombs_away", "«БОМБЫ УШЛИ»", leader_three=False, hero_choice="never", hero_kind="table")
+DUCKED = "prone_and_duck_back"  # «залегли и испугались, и избежали осколков»
+
+
+def radius(settings: dict) -> float:
+    r = equipment.GRENADES["blast_radius"]
+    return r / 2 if settings.get("grenade_template") == "diameter_5" else r
+
+
+def under_template(figures: list[dict], settings: dict) -> list[int]:
+    """Indexes of the figures the template covers: all listed, unless a distance puts one outside it."""
+    return [i for i, f in enumerate(figures) if f.get("distance", 0) <= radius(settings)]
+
+
+def blast_hits(total: int, f: dict, index: int, settings: dict, *, point_cover: bool | None = None) -> bool:
+    sit = target_situation(f, settings)
+    if point_cover is not None:
+        sit["cover"] = point_cover  # «БОМБЫ УШЛИ»: the impact point counts as in the open / in cover
+    order = index if settings.get("grenade_later_targets") else 1  # §5 A16: every figure is a first target
+    return core.hit(total, index=order, **sit)[0]
+
+
+def where_spec(settings: dict) -> TestSpec:
+    one = settings.get("grenade_miss_dice") == "1d6"  # §5 A15
+    return TestSpec(WHERE.key, WHERE.word, False, False, "never", "table", dice=1 if one else 2)
+
+
+class _GrenadeBase(ThwAction):
+    def check(self, inputs, settings):
+        t = inputs["thrower"]
+        if settings.get("grenade_preparation") and not t.get("grenade_ready"):
+            raise err("thrower.grenade_ready", "Under this setting a grenade is readied by a whole turn stationary.")
+        return inputs
+
+    def _blast(self, dice, total, figures, role, settings, steps, effects, *, point_cover=None):
+        """The hit total read against every figure under the template; returns whether any was hit."""
+        cells = [self._cell(f, settings) for f in figures]
+        rows, any_hit = [], False
+        for i in under_template(figures, settings):
+            f = figures[i]
+            who = f.get("name") or f"{role} {i + 1}"
+            if not blast_hits(total, f, i + 1, settings, point_cover=point_cover):
+                rows.append({"name": who, "hit": False, "result": core.NO_DAMAGE})
+                if settings.get("grenade_miss_received_fire"):
+                    effects.append({"kind": "received_fire", "role": f"{role}.{i}", "shooter_outgun": 5, **echo(f)})
+                continue
+            any_hit = True
+            result = roll_hit_damage(dice, cells[i][0], cells[i][1], steps, who)
+            rows.append({"name": who, "hit": True, "result": result})
+            if result == core.NO_DAMAGE:
+                effects.append({"kind": "received_fire", "role": f"{role}.{i}", "shooter_outgun": 5, **echo(f)})
+            else:
+                effects.append({"kind": "condition", "role": f"{role}.{i}", "value": result, **echo(f)})
+        return rows, any_hit
+
+    @staticmethod
+    def _cell(f, settings):
+        armour = equipment.armour_slug(f.get("armour", "none"))
+        g = equipment.GRENADES
+        return equipment.ranged_impact(g, armour, settings), equipment.special_fallback(g, settings)
+
+    def _at_feet(self, dice, clean, settings, steps, effects):
+        """«Взрыв под ногами!»: each figure around the thrower rolls 1d6 against its Rep (L857–861)."""
+        around = clean.get("around_thrower") or [clean["thrower"]]
+        rows = []
+        for i, f in enumerate(around):
+            who = f.get("name") or f"figure {i + 1}"
+            if "rep" not in f:
+                raise err(f"around_thrower.{i}.rep", "Each figure at the thrower's feet tests against its Rep.")
+            r = dice.roll(6, f"blast at feet die ({who})")
+            if r <= f["rep"]:
+                steps.append(f"{who}: {r} against Rep {f['rep']}: goes prone and ducks back, no fragments.")
+                rows.append({"name": who, "roll": r, "result": DUCKED})
+                effects.append({"kind": "prone", "role": f"around_thrower.{i}", "value": True, **echo(f)})
+                effects.append({"kind": "condition", "role": f"around_thrower.{i}", "value": core.DUCK_BACK, **echo(f)})
+                continue
+            cell, fallback = self._cell(f, settings)
+            result = roll_hit_damage(dice, cell, fallback, steps, who)
+            rows.append({"name": who, "roll": r, "result": result})
+            if result != core.NO_DAMAGE:
+                effects.append({"kind": "condition", "role": f"around_thrower.{i}", "value": result, **echo(f)})
+        return rows
+
+    # Exact odds helpers ------------------------------------------------------------------------------------
+    def _blast_odds(self, figures, total, settings, acc, weight, *, point_cover=None) -> bool:
+        any_hit = False
+        for i in under_template(figures, settings):
+            f = figures[i]
+            if blast_hits(total, f, i + 1, settings, point_cover=point_cover):
+                any_hit = True
+                for s, p in hit_damage_distribution(*self._cell(f, settings)).items():
+                    acc[i][s] = acc[i].get(s, Fraction(0)) + weight * p
+            else:
+                acc[i][core.NO_DAMAGE] = acc[i].get(core.NO_DAMAGE, Fraction(0)) + weight
+        return any_hit
+
+    def _feet_odds(self, clean, settings, acc, weight):
+        around = clean.get("around_thrower") or [clean["thrower"]]
+        for i, f in enumerate(around):
+            if "rep" not in f:
+                raise err(f"around_thrower.{i}.rep", "Each figure at the thrower's feet tests against its Rep.")
+            ok = Fraction(min(f["rep"], 6), 6)
+            acc[i][DUCKED] = acc[i].get(DUCKED, Fraction(0)) + weight * ok
+            for s, p in hit_damage_distribution(*self._cell(f, settings)).items():
+                acc[i][s] = acc[i].get(s, Fraction(0)) + weight * (1 - ok) * p
+
+    @staticmethod
+    def _answer(acc: list[dict], figures: list[dict]) -> list[dict]:
+        out = []
+        for i, (f, a) in enumerate(zip(figures, acc, strict=True)):
+            a = dict(a)
+            a[core.NO_DAMAGE] = a.get(core.NO_DAMAGE, Fraction(0)) + 1 - sum(a.values())  # untouched paths
+            out.append({"name": f.get("name", f"figure {i + 1}"), **{f"p_{k}": prob(v) for k, v in sorted(a.items())}})
+        return out
+
+
+class Grenade(_GrenadeBase):
+    key = "grenade"
+    label = "Throw a grenade"
+    spec_ref = "§3.10 (L815–861), §5 A15, A16"
+    description = (
+        "Thrown up to 6″: 1d6 + Rep on the Hit table, the same total read against every figure under the 5″ "
+        "template with its own cover (Impact 2 / ТБ 1 / Ш 0). A hand-thrown miss goes to «ГДЕ ГРАНАТА?» (2d6 "
+        "against the thrower's Rep): pass 2 harmless; pass 1 «Берегись!», roll to hit again against the nearest "
+        "group on the line of the throw; pass 0 «Взрыв под ногами!», each figure around the thrower rolls 1d6 "
+        "against its Rep: pass → prone and ducked back, fail → damage. A launcher's miss is harmless, but the "
+        "target still counts as outgunned."
+    )
+    input_schema = {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["thrower", "blast"],
+        "properties": {
+            "thrower": THROWER,
+            "launcher": {"type": "boolean", "description": "Fired from a grenade launcher"},
+            "blast": {**FIGURES, "description": "Figures under the template at the aim point"},
+            "intermediate": {**FIGURES, "description": "The nearest group on the line of the throw («Берегись!»)"},
+            "around_thrower": {**FIGURES, "description": "Figures under a template on the thrower (default: him)"},
+        },
+    }
+
+    def resolve_clean(self, clean, settings, dice):
+        t = clean["thrower"]
+        steps, effects = [], []
+        d = dice.roll(6, "grenade hit die")
+        total = d + t["rep"]
+        steps.append(f"Hit die {d} + Rep {t['rep']} = {total}.")
+        blast, any_hit = self._blast(dice, total, clean["blast"], "blast", settings, steps, effects)
+        result = {"hit_total": total, "blast": blast, "missed": False}
+        if not clean["blast"]:
+            any_hit = core.hit(total, cover=False, concealed=False, prone=False, fast=False, two_gun=False, index=1)[0]
+        if any_hit:
+            return self.outcome(f"Hit total {total}.", result, effects, steps)
+        result["missed"] = True
+        if clean.get("launcher"):
+            steps.append("A launcher's miss explodes harmlessly; the target still counts as outgunned (L840–843).")
+            return self.outcome(f"Missed ({total}): harmless, the target is outgunned.", result, effects, steps)
+        spec = where_spec(settings)
+        row = read_result(spec, t, settings, dice.roll_many(spec.dice, 6, f"{spec.word} die"), False, 0)
+        result["where_is_the_grenade"] = row
+        if row["became_hero"]:
+            effects.append({"kind": "hero", "role": "thrower", "value": True, **echo(t)})
+        steps.append(f"{spec.word}: {dice_text(row['dice'])} against Rep {t['rep']}: pass {row['level']}.")
+        if row["level"] == 2:
+            summary = "Missed: the grenade explodes harmlessly."
+        elif row["level"] == 1:
+            if clean.get("intermediate"):
+                d2 = dice.roll(6, "«Берегись!» hit die")
+                again = d2 + t["rep"]
+                steps.append(f"«Берегись!» new hit die {d2}: total {again} against the intermediate group.")
+                result["intermediate"], _ = self._blast(dice, again, clean["intermediate"], "intermediate", settings,
+                                                        steps, effects)  # fmt: skip
+                summary = f"«Берегись!»: it lands in the intermediate group (total {again})."
+            else:
+                summary = "«Берегись!»: choose the nearest group on the line of the throw and roll to hit it again."
+        else:
+            result["at_feet"] = self._at_feet(dice, clean, settings, steps, effects)
+            summary = "«Взрыв под ногами!»: the grenade drops at the thrower's feet."
+        return self.outcome(summary, result, effects, steps)
+
+    def odds_clean(self, clean, settings):
+        t = clean["thrower"]
+        blast = [{} for _ in clean["blast"]]
+        inter = [{} for _ in clean.get("intermediate") or []]
+        around = [{} for _ in (clean.get("around_thrower") or [t])]
+        p_miss, levels = Fraction(0), {0: Fraction(0), 1: Fraction(0), 2: Fraction(0)}
+        spec = where_spec(settings)
+        where, _ = reader_odds(spec, t, settings, [t])
+        for d in range(1, 7):
+            total = d + t["rep"]
+            hit = self._blast_odds(clean["blast"], total, settings, blast, Fraction(1, 6))
+            if not clean["blast"]:
+                hit = total >= 8
+            if hit or clean.get("launcher"):
+                p_miss += 0 if hit else Fraction(1, 6)
+                continue
+            p_miss += Fraction(1, 6)
+            for level, p in where.items():
+                levels[level] += p / 6
+            if clean.get("intermediate"):
+                for d2 in range(1, 7):
+                    self._blast_odds(clean["intermediate"], d2 + t["rep"], settings, inter, where[1] / 36)
+            self._feet_odds(clean, settings, around, where[0] / 6)
+        return {
+            "p_missed": prob(p_miss),
+            "where_is_the_grenade": {str(k): prob(v) for k, v in levels.items()},
+            "blast": self._answer(blast, clean["blast"]),
+            "intermediate": self._answer(inter, clean.get("intermediate") or []),
+            "around_thrower": self._answer(around, clean.get("around_thrower") or [t]),
+        }
+
+
+class BombsAway(_GrenadeBase):
+    key = "bombs_away"
+    label = "Drop or roll a grenade"
+    spec_ref = "§3.10 (L863–887)"
+    description = (
+        "Over a wall, in through a window or round a corner without showing: 2d6 against the roller's Rep on «БОМБЫ "
+        "УШЛИ». Pass 2: roll on the Hit table as if the point were in the open; pass 1: as if in cover (a miss is "
+        "a dud or harmless); pass 0: «Взрыв под ногами!»."
+    )
+    input_schema = {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["thrower", "blast"],
+        "properties": {
+            "thrower": THROWER,
+            "blast": {**FIGURES, "description": "Figures under the template where it lands"},
+            "around_thrower": {**FIGURES, "description": "Figures under a template on the roller (default: him)"},
+        },
+    }
+
+    def resolve_clean(self, clean, settings, dice):
+        t = clean["thrower"]
+        steps, effects = [], []
+        row = read_result(BOMBS, t, settings, dice.roll_many(2, 6, f"{BOMBS.word} die"), False, 0)
+        if row["became_hero"]:
+            effects.append({"kind": "hero", "role": "thrower", "value": True, **echo(t)})
+        steps.append(f"{BOMBS.word}: {dice_text(row['dice'])} against Rep {t['rep']}: pass {row['level']}.")
+        result = {"bombs_away": row}
+        if row["level"] == 0:
+            result["at_feet"] = self._at_feet(dice, clean, settings, steps, effects)
+            return self.outcome("«Взрыв под ногами!»", result, effects, steps)
+        d = dice.roll(6, "grenade hit die")
+        total = d + t["rep"]
+        point_cover = row["level"] == 1
+        steps.append(
+            f"Hit die {d} + Rep {t['rep']} = {total}, the point {'in cover' if point_cover else 'in the open'}."
+        )
+        result["hit_total"] = total
+        result["blast"], _ = self._blast(dice, total, clean["blast"], "blast", settings, steps, effects,
+                                         point_cover=point_cover)  # fmt: skip
+        word = "«Частичная удача!»" if point_cover else "«Удача!»"
+        return self.outcome(f"{word} Hit total {total}.", result, effects, steps)
+
+    def odds_clean(self, clean, settings):
+        t = clean["thrower"]
+        level, _ = reader_odds(BOMBS, t, settings, [t])
+        blast = [{} for _ in clean["blast"]]
+        around = [{} for _ in (clean.get("around_thrower") or [t])]
+        for lvl in (2, 1):
+            for d in range(1, 7):
+                self._blast_odds(clean["blast"], d + t["rep"], settings, blast, level[lvl] / 6, point_cover=lvl == 1)
+        self._feet_odds(clean, settings, around, level[0])
+        return {
+            "bombs_away": {str(k): prob(v) for k, v in level.items()},
+            "blast": self._answer(blast, clean["blast"]),
+            "around_thrower": self._answer(around, clean.get("around_thrower") or [t]),
+        }

@@ -1,0 +1,415 @@
+"""Ranged combat (spec §3.5–§3.8, §3.13): the Hit table with the lucky shot, damage against armour with «Спец.»
+and the Hand of Fate, running out of ammo, two-gun firing, and Outgun ratings.
+
+Dice order of a shot, for typed-in dice: every to-hit die first (they are sorted highest first and given to the
+targets in the declared order, L678–681); then target by target: its lucky-shot re-rolls (a natural 6 that missed),
+then for each of its hits the absorb/reflect die («Спец.»), the two Hand of Fate dice («НЭ») and the damage die.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from itertools import combinations_with_replacement
+from math import factorial
+
+from rules.contract import distribution, prob
+from rules.systems.thw5150 import core, equipment
+from rules.systems.thw5150.actions.common import REF, ThwAction, echo, err
+
+BOOL = {"type": "boolean"}
+SHOOTER = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["rep", "weapon"],
+    "properties": {
+        "name": {"type": "string", "maxLength": 80},
+        "ref": REF,
+        "rep": {"type": "integer", "minimum": 1, "maximum": 7},
+        "rep_modifier": {"type": "integer", "minimum": -2, "maximum": 0, "description": "−1 from a pass-1 reaction"},
+        "weapon": equipment.WEAPON_REF,
+        "second_weapon": {**equipment.WEAPON_REF, "description": "Two-gun firing: the other pistol or SMG"},
+        "fast_moved": BOOL,
+        "carrying": {
+            "type": "boolean",
+            "description": "Carrying a comrade or a wounded figure: targets count as in cover",
+        },
+        "loaded": {"type": "boolean", "description": "False after two 1s: it must reload first"},
+    },
+}
+TARGET_PROPS = {
+    "name": {"type": "string", "maxLength": 80},
+    "ref": REF,
+    "armour": {"enum": equipment.ARMOUR_CHOICES},
+    "in_cover": BOOL,
+    "concealed": BOOL,
+    "prone": BOOL,
+    "fast_moved": BOOL,
+    "condition": {"enum": list(core.CONDITIONS)},
+}
+TARGET = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["dice"],
+    "properties": {"dice": {"type": "integer", "minimum": 1, "maximum": 6}, **TARGET_PROPS},
+}
+STANDING = (core.FINE, core.DUCK_BACK, core.HUNKER_DOWN)  # may take Received Fire (a KD figure lies, §5 A23)
+
+
+def target_situation(t: dict, settings: dict, *, shooter_fast=False, two_gun=False, carrying=False) -> dict:
+    armour = equipment.armour_slug(t.get("armour", "none"))
+    lying = t.get("prone") or (t.get("condition") == core.KNOCKED_DOWN and settings.get("knocked_down_is_prone"))
+    return {
+        # ИБ «всегда считается как бы находящейся в укрытии» (L228); a carrier's targets count as in cover (L519)
+        "cover": bool(t.get("in_cover")) or armour == "distortion" or carrying,
+        "concealed": bool(t.get("concealed")),
+        "prone": bool(lying),
+        "fast": bool(t.get("fast_moved")) or shooter_fast,
+        "two_gun": two_gun,
+    }
+
+
+def hit_chance(die: int, total: int, situation: dict, index: int, lucky: bool, lucky_target: int) -> Fraction:
+    """P(hit) of one die already rolled: the table, else a natural 6's lucky re-roll (L793–798)."""
+    if core.hit(total, index=index, **situation)[0]:
+        return Fraction(1)
+    if lucky and die == 6:
+        return Fraction(max(0, min(lucky_target, 6)), 6)
+    return Fraction(0)
+
+
+# Damage of one hit ----------------------------------------------------------------------------------------
+def roll_hit_damage(dice, cell, fallback, steps: list[str], who: str) -> str:
+    """One hit's damage (§3.6): «Спец.» 1–3 absorbed else the ТБ value; «НЭ» needs double 1 (Impact 1)."""
+    if cell == equipment.SPECIAL:
+        r = dice.roll(6, f"absorb/reflect die ({who})")
+        if r <= 3:
+            steps.append(f"{who}: the armour absorbs or reflects the hit ({r}).")
+            return core.NO_DAMAGE
+        steps.append(f"{who}: absorb/reflect die {r}: the hit counts against ТБ (Impact {fallback}).")
+        cell = fallback
+    if cell == equipment.NO_EFFECT:
+        a, b = dice.roll(6, f"Hand of Fate die 1 ({who})"), dice.roll(6, f"Hand of Fate die 2 ({who})")
+        if not (a == 1 and b == 1):
+            steps.append(f"{who}: «НЭ», Hand of Fate {a} and {b}: no damage.")
+            return core.NO_DAMAGE
+        steps.append(f"{who}: «НЭ», Hand of Fate 1 and 1: Impact 1 for this hit.")
+        cell = 1
+    roll = dice.roll(6, f"damage die ({who})")
+    result = core.damage_result(roll, cell)
+    steps.append(f"{who}: damage die {roll} against Impact {cell}: {result}.")
+    return result
+
+
+def hit_damage_distribution(cell, fallback) -> dict[str, Fraction]:
+    """Exact: what one hit does, {no_damage, knocked_down, out_of_fight, dead}."""
+    out = dict.fromkeys(core.DAMAGE_ORDER, Fraction(0))
+    weight = Fraction(1)
+    if cell == equipment.SPECIAL:
+        out[core.NO_DAMAGE] += Fraction(1, 2)
+        weight, cell = Fraction(1, 2), fallback
+    if cell == equipment.NO_EFFECT:
+        out[core.NO_DAMAGE] += weight * Fraction(35, 36)
+        weight, cell = weight / 36, 1
+    for k, p in core.damage_distribution(cell).items():
+        out[k] += weight * p
+    return out
+
+
+def add_hit(status: dict, p_hit: Fraction, per_hit: dict, every_hit: bool) -> dict:
+    """A die that hits with p_hit, folded into a target's status distribution (worst result kept)."""
+    out: dict = {}
+    for s, ps in status.items():
+        out[s] = out.get(s, Fraction(0)) + ps * (1 - p_hit)
+        if s != core.NO_DAMAGE and not every_hit:
+            out[s] += ps * p_hit  # the spec's guard: a figure already down takes no more damage rolls
+            continue
+        for r, pr in per_hit.items():
+            w = core.worst(s, r)
+            out[w] = out.get(w, Fraction(0)) + ps * p_hit * pr
+    return out
+
+
+def rof_of(weapon: dict, second: dict | None, settings: dict) -> int:
+    if second is None:
+        return weapon["rof"]
+    if settings.get("two_gun_rof") == "best_plus_one":
+        return max(weapon["rof"], second["rof"]) + 1
+    return weapon["rof"] + second["rof"]  # §5 A26: «большую скорострельность» = both weapons
+
+
+class Shooting(ThwAction):
+    key = "shooting"
+    label = "Shooting"
+    spec_ref = "§3.5–§3.8 (L660–813), Hit table L688–706, damage L726–747"
+    description = (
+        "Roll up to RoF dice, sort them highest first and give them to the targets in the declared order. Each "
+        "die + Rep on the Hit table: 7 or less misses; 8 misses a target in cover, concealed or prone, when the "
+        "target or shooter moved fast, when firing two guns, or at a 2nd+ target; 9 misses a target in cover or a "
+        "3rd+ target; 10+ hits. A natural 6 that misses may be re-rolled at Rep 3+: at most the Rep hits. Each hit "
+        "rolls damage against the target's armour. Two or more 1s: out of ammo after this volley. A target that "
+        "took no damage takes Received Fire."
+    )
+    input_schema = {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["shooter", "targets"],
+        "properties": {"shooter": SHOOTER, "targets": {"type": "array", "minItems": 1, "maxItems": 6, "items": TARGET}},
+    }
+
+    def check(self, inputs, settings):
+        s = dict(inputs["shooter"])
+        w = equipment.weapon(s["weapon"], "shooter.weapon")
+        if w.get("rof") is None:
+            raise err("shooter.weapon", "Grenades are thrown, not fired: use the grenade action.")
+        second = None
+        if "second_weapon" in s:
+            second = equipment.weapon(s["second_weapon"], "shooter.second_weapon")
+            for field, x in (("shooter.weapon", w), ("shooter.second_weapon", second)):
+                if x.get("slug") not in equipment.TWO_GUN_WEAPONS:
+                    raise err(field, "Two-gun firing is two pistols or two SMGs (L780–781).")
+        if s.get("loaded") is False:
+            raise err("shooter.loaded", "Out of ammo: this figure must reload (a whole activation) first (L777).")
+        rof = rof_of(w, second, settings)
+        dice = sum(t["dice"] for t in inputs["targets"])
+        if dice > rof:
+            raise err("targets", f"{dice} dice declared but the rate of fire is {rof}.")
+        targets = []
+        for i, t in enumerate(inputs["targets"]):
+            armour = equipment.armour_slug(t.get("armour", "none"), f"targets.{i}.armour")
+            cell = equipment.ranged_impact(w, armour, settings)
+            targets.append({**t, "armour": armour, "cell": cell, "fallback": equipment.special_fallback(w, settings)})
+        base = s["rep"]
+        eff = base + s.get("rep_modifier", 0)
+        return {
+            "shooter": s,
+            "weapon": w,
+            "second": second,
+            "targets": targets,
+            "rep": eff,
+            "lucky": core.lucky_shot_allowed(base, eff, settings),
+            "lucky_target": core.lucky_reroll_target(base, eff, settings),
+            "n": dice,
+            "outgun": max(equipment.outgun(w), equipment.outgun(second)),
+        }
+
+    def _situation(self, clean, t, settings):
+        s = clean["shooter"]
+        return target_situation(
+            t, settings, shooter_fast=bool(s.get("fast_moved")), two_gun=clean["second"] is not None,
+            carrying=bool(s.get("carrying")),
+        )  # fmt: skip
+
+    def resolve_clean(self, clean, settings, dice):
+        rolls = sorted(dice.roll_many(clean["n"], 6, "to-hit die"), reverse=True)
+        ones = rolls.count(1)
+        out_of_ammo = ones >= 2
+        steps = [f"To-hit dice, highest first: {rolls} (+ Rep {clean['rep']})."]
+        every_hit = settings.get("damage_every_hit", True)
+        effects, results, at = [], [], 0
+        for idx, t in enumerate(clean["targets"], start=1):
+            who = t.get("name") or f"target {idx}"
+            sit = self._situation(clean, t, settings)
+            status = core.DEAD if t.get("condition") == core.DEAD else core.NO_DAMAGE
+            dice_rows = []
+            for d in rolls[at : at + t["dice"]]:
+                row = {"die": d, "total": d + clean["rep"]}
+                if out_of_ammo and d == 1 and settings.get("out_of_ammo_volley") == "stops":
+                    row.update(hit=False, reason="the weapon jammed (A40)")
+                    dice_rows.append(row)
+                    continue
+                ok, reason = core.hit(row["total"], index=idx, **sit)
+                if not ok and d == 6 and clean["lucky"]:
+                    again = dice.roll(6, f"lucky shot re-roll ({who})")
+                    ok = again <= clean["lucky_target"]
+                    reason = f"natural 6, lucky shot re-roll {again} against Rep {clean['lucky_target']}"
+                row.update(hit=ok, reason=reason)
+                dice_rows.append(row)
+            at += t["dice"]
+            hits = sum(1 for r in dice_rows if r["hit"])
+            read = ", ".join(f"{r['total']} ({r['reason']})" for r in dice_rows)
+            steps.append(f"{who}: {read}; {hits} hit(s).")
+            for row in dice_rows:
+                if row["hit"] and status != core.DEAD and (every_hit or status == core.NO_DAMAGE):
+                    row["damage"] = roll_hit_damage(dice, t["cell"], t["fallback"], steps, who)
+                    status = core.worst(status, row["damage"])
+            role = f"targets.{idx - 1}"
+            took = status not in (core.NO_DAMAGE,) and t.get("condition") != core.DEAD
+            if took:
+                effects.append({"kind": "condition", "role": role, "value": status, **echo(t)})
+            elif t.get("condition", core.FINE) in STANDING:
+                effects.append({"kind": "received_fire", "role": role, "shooter_outgun": clean["outgun"], **echo(t)})
+            results.append({"name": who, "dice": dice_rows, "hits": hits, "result": status, "received_fire": not took
+                            and t.get("condition", core.FINE) in STANDING})  # fmt: skip
+        if out_of_ammo:
+            steps.append(f"{ones} ones: out of ammo after this volley (L774–777).")
+            effects.append({"kind": "loaded", "role": "shooter", "value": False, **echo(clean["shooter"])})
+        effects.append({"kind": "fired", "role": "shooter", **echo(clean["shooter"])})
+        summary = "; ".join(f"{r['name']}: {r['hits']} hit(s), {r['result']}" for r in results)
+        if out_of_ammo:
+            summary += "; out of ammo"
+        result = {"dice": rolls, "targets": results, "out_of_ammo": out_of_ammo, "rep": clean["rep"]}
+        return self.outcome(summary, result, effects, steps)
+
+    def odds_clean(self, clean, settings):
+        n = clean["n"]
+        every_hit = settings.get("damage_every_hit", True)
+        stops = settings.get("out_of_ammo_volley") == "stops"
+        per_target = [{"status": {}, "hits": {}} for _ in clean["targets"]]
+        p_ammo = Fraction(0)
+        for multiset in combinations_with_replacement(range(6, 0, -1), n):
+            p = _multiset_probability(multiset)
+            empty = multiset.count(1) >= 2
+            p_ammo += p if empty else 0
+            at = 0
+            for idx, t in enumerate(clean["targets"], start=1):
+                sit = self._situation(clean, t, settings)
+                per_hit = hit_damage_distribution(t["cell"], t["fallback"])
+                dead = t.get("condition") == core.DEAD
+                status = {core.DEAD if dead else core.NO_DAMAGE: Fraction(1)}
+                hits = {0: Fraction(1)}
+                for d in multiset[at : at + t["dice"]]:
+                    if empty and stops and d == 1:
+                        continue
+                    ph = hit_chance(d, d + clean["rep"], sit, idx, clean["lucky"], clean["lucky_target"])
+                    if not dead:
+                        status = add_hit(status, ph, per_hit, every_hit)
+                    hits = _add_bernoulli(hits, ph)
+                at += t["dice"]
+                acc = per_target[idx - 1]
+                for k, v in status.items():
+                    acc["status"][k] = acc["status"].get(k, Fraction(0)) + p * v
+                for k, v in hits.items():
+                    acc["hits"][k] = acc["hits"].get(k, Fraction(0)) + p * v
+        targets = []
+        for t, acc in zip(clean["targets"], per_target, strict=True):
+            st = acc["status"]
+            targets.append(
+                {
+                    "name": t.get("name", ""),
+                    "impact": t["cell"],
+                    "hits": distribution(acc["hits"]),
+                    "p_dead": prob(st.get(core.DEAD, 0)),
+                    "p_out_of_fight": prob(st.get(core.OUT_OF_FIGHT, 0)),
+                    "p_knocked_down": prob(st.get(core.KNOCKED_DOWN, 0)),
+                    "p_no_damage": prob(st.get(core.NO_DAMAGE, 0)),
+                }
+            )
+        return {"dice": n, "rep": clean["rep"], "targets": targets, "p_out_of_ammo": prob(p_ammo)}
+
+
+def _add_bernoulli(dist: dict[int, Fraction], p: Fraction) -> dict[int, Fraction]:
+    out: dict[int, Fraction] = {}
+    for h, q in dist.items():
+        for k, w in ((h, q * (1 - p)), (h + 1, q * p)):
+            if w:
+                out[k] = out.get(k, Fraction(0)) + w
+    return out
+
+
+def _multiset_probability(multiset: tuple[int, ...]) -> Fraction:
+    counts: dict[int, int] = {}
+    for d in multiset:
+        counts[d] = counts.get(d, 0) + 1
+    ways = factorial(len(multiset))
+    for c in counts.values():
+        ways //= factorial(c)
+    return Fraction(ways, 6 ** len(multiset))
+
+
+class RangedDamage(ThwAction):
+    key = "ranged_damage"
+    label = "Ranged damage of one hit"
+    spec_ref = "§3.6 (L726–747), §3.7 Hand of Fate (L800–813), §2.5 ПБ/ОБ (L218–227)"
+    description = (
+        "1d6 against the weapon's Impact for the target's armour: at most the Impact kills on a 1 and otherwise "
+        "puts the figure out of the fight; above it knocks the figure down. «Спец.» (ПБ against bullets, ОБ against "
+        "beams): 1–3 absorbed, 4–6 read the ТБ value. «НЭ»: two dice, both 1 → Impact 1 for this hit, else nothing. "
+        "Give either the weapon and the armour, or the Impact itself."
+    )
+    input_schema = {
+        "type": "object",
+        "additionalProperties": False,
+        "properties": {
+            "weapon": equipment.WEAPON_REF,
+            "armour": {"enum": equipment.ARMOUR_CHOICES},
+            "impact": equipment.IMPACT_VALUE,
+            "heavy_impact": {"type": "integer", "minimum": 0, "maximum": 6, "description": "ТБ value for «Спец.»"},
+            "target": {"type": "object", "additionalProperties": False, "properties": {"name": TARGET_PROPS["name"],
+                                                                                        "ref": REF}},
+        },
+    }  # fmt: skip
+
+    def check(self, inputs, settings):
+        if "impact" in inputs:
+            if "weapon" in inputs:
+                raise err("impact", "Give the weapon and armour, or the Impact, not both.")
+            cell, fallback = inputs["impact"], inputs.get("heavy_impact")
+            if cell == equipment.SPECIAL and fallback is None:
+                raise err("heavy_impact", "«Спец.» needs the weapon's ТБ value for a 4–6.")
+        else:
+            if "weapon" not in inputs:
+                raise err("weapon", "Give the weapon (and the target's armour) or the Impact.")
+            w = equipment.weapon(inputs["weapon"])
+            armour = equipment.armour_slug(inputs.get("armour", "none"))
+            cell, fallback = equipment.ranged_impact(w, armour, settings), equipment.special_fallback(w, settings)
+        return {**inputs, "cell": cell, "fallback": fallback}
+
+    def resolve_clean(self, clean, settings, dice):
+        steps: list[str] = []
+        target = clean.get("target", {})
+        result = roll_hit_damage(dice, clean["cell"], clean["fallback"], steps, target.get("name", "target"))
+        effects = [{"kind": "condition", "role": "target", "value": result, **echo(target)}]
+        if result == core.NO_DAMAGE:
+            effects = [{"kind": "received_fire", "role": "target", **echo(target)}]
+        return self.outcome(f"{result}.", {"impact": clean["cell"], "result": result}, effects, steps)
+
+    def odds_clean(self, clean, settings):
+        d = hit_damage_distribution(clean["cell"], clean["fallback"])
+        return {"impact": clean["cell"], **{f"p_{k}": prob(v) for k, v in d.items()}}
+
+
+class Outgun(ThwAction):
+    key = "outgun"
+    label = "Outgun (ПД)"
+    spec_ref = "§2.8, §3.13 (L962–972), §5 A18"
+    description = (
+        "ПД 5 flamethrowers, plasma and blast weapons; 4 machine guns; 3 RoF 3; 2 RoF 2 or less; 1 melee. A figure "
+        "is outgunned when the weapon fired at it has a higher ПД than its own (several shooters together: the "
+        "highest). No dice."
+    )
+    input_schema = {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["fired_with"],
+        "properties": {
+            "fired_with": {"type": "array", "minItems": 1, "maxItems": 10, "items": equipment.WEAPON_REF},
+            "own_weapons": {
+                "type": "array",
+                "maxItems": 4,
+                "items": {
+                    "type": "object",
+                    "additionalProperties": False,
+                    "required": ["weapon"],
+                    "properties": {"weapon": equipment.WEAPON_REF, "loaded": BOOL},
+                },
+            },
+        },
+    }
+
+    def check(self, inputs, settings):
+        attack = max(
+            equipment.outgun(equipment.weapon(w, f"fired_with.{i}")) for i, w in enumerate(inputs["fired_with"])
+        )
+        own = 1
+        for i, w in enumerate(inputs.get("own_weapons", [])):
+            if w.get("loaded", True) or settings.get("own_outgun_weapon") == "best":
+                own = max(own, equipment.outgun(equipment.weapon(w["weapon"], f"own_weapons.{i}.weapon")))
+        return {"attack": attack, "own": own, "outgunned": core.outgunned(attack, own)}
+
+    def resolve_clean(self, clean, settings, dice):
+        word = "outgunned" if clean["outgunned"] else "not outgunned"
+        steps = [f"ПД {clean['attack']} fired against ПД {clean['own']}: {word}."]
+        return self.outcome(f"{word.capitalize()} (ПД {clean['attack']} against {clean['own']}).", clean, [], steps)
+
+    def odds_clean(self, clean, settings):
+        return {**clean, "p_outgunned": prob(1 if clean["outgunned"] else 0)}

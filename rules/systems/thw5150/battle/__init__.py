@@ -1,0 +1,82 @@
+"""«5150»'s battle part (spec §4): one unit per figure, the turn's activation dice, shooting with the target
+group's «ОБСТРЕЛЯН» asked of the TARGET's player as a question (typed-in dice or a server roll), return fire,
+Recovery, reloading, covering fire, rulings by hand, and victory when a side has no figure left on the table.
+
+Modules: units.py (figures from rosters, activation facts), fold.py (how events change the state), commands.py
+(the board's commands), view.py (what a phone shows, the log).
+"""
+
+from __future__ import annotations
+
+from rules.contract import Awaiting, BattlePart, Event, GameState, SideSetup, Start, UnitSetup
+from rules.systems.thw5150 import core
+from rules.systems.thw5150.battle import fold, view
+from rules.systems.thw5150.battle.commands import COMMANDS
+from rules.systems.thw5150.battle.units import build_units
+
+ACTING = ("shoot", "recover", "reload", "covering_fire", "move", "end_activation")
+
+
+class Thw5150Battle(BattlePart):
+    rules_version = 1
+    commands = COMMANDS
+
+    def start(self, *, sides: list[SideSetup], settings: dict) -> Start:
+        units = [
+            UnitSetup(key=b["key"], side=side.index, name=b["name"], kind=b["kind"], profile=b["profile"],
+                      entry=b["entry"], state=b["state"])
+            for side in sides
+            for b in build_units(side.index, side.roster, settings)
+        ]  # fmt: skip
+        return Start(game=fold.initial_game([s.index for s in sides], {u.key: u.side for u in units}), units=units)
+
+    def apply(self, state: GameState, event: Event) -> None:
+        fold.apply(state, event)
+
+    def awaiting(self, state: GameState) -> Awaiting:
+        game = state.game
+        if game.get("result") is not None:
+            return Awaiting(kind="over", message="The battle is over. Undo the last events to play on.")
+        if game["pending"]:
+            q = game["pending"][0]
+            if q["kind"] == "received_fire":
+                return Awaiting(kind="question", sides=(q["side"],), commands=("answer_reaction",),
+                                prompt={"question": "«ОБСТРЕЛЯН»", "testers": q["testers"], "shooter": q["shooter"]},
+                                message=f"Side {q['side']} takes «ОБСТРЕЛЯН» for {', '.join(q['testers'])}.")  # fmt: skip
+            return Awaiting(kind="question", sides=(q["side"],), commands=("shoot", "decline_return_fire"),
+                            prompt={"question": "fire back", "shooters": q["shooters"]},
+                            message=f"Side {q['side']} may fire back.")  # fmt: skip
+        if game["phase"] == "roll":
+            return Awaiting(kind="anyone", commands=("activation",), message="Roll the activation dice.")
+        if game["doubles"]:
+            return Awaiting(kind="anyone", commands=("reload", "end_activation"),
+                            message="Doubles: nobody moves or fires; reload, then end the turn.")  # fmt: skip
+        return Awaiting(kind="sides", sides=(game["active"],), commands=ACTING,
+                        message=f"Side {game['active']} activates (die {game['dice'][str(game['active'])]}).")  # fmt: skip
+
+    def unit_view(self, state: GameState, unit, viewer_sides: frozenset[int]) -> dict:
+        return {**unit.state, "name": unit.name, "out": unit.state["condition"] in core.GONE}
+
+    def board(self, view_: dict, viewer_sides: frozenset[int], *, can_write: bool) -> dict:
+        return view.board(view_, viewer_sides, can_write)
+
+    def describe_event(self, event: Event, names: dict) -> str:
+        return view.describe(event, names)
+
+    def example_script(self, state: GameState) -> list[tuple[int, str, dict, list | None]]:
+        """Side 0 rolls first (2 against 1), one of its armed figures fires one die (a 1: a miss at Rep 6 or
+        less) at a side-1 figure, whose player answers «ОБСТРЕЛЯН» with 6s (pass 0: in the open it runs away)."""
+        units = list(state.units.values())
+        shooter = next((u for u in units if u.side == 0 and u.state["weapon"] and u.state["rep"] <= 6), None)
+        target = next((u for u in units if u.side == 1), None)
+        script: list[tuple[int, str, dict, list | None]] = [(0, "activation", {}, [2, 1])]
+        if shooter is not None and target is not None:
+            script.append((0, "shoot", {"shooter": shooter.key, "targets": [{"unit": target.key, "dice": 1}]}, [1]))
+            script.append((1, "answer_reaction", {}, [6, 6, 6] if target.state["leader"] else [6, 6]))
+            if sum(1 for u in units if u.side == 1) == 1:
+                return script  # its only figure ran away: side 0 has won
+        script += [(0, "end_activation", {}, None), (1, "end_activation", {}, None)]
+        return script
+
+
+BATTLE = Thw5150Battle()

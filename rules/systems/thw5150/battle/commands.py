@@ -1,0 +1,419 @@
+"""The commands a «5150» player sends from the board. Each handler is pure: it reads the state, rolls through
+ctx.dice() (server roll or the dice typed in from the table), runs the book's action and answers events."""
+
+from __future__ import annotations
+
+from rules.contract import Command, CommandContext, GameConflict, NewEvent, RuleInputError
+from rules.systems.thw5150 import core
+from rules.systems.thw5150.actions import ACTIONS
+from rules.systems.thw5150.battle.units import may_activate, member, outgun_of, own_weapons, system_settings
+
+UNIT = {"type": "string", "minLength": 1, "maxLength": 80}
+NO_INPUTS = {"type": "object", "properties": {}, "additionalProperties": False}
+
+
+def run_action(ctx: CommandContext, key: str, inputs: dict):
+    action = ACTIONS[key]
+    return action.resolve(inputs, system_settings(ctx.settings), ctx.dice())
+
+
+def mapped(outcome, roles: dict[str, str]) -> list[dict]:
+    """The action's effects with each role ("targets.0", "members.1", "shooter") replaced by the unit key."""
+    out = []
+    for e in outcome.effects:
+        key = roles.get(e.get("role", ""))
+        if key is not None:
+            out.append({**{k: v for k, v in e.items() if k not in ("role", "ref", "name")}, "unit": key})
+    return out
+
+
+def record(outcome) -> dict:
+    return {"summary": outcome.summary, "result": outcome.result, "steps": outcome.steps}
+
+
+def require_playing(ctx: CommandContext) -> None:
+    if ctx.game.get("result") is not None:
+        raise GameConflict("The battle is over. Undo the last events to play on.")
+
+
+def require_activation(ctx: CommandContext, unit) -> None:
+    """With turns enforced: the caller's side is active, the dice allow this figure (§3.1) and it has not acted."""
+    if not ctx.settings.get("enforce_turns"):
+        return
+    game = ctx.game
+    if game.get("phase") != "acting" or game.get("doubles"):
+        raise GameConflict("No figure moves or fires now: roll the activation dice (doubles: reload only).")
+    if ctx.owner(unit.key) != game.get("active"):
+        raise GameConflict(f"Side {game.get('active')} is active now, not yours.")
+    die = game["dice"][str(game["active"])]
+    if not may_activate(ctx.state.units, unit, die):
+        raise GameConflict(f"{unit.name} (Rep {unit.state['rep']}) cannot act on a {die}: neither it nor its "
+                           f"Leader has Rep {die} or more (L426–428).")  # fmt: skip
+    if unit.state["activated"]:
+        raise GameConflict(f"{unit.name} has already acted this turn.")
+
+
+class RollActivation(Command):
+    name = "activation"
+    label = "Roll the activation dice"
+    help = "One d6 per side (typed in: side 0's first). Doubles: nobody moves or fires, everyone may reload."
+
+    def handle(self, ctx, inputs):
+        require_playing(ctx)
+        sides = sorted({u.side for u in ctx.state.units.values()})
+        dice = ctx.dice()
+        rolled = {str(s): dice.roll(6, f"activation die (side {s})") for s in sides}
+        dice.finish()
+        values = list(rolled.values())
+        doubles = len(set(values)) < len(values)
+        order = [] if doubles else sorted(sides, key=lambda s: -rolled[str(s)])
+        text = "doubles: reload only" if doubles else f"side {order[0]} acts first"
+        ctx.outcome = {"summary": f"Activation dice {values}: {text}."}
+        return [NewEvent("turn.rolled", {"dice": rolled, "doubles": doubles, "order": order},
+                         dice=[r.as_dict() for r in dice.rolls])]  # fmt: skip
+
+
+class Shoot(Command):
+    name = "shoot"
+    label = "Shoot"
+    help = "A figure fires at up to its RoF of targets (dice per target, in order). Return fire: when asked."
+    input_schema = {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["shooter", "targets"],
+        "properties": {
+            "shooter": UNIT,
+            "targets": {
+                "type": "array",
+                "minItems": 1,
+                "maxItems": 6,
+                "items": {
+                    "type": "object",
+                    "additionalProperties": False,
+                    "required": ["unit", "dice"],
+                    "properties": {"unit": UNIT, "dice": {"type": "integer", "minimum": 1, "maximum": 6}},
+                },
+            },
+        },
+    }
+
+    def handle(self, ctx, inputs):
+        require_playing(ctx)
+        shooter = ctx.own_unit(inputs["shooter"], field_name="shooter")
+        pending = ctx.game["pending"]
+        ret = pending[0] if pending and pending[0]["kind"] == "return_fire" else None
+        rep_mod = 0
+        if ret is not None:
+            if shooter.key not in ret["shooters"]:
+                raise GameConflict(f"{shooter.name} does not return fire now; answer with a figure that may.")
+            rule = ret["shooters"][shooter.key]
+            rep_mod = rule["rep_modifier"]
+            wrong = [t["unit"] for t in inputs["targets"] if rule["at"] and t["unit"] != rule["at"]]
+            if wrong:  # «Неактивная фигурка всегда отвечает стрельбой только по тому кто ее обстрелял»
+                raise RuleInputError({"targets": f"An inactive figure fires back only at {rule['at']}."})
+        else:
+            if pending:
+                raise GameConflict("A reaction is pending: the other player answers it first.")
+            require_activation(ctx, shooter)
+        if shooter.state["condition"] != core.FINE:
+            raise RuleInputError({"shooter": f"{shooter.name} is {shooter.state['condition']} and cannot fire."})
+        if not shooter.state["weapon"]:
+            raise RuleInputError({"shooter": f"{shooter.name} has no ranged weapon."})
+        targets = []
+        for i, t in enumerate(inputs["targets"]):
+            unit = ctx.unit(t["unit"], field_name=f"targets.{i}.unit")
+            if unit.side == shooter.side:
+                raise RuleInputError({f"targets.{i}.unit": f"{unit.name} is on your own side."})
+            targets.append(unit)
+        st = shooter.state
+        shot = {"name": shooter.name, "rep": st["rep"], "weapon": st["weapon"], "fast_moved": st["fast_moved"],
+                "loaded": st["loaded"], "rep_modifier": rep_mod}  # fmt: skip
+        if st["second_weapon"]:
+            shot["second_weapon"] = st["second_weapon"]
+        inputs_for = {
+            "shooter": shot,
+            "targets": [
+                {"name": u.name, "dice": t["dice"], "armour": u.state["armour"], "in_cover": u.state["in_cover"],
+                 "prone": u.state["prone"], "fast_moved": u.state["fast_moved"], "condition": u.state["condition"]}
+                for u, t in zip(targets, inputs["targets"], strict=True)
+            ],
+        }  # fmt: skip
+        outcome = run_action(ctx, "shooting", inputs_for)
+        roles = {"shooter": shooter.key, **{f"targets.{i}": u.key for i, u in enumerate(targets)}}
+        effects = mapped(outcome, roles)
+        questions = self._questions(ctx, shooter, targets, effects)
+        ctx.outcome = record(outcome)
+        payload = {"shooter": shooter.key, "targets": [u.key for u in targets], "effects": effects,
+                   "questions": questions, "return_fire": ret is not None, **record(outcome)}  # fmt: skip
+        return [NewEvent("shot", payload, dice=outcome.dice)]
+
+    @staticmethod
+    def _questions(ctx, shooter, targets, effects) -> list[dict]:
+        """A target that took no damage takes Received Fire: one question per fired-on group (L925–931)."""
+        owed = [e["unit"] for e in effects if e["kind"] == "received_fire"]
+        by_group: dict[str, list[str]] = {}
+        for key in owed:
+            by_group.setdefault(ctx.state.units[key].state["group"], []).append(key)
+        return [
+            {"kind": "received_fire", "side": ctx.state.units[keys[0]].side, "testers": keys, "group": group,
+             "shooter": shooter.key, "shooter_outgun": outgun_of(shooter)}
+            for group, keys in by_group.items()
+        ]  # fmt: skip
+
+
+class AnswerReaction(Command):
+    name = "answer_reaction"
+    label = "Take the reaction test"
+    help = "The fired-on group's player rolls «ОБСТРЕЛЯН» (or types in the table's dice) for the figures fired at."
+    input_schema = {
+        "type": "object",
+        "additionalProperties": False,
+        "properties": {
+            "flank_or_rear": {"type": "array", "items": UNIT, "maxItems": 20, "description": "Fired on from the flank"},
+            "hero_choices": {"type": "object", "maxProperties": 20,
+                             "additionalProperties": {"type": "integer", "minimum": 0, "maximum": 2}},
+        },
+    }  # fmt: skip
+
+    def handle(self, ctx, inputs):
+        require_playing(ctx)
+        pending = ctx.game["pending"]
+        if not pending or pending[0]["kind"] != "received_fire":
+            raise GameConflict("No reaction test is waiting.")
+        q = pending[0]
+        if q["side"] not in ctx.sides:
+            raise GameConflict("This question is for the other player.")
+        units = ctx.state.units
+        testers = set(q["testers"])
+        group = [u for u in units.values() if u.state["group"] == q["group"] and u.state["condition"] in (
+            core.FINE, core.DUCK_BACK, core.KNOCKED_DOWN, core.HUNKER_DOWN)]  # fmt: skip
+        flank = set(inputs.get("flank_or_rear", []))
+        choices = inputs.get("hero_choices", {})
+        members = []
+        for u in group:
+            extra = {"tests": u.key in testers, "in_cover": u.state["in_cover"], "flank_or_rear": u.key in flank,
+                     "moving": "fast" if u.state["fast_moved"] else ("normal" if u.state["moved"] else "none"),
+                     "weapons": own_weapons(u), "can_fire": bool(u.state["weapon"]) and u.state["loaded"],
+                     "active": ctx.game.get("active") == u.side}  # fmt: skip
+            if u.key in choices:
+                extra["hero_choice"] = choices[u.key]
+            members.append(member(u, **extra))
+        outcome = run_action(ctx, "received_fire", {"members": members, "shooter_outgun": q["shooter_outgun"]})
+        roles = {f"members.{i}": u.key for i, u in enumerate(group)}
+        effects = mapped(outcome, roles)
+        back = {}
+        for e in outcome.effects:
+            if e["kind"] == "fires" and e["role"] in roles:
+                at = None if e.get("at") == "any" else q["shooter"]
+                back[roles[e["role"]]] = {"at": at, "rep_modifier": e["rep_modifier"]}
+        ret = {"kind": "return_fire", "side": q["side"], "shooters": back} if back else None
+        ctx.outcome = record(outcome)
+        payload = {"group": q["group"], "testers": q["testers"], "effects": effects, "return_fire": ret,
+                   **record(outcome)}  # fmt: skip
+        return [NewEvent("reaction", payload, dice=outcome.dice)]
+
+
+class DeclineReturnFire(Command):
+    name = "decline_return_fire"
+    label = "Do not fire back"
+    help = "The figures that may fire back do not (e.g. the shooter is out of sight now)."
+    input_schema = NO_INPUTS
+
+    def handle(self, ctx, inputs):
+        pending = ctx.game["pending"]
+        if not pending or pending[0]["kind"] != "return_fire":
+            raise GameConflict("Nobody is waiting to fire back.")
+        if pending[0]["side"] not in ctx.sides:
+            raise GameConflict("This choice is for the other player.")
+        return [NewEvent("return_fire.declined", {"shooters": sorted(pending[0]["shooters"])})]
+
+
+class Recover(Command):
+    name = "recover"
+    label = "Recovery test"
+    help = "A Knocked Down or Duck Back figure takes «ВОССТАНОВЛЕНИЕ» at its activation (L741–742, L990–991)."
+    input_schema = {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["unit"],
+        "properties": {"unit": UNIT, "hero_choice": {"type": "integer", "minimum": 0, "maximum": 2}},
+    }
+
+    def handle(self, ctx, inputs):
+        require_playing(ctx)
+        unit = ctx.own_unit(inputs["unit"])
+        if ctx.game["pending"]:
+            raise GameConflict("A reaction is pending: answer it first.")
+        require_activation(ctx, unit)
+        if unit.state["condition"] not in (core.KNOCKED_DOWN, core.DUCK_BACK):
+            raise RuleInputError({"unit": f"{unit.name} is {unit.state['condition']}: nothing to recover from."})
+        figure = {"name": unit.name, "rep": unit.state["rep"], "leader": unit.state["leader"],
+                  "hero": unit.state["hero"], "state": unit.state["condition"]}  # fmt: skip
+        if "hero_choice" in inputs:
+            figure["hero_choice"] = inputs["hero_choice"]
+        outcome = run_action(ctx, "recovery", {"figure": figure})
+        ctx.outcome = record(outcome)
+        effects = mapped(outcome, {"figure": unit.key})
+        return [NewEvent("recovered", {"unit": unit.key, "effects": effects, **record(outcome)}, dice=outcome.dice)]
+
+
+class Reload(Command):
+    name = "reload"
+    label = "Reload"
+    help = "A whole activation: it may move but not fire (L777–778); in a doubles turn anyone may reload."
+    input_schema = {"type": "object", "additionalProperties": False, "required": ["unit"], "properties": {"unit": UNIT}}
+
+    def handle(self, ctx, inputs):
+        require_playing(ctx)
+        unit = ctx.own_unit(inputs["unit"])
+        if not ctx.game.get("doubles"):
+            require_activation(ctx, unit)
+        if unit.state["condition"] != core.FINE:
+            raise RuleInputError({"unit": f"{unit.name} is {unit.state['condition']} and cannot reload."})
+        return [NewEvent("reloaded", {"unit": unit.key})]
+
+
+class CoveringFire(Command):
+    name = "covering_fire"
+    label = "Covering fire"
+    help = "A figure that did not move declares covering fire: +1 die on In Sight (L785–791)."
+    input_schema = {"type": "object", "additionalProperties": False, "required": ["unit"], "properties": {"unit": UNIT}}
+
+    def handle(self, ctx, inputs):
+        require_playing(ctx)
+        unit = ctx.own_unit(inputs["unit"])
+        require_activation(ctx, unit)
+        if unit.state["moved"]:
+            raise RuleInputError({"unit": f"{unit.name} moved this activation: no covering fire (L787)."})
+        return [NewEvent("covering_fire", {"unit": unit.key})]
+
+
+class Move(Command):
+    name = "move"
+    label = "Move"
+    help = "Record a move: where it ends (cover, prone) and whether it moved fast (after a Fast Move test)."
+    input_schema = {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["unit"],
+        "properties": {"unit": UNIT, "in_cover": {"type": "boolean"}, "prone": {"type": "boolean"},
+                       "fast": {"type": "boolean"}},
+    }  # fmt: skip
+
+    def handle(self, ctx, inputs):
+        require_playing(ctx)
+        unit = ctx.own_unit(inputs["unit"])
+        require_activation(ctx, unit)
+        if unit.state["condition"] != core.FINE:
+            raise RuleInputError({"unit": f"{unit.name} is {unit.state['condition']} and cannot move."})
+        return [NewEvent("moved", {"unit": unit.key, "in_cover": bool(inputs.get("in_cover")),
+                                   "prone": bool(inputs.get("prone")), "fast": bool(inputs.get("fast"))})]  # fmt: skip
+
+
+class EndActivation(Command):
+    name = "end_activation"
+    label = "End this side's activation"
+    help = "The next side acts; after the last one the turn ends and the dice are rolled again (L432–436)."
+    input_schema = NO_INPUTS
+
+    def handle(self, ctx, inputs):
+        require_playing(ctx)
+        if ctx.game["pending"]:
+            raise GameConflict("A reaction is pending: answer it first.")
+        if ctx.game.get("phase") != "acting":
+            raise GameConflict("Roll the activation dice first.")
+        active = ctx.game.get("active")
+        if ctx.settings.get("enforce_turns") and active is not None and active not in ctx.sides:
+            raise GameConflict(f"Side {active} is active: only its player ends its activation.")
+        return [NewEvent("activation.ended", {"side": active})]
+
+
+class RollTable(Command):
+    name = "test"
+    label = "Roll any table"
+    help = "Any of the book's tests (In Sight, melee, grenades, Stay or Run…) with its own inputs; the result is "
+    help += "logged and its changes are made with «Set a figure»."
+    free = True
+    input_schema = {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["action", "inputs"],
+        "properties": {"action": {"enum": sorted(ACTIONS)}, "inputs": {"type": "object"}},
+    }
+
+    def handle(self, ctx, inputs):
+        outcome = run_action(ctx, inputs["action"], inputs["inputs"])
+        ctx.outcome = record(outcome)
+        return [NewEvent("tested", {"action": inputs["action"], "effects": [], **record(outcome)}, dice=outcome.dice)]
+
+
+class SetState(Command):
+    name = "set_state"
+    label = "Set a figure"
+    help = "A ruling by hand: condition, prone, loaded, cover, Hero… of one figure."
+    free = True
+    input_schema = {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["unit", "changes"],
+        "properties": {
+            "unit": UNIT,
+            "changes": {
+                "type": "object",
+                "additionalProperties": False,
+                "minProperties": 1,
+                "properties": {
+                    "condition": {"enum": list(core.CONDITIONS)},
+                    **{k: {"type": "boolean"} for k in ("prone", "loaded", "in_cover", "hero", "covering_fire",
+                                                        "stopped_fighting")},
+                },
+            },
+        },
+    }  # fmt: skip
+
+    def handle(self, ctx, inputs):
+        unit = ctx.own_unit(inputs["unit"])
+        return [NewEvent("state.set", {"unit": unit.key, "changes": inputs["changes"]})]
+
+
+class EndBattle(Command):
+    name = "end_battle"
+    label = "End the battle"
+    help = "By points (§1.9): the side with more points still standing wins."
+    free = True
+    input_schema = NO_INPUTS
+
+    def handle(self, ctx, inputs):
+        require_playing(ctx)
+        points: dict[int, int] = {}
+        for u in ctx.state.units.values():
+            standing = u.state["condition"] not in core.GONE
+            if system_settings(ctx.settings).get("victory_points_count") == "fine_only":
+                standing = u.state["condition"] == core.FINE
+            points[u.side] = points.get(u.side, 0) + (u.state["cost"] if standing else 0)
+        best = max(points.values())
+        leaders = [s for s, p in points.items() if p == best]
+        winner = leaders[0] if len(leaders) == 1 else None
+        why = f"points still standing {points}"
+        return [
+            NewEvent("battle.ended", {"winner": winner, "why": why, "points": {str(k): v for k, v in points.items()}})
+        ]
+
+
+COMMANDS = {
+    c.name: c
+    for c in (
+        RollActivation(),
+        Shoot(),
+        AnswerReaction(),
+        DeclineReturnFire(),
+        Recover(),
+        Reload(),
+        CoveringFire(),
+        Move(),
+        EndActivation(),
+        RollTable(),
+        SetState(),
+        EndBattle(),
+    )
+}

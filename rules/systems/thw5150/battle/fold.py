@@ -1,0 +1,147 @@
+"""How each event changes a «5150» battle (spec §4.4). Pure and deterministic: replaying the log gives the state.
+
+Game dict: {"turn", "phase": "roll" | "acting", "dice": {side: die}, "doubles", "order": [sides], "active": side,
+"pending": [question…], "initial": {side: figures}, "casualties": {side: n}, "result": None | {...}}.
+A pending question is {"kind": "received_fire", "side", "testers": [unit keys], "shooter", "shooter_outgun"} or
+{"kind": "return_fire", "side", "shooters": {unit key: {"at": unit key | None, "rep_modifier": 0 | -1}}}.
+"""
+
+from __future__ import annotations
+
+from rules.contract import Event, GameState
+from rules.systems.thw5150 import core
+from rules.systems.thw5150.battle.units import standing_sides, system_settings
+
+UNIT_FIELDS = ("condition", "prone", "loaded", "in_cover", "hero", "covering_fire", "fast_moved", "moved",
+               "activated", "stopped_fighting")  # fmt: skip
+
+
+def initial_game(sides: list[int], units: dict) -> dict:
+    initial = {str(s): sum(1 for side in units.values() if side == s) for s in sides}
+    return {
+        "turn": 0,
+        "phase": "roll",
+        "dice": {},
+        "doubles": False,
+        "order": [],
+        "active": None,
+        "pending": [],
+        "initial": initial,
+        "casualties": {str(s): 0 for s in sides},
+        "result": None,
+    }
+
+
+def _set(state: GameState, key: str, **changes) -> None:
+    unit = state.units[key]
+    unit.state.update(changes)
+    state.changed.add(key)
+
+
+def _apply_effects(state: GameState, effects: list[dict]) -> None:
+    """The actions' effects, already mapped from roles to unit keys by the command handlers."""
+    for e in effects:
+        key = e.get("unit")
+        if key not in state.units:
+            continue
+        kind = e["kind"]
+        if kind == "condition":
+            changes = {"condition": e["value"]}
+            if e["value"] != core.FINE:
+                changes["prone"] = False
+            _set(state, key, **changes)
+        elif kind == "prone":
+            _set(state, key, prone=bool(e["value"]))
+        elif kind == "loaded":
+            _set(state, key, loaded=bool(e["value"]))
+        elif kind == "hero":
+            _set(state, key, hero=True)
+        elif kind == "stopped_fighting":
+            _set(state, key, stopped_fighting=True)
+
+
+def _casualties(state: GameState) -> None:
+    for side in state.game["casualties"]:
+        state.game["casualties"][side] = sum(
+            1 for u in state.units.values() if str(u.side) == side and u.state["condition"] in core.CASUALTIES
+        )
+
+
+def _check_victory(state: GameState) -> None:
+    """§1.9: a side wins when none of the other side's figures is left on the table."""
+    standing = standing_sides(state.units)
+    alive = [s for s, n in standing.items() if n > 0]
+    if len(alive) <= 1 and len(standing) > 1:
+        state.game["result"] = {
+            "winner": alive[0] if alive else None,
+            "why": "no enemy figure is left on the table" if alive else "nobody is left on the table",
+        }
+
+
+def _start_side(state: GameState, side: int | None) -> None:
+    """A side's activation begins: covering fire declared at its last activation ends (§5 A25 default)."""
+    state.game["active"] = side
+    if side is None or system_settings(state.settings).get("covering_fire_ends") != "next_activation":
+        return
+    for u in state.units.values():
+        if u.side == side and u.state["covering_fire"]:
+            _set(state, u.key, covering_fire=False)
+
+
+def apply(state: GameState, event: Event) -> None:
+    game, p = state.game, event.payload
+    kind = event.type
+    if kind == "turn.rolled":
+        game["turn"] += 1
+        game["dice"] = dict(p["dice"])
+        game["doubles"] = p["doubles"]
+        game["order"] = list(p["order"])
+        game["phase"] = "acting"
+        game["pending"] = []
+        for u in state.units.values():
+            if u.state["activated"] or u.state["fast_moved"] or u.state["moved"]:
+                _set(state, u.key, activated=False, fast_moved=False, moved=False)
+        _start_side(state, game["order"][0] if game["order"] else None)
+    elif kind == "activation.ended":
+        order = game["order"]
+        later = order[order.index(game["active"]) + 1 :] if game["active"] in order else []
+        if later and not game["doubles"]:
+            _start_side(state, later[0])
+        else:
+            game["phase"], game["active"] = "roll", None
+    elif kind == "shot":
+        _apply_effects(state, p["effects"])
+        _set(state, p["shooter"], activated=True)
+        if p.get("return_fire"):
+            head = game["pending"][0]
+            head["shooters"].pop(p["shooter"], None)
+            if not head["shooters"]:
+                game["pending"].pop(0)
+        game["pending"].extend(p.get("questions", []))
+    elif kind == "reaction":
+        _apply_effects(state, p["effects"])
+        game["pending"].pop(0)
+        if p.get("return_fire"):
+            game["pending"].insert(0, p["return_fire"])
+    elif kind == "return_fire.declined":
+        game["pending"].pop(0)
+    elif kind in ("recovered", "tested"):
+        _apply_effects(state, p["effects"])  # back to normal state, a figure may act at once (L756)
+    elif kind == "reloaded":
+        _set(state, p["unit"], loaded=True, activated=True)
+    elif kind == "covering_fire":
+        _set(state, p["unit"], covering_fire=True, activated=True)
+    elif kind == "moved":
+        changes = {"moved": True, "activated": True, "in_cover": p["in_cover"], "prone": p["prone"],
+                   "fast_moved": p.get("fast", False)}  # fmt: skip
+        if system_settings(state.settings).get("covering_fire_ends") == "when_moving":
+            changes["covering_fire"] = False
+        _set(state, p["unit"], **changes)
+    elif kind == "state.set":
+        _set(state, p["unit"], **{k: v for k, v in p["changes"].items() if k in UNIT_FIELDS})
+    elif kind == "battle.ended":
+        game["result"] = {"winner": p.get("winner"), "why": p.get("why", "ended by the players")}
+        return
+    _casualties(state)
+    if game["result"] is None:
+        _check_victory(state)

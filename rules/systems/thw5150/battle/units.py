@@ -1,0 +1,108 @@
+"""Figures of a «5150» battle (spec §4.3): one unit per figure, built from the roster entries, and the facts the
+commands read from them (who leads a group, who may activate on the turn's die, what the actions take).
+"""
+
+from __future__ import annotations
+
+from rules.systems.thw5150 import army, core, equipment
+from rules.systems.thw5150.settings import full as full_settings
+
+ON_TABLE = (core.FINE, core.KNOCKED_DOWN, core.DUCK_BACK, core.HUNKER_DOWN)
+
+
+def system_settings(settings: dict) -> dict:
+    return full_settings(settings.get("system", {}))
+
+
+def build_units(side_index: int, roster: dict, settings: dict) -> list[dict]:
+    """Every figure of a roster: entries × count, each with its own state (spec §4.3)."""
+    s = system_settings(settings)
+    units = []
+    for e in roster.get("entries") or []:
+        profile = e.get("profile") or {}
+        options = army.options_of(e)
+        rep = int((profile.get("data") or {}).get("rep") or 4)
+        for copy in range(1, army.count_of(e) + 1):
+            name = profile.get("name", e.get("key", "?")) + (f" #{copy}" if army.count_of(e) > 1 else "")
+            units.append(
+                {
+                    "key": f"{side_index}.{e.get('key')}.{copy}",
+                    "name": name,
+                    "kind": "figure",
+                    "profile": profile,
+                    "entry": e,
+                    "state": {
+                        "rep": rep,
+                        "group": f"{side_index}.{options.get('group') or '1'}",
+                        "leader": bool(options.get("leader")),
+                        "hero": bool(options.get("star")) and s.get("stars", True),
+                        "weapon": options.get("weapon"),
+                        "second_weapon": options.get("second_weapon"),
+                        "melee_weapon": options.get("melee_weapon"),
+                        "armour": options.get("armour") or "none",
+                        "grenades": int(options.get("grenades") or 0),
+                        "cost": army.figure_cost(profile, options),
+                        "condition": core.FINE,
+                        "prone": False,
+                        "loaded": True,
+                        "in_cover": False,
+                        "covering_fire": False,
+                        "fast_moved": False,
+                        "moved": False,
+                        "activated": False,
+                        "stopped_fighting": False,
+                    },
+                }
+            )
+    return units
+
+
+def group_members(units: dict, group: str) -> list:
+    return [u for u in units.values() if u.state["group"] == group]
+
+
+def leader_rep(units: dict, group: str) -> int:
+    """The Rep a group activates on: its Leader's while he is up, else the acting Group Leader's, the highest Rep
+    of the figures in normal state (L284–294)."""
+    members = group_members(units, group)
+    leader = next((u for u in members if u.state["leader"]), None)
+    if leader is not None and leader.state["condition"] in (core.FINE, core.DUCK_BACK):
+        return leader.state["rep"]
+    return max((u.state["rep"] for u in members if u.state["condition"] == core.FINE), default=0)
+
+
+def may_activate(units: dict, unit, die: int) -> bool:
+    """L426–428: its own Rep at least the die, or a group whose Leader's Rep is."""
+    return max(unit.state["rep"], leader_rep(units, unit.state["group"])) >= die
+
+
+def own_weapons(unit) -> list[dict]:
+    st = unit.state
+    return [{"weapon": w, "loaded": st["loaded"]} for w in (st["weapon"], st["second_weapon"]) if w]
+
+
+def outgun_of(unit) -> int:
+    st = unit.state
+    return max(
+        equipment.outgun(equipment.RANGED.get(st["weapon"] or "")),
+        equipment.outgun(equipment.RANGED.get(st["second_weapon"] or "")),
+    )
+
+
+def member(unit, **extra) -> dict:
+    """A unit as a group-test member of the actions."""
+    st = unit.state
+    m = {"name": unit.name, "ref": unit.key, "rep": st["rep"], "leader": st["leader"], "hero": st["hero"]}
+    if st["condition"] in core.CONDITIONS:
+        m["condition"] = st["condition"]
+    return {**m, **extra}
+
+
+def standing_sides(units: dict) -> dict[int, int]:
+    """Figures of each side still on the table (not out of the fight, dead, run away, captured or removed)."""
+    count: dict[int, int] = {}
+    for u in units.values():
+        count.setdefault(u.side, 0)
+        if u.state["condition"] in ON_TABLE:
+            count[u.side] += 1
+    return count
