@@ -42,6 +42,17 @@ def env_database(name: str = "DATABASE_URL") -> dict:
     return config
 
 
+def sqlite_options(timeout: float) -> dict:
+    """SQLite set up for several phones writing at once: WAL (readers never block the writer), a busy wait instead of
+    an immediate "database is locked", and write transactions that take the lock when they begin (BEGIN IMMEDIATE),
+    so two writers queue up rather than deadlock on upgrading their read locks."""
+    return {
+        "timeout": timeout,
+        "transaction_mode": "IMMEDIATE",
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON",
+    }
+
+
 def env_redis_url(name: str = "REDIS_URL") -> str:
     """An empty REDIS_URL means the embedded default (filesystem broker)."""
     raw = env.str(name, default="").strip()

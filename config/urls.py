@@ -1,5 +1,6 @@
 from django.contrib import admin
 from django.urls import include, path
+from django.views.i18n import JavaScriptCatalog
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView
 
 from config import pwa, views
@@ -10,6 +11,7 @@ urlpatterns = [
     path("sw.js", pwa.service_worker, name="service-worker"),
     path("manifest.webmanifest", pwa.manifest, name="manifest"),
     path("admin/", admin.site.urls),
+    path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("accounts/", include("config.accounts.urls")),
     path("api/v1/auth/", include("config.accounts.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),

@@ -6,6 +6,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
 from config.api import json_error, wants_json
+from config.busy import busy_response_for_current_exception
 from config.health import check_broker, check_database
 
 
@@ -35,6 +36,9 @@ def page_not_found(request, exception=None):
 
 
 def server_error(request):
+    busy = busy_response_for_current_exception(request)  # the database lock wait ran out: 503, not 500
+    if busy is not None:
+        return busy
     if wants_json(request):
         return json_error(500, "Something went wrong on our side. The error was logged.")
     return render(request, "500.html", status=500)

@@ -1,11 +1,25 @@
 """Settings shared by every environment. Everything that differs comes from the environment."""
 
-from config.env import BASE_DIR, env, env_bool, env_database, env_hosts, env_redis_url, env_required
+from pathlib import Path
+
+from config.env import (
+    BASE_DIR,
+    env,
+    env_bool,
+    env_database,
+    env_hosts,
+    env_redis_url,
+    env_required,
+    sqlite_options,
+)
 
 SECRET_KEY = env_required("SECRET_KEY")
 DEBUG = env_bool("DEBUG", default=False)
 ALLOWED_HOSTS = env_hosts("ALLOWED_HOSTS", default="localhost,127.0.0.1,testserver")
 CSRF_TRUSTED_ORIGINS = [o for o in env.str("CSRF_TRUSTED_ORIGINS", default="").split(",") if o]
+# The address phones open (printed by `make run`, config/lan.py): QR codes use it when the page was opened on the
+# laptop itself as localhost, which a phone could not reach.
+ARMLIST_URL = env.str("ARMLIST_URL", default="")
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -25,12 +39,15 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "config.busy.DatabaseBusyMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "config.accounts.middleware.AccountLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
@@ -50,12 +67,22 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
+            "libraries": {"qr": "config.qr"},
         },
     },
 ]
 
 DATABASES = {"default": env_database("DATABASE_URL")}
 DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("DB_CONN_MAX_AGE", default=60))
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # The embedded default serves a club's phones: see config/env.py, and config/sqlite/base.py for the writers of a
+    # process queueing in turn. SQLITE_TIMEOUT is how long a write waits for the lock (seconds) before the request
+    # answers 503 with Retry-After (config/busy.py).
+    DATABASES["default"]["ENGINE"] = "config.sqlite"
+    DATABASES["default"]["OPTIONS"] = {
+        **sqlite_options(env.float("SQLITE_TIMEOUT", default=10.0)),
+        **DATABASES["default"].get("OPTIONS", {}),
+    }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -68,14 +95,21 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 
-LANGUAGE_CODE = "en"
+# Russian first (every book is in Russian), English second. The language comes from the account, then the
+# switch in the header (a cookie), then the browser's Accept-Language. Catalogues: locale/<lang>/LC_MESSAGES.
+LANGUAGE_CODE = env.str("ARMLIST_LANGUAGE_CODE", default="ru")  # the tests' workers speak the tests' English
+LANGUAGES = [("ru", "Русский"), ("en", "English")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True
+# Numbers as each language writes them: «1 000», «0,25» in Russian (config/formats keeps English ungrouped).
+USE_THOUSAND_SEPARATOR = True
+FORMAT_MODULE_PATH = ["config.formats"]
 USE_TZ = True
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = BASE_DIR / "var" / "staticfiles"
+STATIC_ROOT = Path(env.str("STATIC_ROOT", default=str(BASE_DIR / "var" / "staticfiles")))  # collectstatic's
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # whitenoise warns at every start when it is missing
 
 VAR_DIR = BASE_DIR / "var"
@@ -135,6 +169,10 @@ CELERY_RESULT_EXPIRES = 3600
 # registry, so adding a system is one line here (docs/architecture.md).
 RULES_SYSTEMS = [
     "rules.systems.bronepekhota.system.SYSTEM",
+    "rules.systems.squads.system.SYSTEM",
+    "rules.systems.enforcers.system.SYSTEM",
+    "rules.systems.zvezdny_desant.system.SYSTEM",
+    "rules.systems.thw5150.system.SYSTEM",
 ]
 
 # A system keeps its own board sheets and scripts inside its package (<package>/templates, <package>/static).
@@ -148,6 +186,8 @@ for _path in RULES_SYSTEMS:
 # Balance jobs (rules/jobs): the most battles one job may ask for, and how many battles one chunk (task) runs.
 BALANCE_MAX_BATTLES = env.int("BALANCE_MAX_BATTLES", default=2_000_000)
 BALANCE_CHUNK_BATTLES = env.int("BALANCE_CHUNK_BATTLES", default=20_000)
+# Where balance jobs read rosters and packs (rules/jobs/sources.py): rules never imports armies itself.
+BALANCE_SOURCE = "armies.jobs_source.SOURCE"
 
 LOGGING = {
     "version": 1,

@@ -1,0 +1,505 @@
+"""Club night on one laptop: the server `make run` starts (gunicorn with config/gunicorn_conf.py, DEBUG off) on the
+embedded default (a SQLite file in WAL mode), with 40 phones on loopback.
+
+Run:  .venv/bin/python benchmarks/bench_club_night.py               (SQLite in a temporary directory)
+      make bench ARGS=benchmarks/bench_club_night.py                 (the same: SQLite, whatever DATABASE_URL says)
+      BENCH_DB=env make bench ARGS=benchmarks/bench_club_night.py    (the throwaway PostgreSQL of scripts/test.sh)
+
+Each of the 40 phones (20 battles, two players each) does what the board page does (static/battles/battle.js):
+it keeps a long poll open on its board (GET /battles/<id>/board?wait=15 with If-None-Match, its browser session),
+and records an event every 2 s through the API (a slider change, POST /api/v1/battles/<id>/commands/adjust/ with
+If-Match and an Idempotency-Key; a 412 is retried with the version it returns). BENCH_SYNC=poll replaces the long
+poll by API polling with If-None-Match every BENCH_POLL_S (1 s; a 201 rebased on the other phone's newer events is
+then followed by a read). Phones start at random moments and their timers wander by ±10 %.
+
+Reported: errors (any answer but 200/201/304/412, or a broken connection; a 503 "busy" counts), event post
+p50/p99 (one 201 request; and per event, 412 retries included), and the sync delay between the two phones of a
+battle: from the moment one phone sends an event to the moment the other phone holds a state that includes it
+(a long poll or a poll answered 200, or a 412 that carries the state), p50/p95/max.
+Targets (issue 11): errors 0, post p50 <= 20 ms, post p99 <= 100 ms, sync p95 <= 1 s.
+
+Environment: BENCH_PHASE_S (default 30), BENCH_PHONES (40), BENCH_SYNC (long or poll), BENCH_POLL_S (1.0),
+BENCH_SEED, WEB_WORKERS and WEB_THREADS (the server's, see config/gunicorn_conf.py).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from config import lan  # noqa: E402 - after the path is set
+
+PHONES = int(os.environ.get("BENCH_PHONES", "40"))
+PHASE_S = float(os.environ.get("BENCH_PHASE_S", "30"))
+POLL_S = float(os.environ.get("BENCH_POLL_S", "1.0"))
+EVENT_S = 2.0
+SYNC = os.environ.get("BENCH_SYNC", "long")  # "long": the board page's long poll; "poll": API ETag polling
+LONG_POLL_S = 15  # as static/battles/battle.js asks
+MODEL_BACKEND = "django.contrib.auth.backends.ModelBackend"
+TARGETS = {"post_p50": 20.0, "post_p99": 100.0, "sync_p95": 1000.0}
+
+
+# Data ------------------------------------------------------------------------------------------------------
+def setup_data(phones: int) -> list[dict]:
+    """The «Бронепехота» pack, one user with an API token per phone, a started battle per pair of phones."""
+    import django
+
+    django.setup()
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model
+    from django.contrib.sessions.backends.db import SessionStore
+    from django.core.management import call_command
+    from django.db import connection
+    from rest_framework.authtoken.models import Token
+
+    from armies.models import DataPack, Faction, Roster, RosterEntry, UnitProfile
+    from battles import services
+
+    call_command("migrate", verbosity=0)
+    data = json.loads((ROOT / "rules/systems/bronepekhota/data/tehnolog-classic.json").read_text())
+    stamp = str(time.time_ns())
+    pack = DataPack.objects.create(
+        system="bronepekhota", slug=f"club-{stamp}", version=1, name="Club night pack", published=True
+    )
+    factions = {f["slug"]: Faction.objects.create(pack=pack, slug=f["slug"], name=f["name"]) for f in data["factions"]}
+    wanted = {"protectorate_kiberpehota", "salamander", "polaris_lineynaya_klon_pehota", "raptor"}
+    for i, p in enumerate(x for x in data["profiles"] if x["slug"] in wanted):
+        UnitProfile.objects.create(
+            pack=pack, slug=p["slug"], name=p["name"], faction=factions[p["faction"]], kind=p["kind"],
+            cost=p["cost"], data=p["data"], position=i,
+        )  # fmt: skip
+    User = get_user_model()
+
+    def roster(owner, faction, squad, vehicle, soldier):
+        r = Roster.objects.create(owner=owner, system="bronepekhota", pack=pack, name=faction, faction=faction)
+        RosterEntry.objects.create(roster=r, key="e1", profile=UnitProfile.objects.get(pack=pack, slug=squad))
+        RosterEntry.objects.create(
+            roster=r,
+            key="e2",
+            profile=UnitProfile.objects.get(pack=pack, slug=vehicle),
+            options={"pilot": [{"entry": "e1", "soldier": soldier, "copy": 1}]},
+            position=1,
+        )
+        return r
+
+    clients = []
+    for b in range(phones // 2):
+        blue_user = User.objects.create_user(f"club-{stamp}-{b}-a")
+        red_user = User.objects.create_user(f"club-{stamp}-{b}-b")
+        blue = roster(blue_user, "protectorate", "protectorate_kiberpehota", "salamander", 2)
+        red = roster(red_user, "polaris", "polaris_lineynaya_klon_pehota", "raptor", 3)
+        battle = services.battle_create(user=blue_user, name=f"club {b}", rosters=[blue, red])
+        services.battle_join(token=battle.sides.get(index=1).invite_token, user=red_user)
+        for side, user in enumerate((blue_user, red_user)):
+            token = Token.objects.create(user=user).key
+            session = SessionStore()  # the board page's long poll is a page request: the phone's browser session
+            session.update({SESSION_KEY: str(user.pk), BACKEND_SESSION_KEY: MODEL_BACKEND})
+            session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+            session.create()
+            clients.append(
+                {
+                    "battle": battle.pk,
+                    "token": token,
+                    "session": session.session_key,
+                    "unit": f"{side}.e2.1",
+                    "max_ammo": 12,
+                }
+            )
+    connection.close()  # the server's processes are the only ones that touch the database from now on
+    return clients
+
+
+# Server: what `make run` starts ----------------------------------------------------------------------------
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_server(port: int, log_path: Path) -> subprocess.Popen:
+    env = {**os.environ, "ARMLIST_LOCAL_ONLY": "1", "DEBUG": "false", "LOG_LEVEL": "ERROR", "WEB_LOG_LEVEL": "warning"}
+    env.update(lan.server_env(port, environ=env))
+    log = open(log_path, "wb")  # noqa: SIM115 - closed with the process
+    proc = subprocess.Popen(
+        lan.server_command(), cwd=ROOT, env=env, stdout=log, stderr=log, start_new_session=True
+    )  # the command of `python -m config.lan serve`
+    if not lan.wait_until_serving(port, timeout=60) or proc.poll() is not None:
+        stop(proc)
+        raise RuntimeError("the server did not start:\n" + log_path.read_text(errors="replace")[-3000:])
+    return proc
+
+
+async def warm_up(port: int, token: str, seconds: float = 20.0) -> None:
+    """gunicorn accepts connections as soon as its master binds, before its workers have booted: wait until every
+    worker answers (bursts of concurrent cheap requests all answered fast), so the phase measures a running server."""
+    from config import gunicorn_conf
+
+    deadline = time.monotonic() + seconds
+    width = gunicorn_conf.workers * gunicorn_conf.threads
+
+    async def one():
+        conn = Connection(port, token)
+        t = time.perf_counter()
+        await conn.request("GET", "/api/v1/battles/0/")
+        conn.writer.close()
+        return time.perf_counter() - t
+
+    while time.monotonic() < deadline:
+        if max(await asyncio.gather(*(one() for _ in range(width)))) < 0.1:
+            return
+        await asyncio.sleep(0.5)
+
+
+def stop(proc: subprocess.Popen) -> None:
+    if proc.poll() is None:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+
+
+# A minimal keep-alive HTTP/1.1 client (loopback only) ------------------------------------------------------
+class Connection:
+    def __init__(self, port: int, token: str = "", cookie: str = ""):
+        self.port = port
+        self.auth = [f"Authorization: Token {token}"] if token else [f"Cookie: sessionid={cookie}"] if cookie else []
+        self.reader = self.writer = None
+
+    async def request(self, method: str, path: str, *, body: dict | None = None, headers: dict | None = None):
+        for attempt in range(2):
+            if self.writer is None:
+                self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
+            data = json.dumps(body).encode() if body is not None else b""
+            lines = [
+                f"{method} {path} HTTP/1.1",
+                "Host: 127.0.0.1",
+                *self.auth,
+                "Accept: application/json",
+                f"Content-Length: {len(data)}",
+                *(["Content-Type: application/json"] if body is not None else []),
+                *(f"{k}: {v}" for k, v in (headers or {}).items()),
+            ]
+            self.writer.write(("\r\n".join(lines) + "\r\n\r\n").encode() + data)
+            try:
+                await self.writer.drain()
+                return await self._response()
+            except (ConnectionError, asyncio.IncompleteReadError):
+                self.writer = None  # the server closed the keep-alive connection: reconnect once
+                if attempt:
+                    raise
+        raise RuntimeError("unreachable")
+
+    async def _response(self):
+        status = int((await self.reader.readuntil(b"\r\n")).split()[1])
+        headers = {}
+        while (line := await self.reader.readuntil(b"\r\n")) != b"\r\n":
+            name, _, value = line.decode().partition(":")
+            headers[name.strip().lower()] = value.strip()
+        body = b""
+        if "content-length" in headers:
+            body = await self.reader.readexactly(int(headers["content-length"]))
+        elif headers.get("transfer-encoding") == "chunked":
+            while size := int((await self.reader.readuntil(b"\r\n")).strip(), 16):
+                body += (await self.reader.readexactly(size + 2))[:-2]
+            await self.reader.readexactly(2)
+        if headers.get("connection", "").lower() == "close":
+            self.writer.close()
+            self.writer = None
+        return status, headers, body
+
+
+def version_of(etag: str | None) -> int:
+    return int(etag.strip('W/"').lstrip("v")) if etag else 0
+
+
+# Phones ----------------------------------------------------------------------------------------------------
+class Battle:
+    """What the two phones of one battle record for the sync measure: when each event was sent and its version, and
+    when each phone came to hold which version. Matched after the run (a phone may see an event before its sender
+    has read the answer)."""
+
+    def __init__(self):
+        self.sent: dict[int, list[tuple[int, float]]] = {0: [], 1: []}  # phone -> [(version, sent at)]
+        self.held: dict[int, list[tuple[float, int]]] = {0: [], 1: []}  # phone -> [(at, version it then held)]
+
+    def sync_delays(self) -> tuple[list[float], int]:
+        """(delays in ms from sending an event to the other phone holding it, events the other phone never saw)."""
+        delays, unseen = [], 0
+        for phone in (0, 1):
+            held = self.held[1 - phone]
+            for version, sent_at in self.sent[phone]:
+                at = next((t for t, v in held if v >= version and t >= sent_at), None)
+                if at is None:
+                    unseen += 1
+                else:
+                    delays.append((at - sent_at) * 1000)
+        return delays, unseen
+
+
+class Phone:
+    last_value: dict = {}  # per unit: the ammo the last event set (the next one always differs)
+
+    def __init__(self, port: int, info: dict, index: int, battle: Battle, stats: dict):
+        self.conn = Connection(port, token=info["token"])  # the API: reads and writes
+        self.page = Connection(port, cookie=info["session"])  # the board page's long poll
+        self.info, self.index, self.battle, self.stats = info, index, battle, stats
+        self.etag = None
+        self.n = 0
+
+    def holds(self, version: int) -> None:
+        """This phone now holds the battle at `version` (it has been shown every event up to it)."""
+        self.battle.held[self.index].append((time.perf_counter(), version))
+
+    async def poll(self):
+        t = time.perf_counter()
+        headers = {"If-None-Match": self.etag} if self.etag else {}
+        try:
+            status, headers, _ = await self.conn.request(
+                "GET", f"/api/v1/battles/{self.info['battle']}/", headers=headers
+            )
+        except (OSError, asyncio.IncompleteReadError) as exc:
+            self.stats["errors"].append(f"poll: {exc!r}")
+            return
+        ms = (time.perf_counter() - t) * 1000
+        if status == 304:
+            self.stats["poll304"].append(ms)
+        elif status == 200:
+            self.stats["poll200"].append(ms)
+            self.etag = headers.get("etag")
+            self.holds(version_of(self.etag))
+        else:
+            self.stats["errors"].append(f"poll {status}")
+
+    async def watch(self, deadline: float) -> None:
+        """The board page: a long poll (`?wait=`) after another, each answered when the battle changes."""
+        while (left := deadline - time.monotonic()) > 1:
+            headers = {"If-None-Match": self.etag} if self.etag else {}
+            path = f"/battles/{self.info['battle']}/board?wait={min(LONG_POLL_S, int(left))}"
+            t = time.perf_counter()
+            try:
+                status, headers, _ = await self.page.request("GET", path, headers=headers)
+            except (OSError, asyncio.IncompleteReadError) as exc:
+                self.stats["errors"].append(f"long poll: {exc!r}")
+                await asyncio.sleep(1)
+                continue
+            if status == 200:
+                self.stats["board200"].append((time.perf_counter() - t) * 1000)
+                self.etag = headers.get("etag")
+                self.holds(version_of(self.etag))
+            elif status == 304:
+                self.stats["long304"] += 1
+            else:
+                self.stats["errors"].append(f"long poll {status}")
+                await asyncio.sleep(1)
+
+    async def post_event(self):
+        self.n += 1
+        key = f"{self.info['token'][:8]}-{self.n}-{time.time_ns()}"
+        unit_id = (self.info["battle"], self.info["unit"])
+        value = (Phone.last_value.get(unit_id, self.info["max_ammo"]) + 1) % (self.info["max_ammo"] + 1)
+        body = {"unit": self.info["unit"], "changes": {"ammo": value}}
+        path = f"/api/v1/battles/{self.info['battle']}/commands/adjust/"
+        first = time.perf_counter()
+        while True:
+            if self.etag is None:
+                await self.poll()
+            t = time.perf_counter()
+            try:
+                status, headers, raw = await self.conn.request(
+                    "POST", path, body=body, headers={"If-Match": self.etag, "Idempotency-Key": key}
+                )
+            except (OSError, asyncio.IncompleteReadError) as exc:
+                self.stats["errors"].append(f"post: {exc!r}")
+                return
+            done = time.perf_counter()
+            if status == 201:
+                self.stats["post"].append((done - t) * 1000)
+                self.stats["event"].append((done - first) * 1000)
+                version = version_of(headers.get("etag"))
+                self.battle.sent[self.index].append((version, first))
+                Phone.last_value[unit_id] = value
+                if version - version_of(self.etag) > len(json.loads(raw)["events"]):
+                    # Rebased on the other phone's newer events (accepted without a 412): this phone has not seen
+                    # those yet. The pending long poll brings them (the version moved); a polling phone reads now.
+                    self.stats["rebased"] += 1
+                    if SYNC != "long":
+                        await self.poll()
+                else:
+                    self.etag = headers.get("etag")
+                return
+            if status == 412:
+                self.stats["stale"].append((done - t) * 1000)
+                version = json.loads(raw)["version"]
+                self.etag = f'"v{version}"'
+                self.holds(version)  # the 412 carries the current state
+                continue
+            self.stats["errors"].append(f"post {status} {raw[:120]!r}")
+            return
+
+
+async def club_night(port: int, clients: list[dict]) -> tuple[dict, float]:
+    stats = {
+        "post": [],
+        "event": [],
+        "stale": [],
+        "poll304": [],
+        "poll200": [],
+        "board200": [],
+        "long304": 0,
+        "sync": [],
+        "errors": [],
+        "rebased": 0,
+    }
+    rng = random.Random(int(os.environ.get("BENCH_SEED", "1")))
+    battles: dict[int, Battle] = {}
+    deadline = time.monotonic() + PHASE_S
+
+    async def run(info, poll_phase, event_phase, jitter):
+        battle = battles.setdefault(info["battle"], Battle())
+        phone = Phone(port, info, int(info["unit"][0]), battle, stats)
+        await asyncio.sleep(poll_phase)
+        await phone.poll()
+        watching = asyncio.create_task(phone.watch(deadline)) if SYNC == "long" else None
+        next_event = time.monotonic() + event_phase
+        next_poll = time.monotonic() + POLL_S if watching is None else float("inf")
+        while time.monotonic() < deadline:
+            if time.monotonic() >= next_poll:
+                await phone.poll()
+                next_poll += POLL_S * jitter.uniform(0.9, 1.1)  # set when one starts: a slow answer does not delay it
+            if time.monotonic() >= next_event:
+                await phone.post_event()
+                next_event += EVENT_S * jitter.uniform(0.9, 1.1)
+            await asyncio.sleep(max(0.0, min(next_poll, next_event, deadline) - time.monotonic()))
+        if watching is not None:
+            await watching
+
+    t = time.monotonic()
+    await asyncio.gather(
+        *(run(c, rng.uniform(0, POLL_S), rng.uniform(0, EVENT_S), random.Random(rng.random())) for c in clients)
+    )
+    seconds = time.monotonic() - t
+    stats["unseen"] = 0
+    for battle in battles.values():
+        delays, unseen = battle.sync_delays()
+        stats["sync"] += delays
+        stats["unseen"] += unseen
+    return stats, seconds
+
+
+def server_cpu(root: int) -> float:
+    """CPU seconds used so far by the server (gunicorn's master and its workers), from /proc; 0 elsewhere. Unlike
+    latencies, it hardly moves when other work shares the machine, so it compares runs fairly."""
+    tick = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+    total = 0.0
+    for entry in Path("/proc").iterdir() if Path("/proc").is_dir() else ():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(entry.name) == root or int(fields[1]) == root:
+            total += (int(fields[11]) + int(fields[12])) / tick
+    return total
+
+
+def pct(values: list[float], p: float) -> float:
+    if not values:
+        return float("nan")
+    values = sorted(values)
+    return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))]
+
+
+def main() -> int:
+    use_env_db = os.environ.get("BENCH_DB", "sqlite") == "env" or "--db=env" in sys.argv
+    tmp = tempfile.TemporaryDirectory(prefix="bench-club-")
+    if not use_env_db:
+        os.environ["DATABASE_URL"] = f"sqlite:///{Path(tmp.name) / 'club.sqlite3'}"
+        os.environ["REDIS_URL"] = ""
+    os.environ.setdefault("SECRET_KEY", "bench-only-" + "x9" * 25)
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.base")
+    database = os.environ["DATABASE_URL"].split(":", 1)[0]
+    clients = setup_data(PHONES)
+    port = free_port()
+    log_path = Path(tmp.name) / "server.log"
+    from config import gunicorn_conf
+
+    print(
+        f"club night: {PHONES} phones, {PHONES // 2} battles, "
+        + (f"long polls of the board page (?wait={LONG_POLL_S})" if SYNC == "long" else f"API polls every {POLL_S:g} s")
+        + f", an event every {EVENT_S:g} s "
+        f"per phone, {PHASE_S:g} s; {database}; gunicorn {gunicorn_conf.workers} workers x {gunicorn_conf.threads} "
+        f"threads on 127.0.0.1:{port}; {os.cpu_count()} cores; load average before "
+        + " ".join(f"{x:.2f}" for x in os.getloadavg())
+    )
+    proc = start_server(port, log_path)
+    try:
+        asyncio.run(warm_up(port, clients[0]["token"]))
+        cpu = server_cpu(proc.pid)
+        stats, seconds = asyncio.run(club_night(port, clients))
+        cpu = server_cpu(proc.pid) - cpu
+    finally:
+        stop(proc)
+    lines = log_path.read_text(errors="replace").splitlines()
+    quiet = ("Precondition Failed", "Not Found", "[INFO]")
+    noisy = [x for x in lines if x.strip() and not any(q in x for q in quiet)]
+    tmp.cleanup()
+
+    requests = sum(len(stats[k]) for k in ("post", "stale", "poll304", "poll200", "board200")) + stats["long304"]
+    row = {
+        "errors": len(stats["errors"]),
+        "post_p50": pct(stats["post"], 50),
+        "post_p99": pct(stats["post"], 99),
+        "event_p99": pct(stats["event"], 99),
+        "poll_p50": pct(stats["poll304"], 50),
+        "poll_p99": pct(stats["poll304"], 99),
+        "state_p50": pct(stats["poll200"], 50),
+        "state_p99": pct(stats["poll200"], 99),
+        "sync_p50": pct(stats["sync"], 50),
+        "sync_p95": pct(stats["sync"], 95),
+        "sync_max": max(stats["sync"], default=float("nan")),
+    }
+    print(
+        f"{requests} requests in {seconds:.1f} s ({requests / seconds:.0f}/s): {len(stats['post'])} events "
+        f"({len(stats['stale'])} retried after 412, {stats['rebased']} rebased on the other phone's), {len(stats['poll304'])} polls 304, {len(stats['poll200'])} polls 200, "
+        f"{len(stats['board200'])} long polls answered with a change, {stats['long304']} timed out (304)"
+    )
+    print(
+        f"  server CPU              {cpu / seconds * 100:.0f} % of one core ({cpu * 1000 / max(requests, 1):.1f} ms a request)"
+    )
+    print(f"  errors                  {row['errors']}")
+    for e in stats["errors"][:5]:
+        print("     ", e)
+    print(f"  event post (one 201)    p50 {row['post_p50']:7.2f} ms   p99 {row['post_p99']:7.2f} ms")
+    print(f"  event, 412 retries incl.                  p99 {row['event_p99']:7.2f} ms")
+    print(f"  poll 304                p50 {row['poll_p50']:7.2f} ms   p99 {row['poll_p99']:7.2f} ms")
+    print(f"  poll 200 (new state)    p50 {row['state_p50']:7.2f} ms   p99 {row['state_p99']:7.2f} ms")
+    print(
+        f"  sync delay, phone to phone ({len(stats['sync'])} events)  p50 {row['sync_p50']:6.0f} ms   "
+        f"p95 {row['sync_p95']:6.0f} ms   max {row['sync_max']:6.0f} ms ({stats['unseen']} sent in the last moments, unseen)"
+    )
+    print(f"server log: {len(lines)} lines, {len(noisy)} other than start-up, 404 and 412 warnings")
+    for line in noisy[:20]:
+        print("   ", line)
+    print("Against the targets (figure / target; <= 1.00 meets it):")
+    for label, key in (("event post p50", "post_p50"), ("event post p99", "post_p99"), ("sync delay p95", "sync_p95")):
+        print(f"  {label:<16} {row[key]:8.2f} ms / {TARGETS[key]:6.0f} ms = {row[key] / TARGETS[key]:5.2f}")
+    return 0 if row["errors"] == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,61 @@
+"""A database too busy to answer in time is "try again shortly" (503 + Retry-After), never a 500.
+
+On SQLite a write waits for the lock up to SQLITE_TIMEOUT seconds (config/env.py); when that runs out, sqlite3
+raises OperationalError("database is locked"). PostgreSQL's lock and statement timeouts
+(lock_timeout, statement_timeout) are mapped the same way. The middleware catches it from views (DRF re-raises
+what it does not handle, so the API is covered too); `config.views.server_error` catches it from other middleware
+(a session saved on the way out)."""
+
+from __future__ import annotations
+
+import sys
+
+from django.db import OperationalError
+from django.http import HttpResponse, JsonResponse
+
+RETRY_AFTER_S = 2
+_BUSY_MESSAGES = ("database is locked", "database table is locked", "database is busy")
+_PG_BUSY_SQLSTATES = {"55P03", "57014", "40P01"}  # lock_not_available, query_canceled (timeout), deadlock
+
+
+def is_database_busy(exc: BaseException | None) -> bool:
+    if not isinstance(exc, OperationalError):
+        return False
+    if any(m in str(exc).lower() for m in _BUSY_MESSAGES):
+        return True
+    cause = exc.__cause__
+    return getattr(cause, "sqlstate", None) in _PG_BUSY_SQLSTATES
+
+
+def busy_response(request) -> HttpResponse:
+    detail = "The server is busy with other players' moves. Nothing was recorded: try again in a moment."
+    if request.path.startswith("/api/") or "application/json" in request.headers.get("Accept", ""):
+        response = JsonResponse({"detail": detail, "code": "busy"}, status=503)
+    else:
+        response = HttpResponse(
+            "<!doctype html><meta charset='utf-8'><meta name='viewport' content='width=device-width'>"
+            f"<meta http-equiv='refresh' content='{RETRY_AFTER_S}'><title>Busy · Armlist</title>"
+            f"<h1>One moment</h1><p>{detail} This page reloads by itself.</p>",
+            status=503,
+        )
+    response["Retry-After"] = str(RETRY_AFTER_S)
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+def busy_response_for_current_exception(request) -> HttpResponse | None:
+    """For an error handler called while an exception is being handled (handler500)."""
+    return busy_response(request) if is_database_busy(sys.exc_info()[1]) else None
+
+
+class DatabaseBusyMiddleware:
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)
+
+    def process_exception(self, request, exception):
+        if is_database_busy(exception):
+            return busy_response(request)
+        return None

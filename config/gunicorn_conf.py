@@ -1,0 +1,43 @@
+"""gunicorn settings of the embedded default (`make run`, started by `python -m config.lan serve`).
+
+Threaded workers (gthread): a phone's poll or tap is a short request, and a thread waiting on SQLite's lock does
+not hold the others up. Environment: ARMLIST_BIND (space-separated addresses, from config/lan.py), WEB_WORKERS,
+WEB_THREADS, WEB_TIMEOUT, WEB_ACCESS_LOG=1 for a line per request.
+"""
+
+import os
+
+wsgi_app = "config.wsgi:application"
+bind = os.environ.get("ARMLIST_BIND", "127.0.0.1:8000").split()
+worker_class = "gthread"
+# One process per core (at most 4: SQLite takes one writer at a time anyway), each with many threads: every phone
+# showing a battle holds one thread with its long poll (battles/views.py, `?wait=`), so workers x threads must stay
+# well above the number of phones, or taps queue behind the polls. With 40 phones on 2 cores
+# (benchmarks/bench_club_night.py), 2 x 8 threads made event posts wait up to 14 s; 2 x 48 keeps them short.
+workers = int(os.environ.get("WEB_WORKERS") or min(4, os.cpu_count() or 1))
+threads = int(os.environ.get("WEB_THREADS") or 48)
+# A request that runs this long is stuck: its worker is restarted. SQLite's busy wait (SQLITE_TIMEOUT) is far shorter.
+timeout = int(os.environ.get("WEB_TIMEOUT") or 30)
+graceful_timeout = 10  # on Ctrl-C / SIGTERM, requests in flight get this long to finish
+keepalive = 5  # phones poll every second or so over the same connection
+worker_tmp_dir = "/dev/shm" if os.path.isdir("/dev/shm") else None  # heartbeat files off the disk  # noqa: S108
+accesslog = "-" if os.environ.get("WEB_ACCESS_LOG", "").lower() in {"1", "true", "yes", "on"} else None
+errorlog = "-"
+loglevel = os.environ.get("WEB_LOG_LEVEL", "info")
+proc_name = "armlist-web"
+# No runtime control socket (gunicornc): one fixed path per user would be shared by every server on the machine.
+control_socket_disable = True
+
+
+def post_worker_init(worker):
+    """Warm each worker before it takes requests: the URLconf and the game systems are otherwise loaded by the first
+    requests, several at once in a threaded worker (and the registry of systems is not safe to fill concurrently)."""
+    try:
+        from django.urls import get_resolver
+
+        from rules import registry
+
+        get_resolver().url_patterns  # noqa: B018 - imports every app's urls, views and APIs
+        registry.all_systems()
+    except Exception:  # a broken import shows on the first request as well; never keep the worker from starting
+        worker.log.exception("Warming the worker up failed")

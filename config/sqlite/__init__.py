@@ -1,0 +1,1 @@
+"""The SQLite database backend of the embedded default (`make run`): see base.py."""
