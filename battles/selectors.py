@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import copy
 import secrets
-import time
 from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
 from django.db.models import Exists, OuterRef, Prefetch, QuerySet, Subquery
 from django.http import Http404
+from django.utils.translation import gettext as _
 
 from battles import services
 from battles.models import Battle, BattleEvent, BattleSide, BattleUnit
@@ -59,12 +59,12 @@ def battle_access(request, battle_id) -> Access:
     """Who the requester is for this battle, in one query on the battle row (cheap enough for every conditional
     poll). Raises Http404 for outsiders."""
     if not str(battle_id).isdigit():
-        raise Http404("No such battle.")
+        raise Http404(_("No such battle."))
     # No ORDER BY (the model's default ordering) for a primary-key lookup: a plain indexed read.
     rows = Battle.objects.filter(pk=battle_id).order_by().values_list("version", "spectator_token", "players")[:1]
     row = next(iter(rows), None)
     if row is None:
-        raise Http404("No such battle.")
+        raise Http404(_("No such battle."))
     version, spectator_token, players = row
     user = request.user
     if user.is_authenticated and players.get(str(user.pk)):
@@ -72,7 +72,7 @@ def battle_access(request, battle_id) -> Access:
     token = request.GET.get("watch") or watch_tokens(request).get(str(battle_id))
     if token and secrets.compare_digest(str(token), spectator_token):
         return Access(int(battle_id), SPECTATOR, version)
-    raise Http404("No such battle.")
+    raise Http404(_("No such battle."))
 
 
 def unchanged_etag(request, battle_id) -> str | None:
@@ -110,22 +110,18 @@ def unchanged_etag(request, battle_id) -> str | None:
     return etag if given == etag else None
 
 
-def wait_for_change(battle_id: int, version: int, *, seconds: float, every: float = 0.2) -> int:
-    """The battle's version once it differs from `version`, or `version` after `seconds` (long polling). One
-    indexed single-column read per check; the connection is not held in a transaction meanwhile."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        time.sleep(min(every, max(deadline - time.monotonic(), 0)))
-        current = Battle.objects.filter(pk=battle_id).order_by().values_list("version", flat=True).first()
-        if current != version:
-            return current if current is not None else version
-    return version
+def wait_for_change(battle_id: int, version: int, *, seconds: float) -> int:
+    """The battle's version once it differs from `version`, or `version` after `seconds` (long polling, through the
+    process's one watcher thread: battles/watch.py)."""
+    from battles.watch import WATCH
+
+    return WATCH.wait(battle_id, version, seconds=seconds)
 
 
 def battle_for_watch_token(token: str) -> Battle:
     battle = Battle.objects.filter(spectator_token=token).first() if token else None
     if battle is None:
-        raise Http404("This spectator link does not exist.")
+        raise Http404(_("This spectator link does not exist."))
     return battle
 
 

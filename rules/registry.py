@@ -7,12 +7,15 @@ Pure Python: tests or scripts outside Django call `configure([...])` themselves.
 from __future__ import annotations
 
 import importlib
+import threading
 
 from rules.contract.system import GameSystem
 from rules.errors import RuleInputError
+from rules.i18n import _
 
 _PATHS: list[str] = []
 _SYSTEMS: dict[str, GameSystem] = {}
+_LOCK = threading.Lock()  # the first requests of a threaded server may all load at once
 
 
 def _import(path: str) -> GameSystem:
@@ -41,12 +44,18 @@ def unregister(slug: str) -> None:
 
 
 def _load() -> None:
-    if not _SYSTEMS:
+    if _SYSTEMS:
+        return
+    with _LOCK:
+        if _SYSTEMS:
+            return
+        loaded: dict[str, GameSystem] = {}
         for path in _PATHS:
             system = _import(path)
-            if system.slug in _SYSTEMS:
+            if system.slug in loaded:
                 raise ValueError(f"two systems share the slug {system.slug!r}")
-            _SYSTEMS[system.slug] = system
+            loaded[system.slug] = system
+        _SYSTEMS.update(loaded)
 
 
 def all_systems() -> list[GameSystem]:
@@ -59,7 +68,7 @@ def get_system(slug: str) -> GameSystem:
     try:
         return _SYSTEMS[slug]
     except (KeyError, TypeError):
-        raise RuleInputError({"system": f"unknown game system {slug!r}"}) from None
+        raise RuleInputError({"system": _("unknown game system {slug!r}").format(slug=slug)}) from None
 
 
 def known(slug: str) -> bool:

@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from battles.models import BattleEvent
-from battles.tests.test_browser import open_unit, phone_for
+from battles.tests.test_browser import close_result, open_unit, phone_for
 
 SYNC_MS = 5000
 
@@ -61,7 +61,7 @@ def test_an_offline_change_refused_on_return_is_shown_not_lost(live_server, phon
     sheet.locator("#f-distance").fill("5")
     sheet.locator("#f-dice").fill("3 8 12 5")
     sheet.locator("#f-go").click()
-    expect(red.locator("#result")).to_be_visible()
+    close_result(red)
 
     blue.context.set_offline(False)
     result = blue.locator("#result")
@@ -83,4 +83,6 @@ def test_the_board_page_opens_without_a_connection(live_server, phone_context, b
     blue.context.set_offline(True)
     blue.reload()
     expect(blue.locator('details[data-unit="0.e2.1"]')).to_be_visible()
-    expect(blue.locator("#sync-status")).to_contain_text("Offline", timeout=SYNC_MS)
+    # The page from the phone's cache works: a change waits in the outbox.
+    adjust_box(open_unit(blue, "0.e2.1")).get_by_role("button", name="Ammo −1").click()
+    expect(blue.locator("#sync-status")).to_contain_text("1 change waiting", timeout=SYNC_MS)

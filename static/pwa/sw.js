@@ -1,8 +1,8 @@
-// Armlist's service worker: the battle board opens without a connection. Pages are fetched from the network
-// first and kept; without a network the last copy is shown (the board script then queues every change until the
+// Armlist's service worker: the battle board opens without a connection. Pages (and the translations catalogue
+// /jsi18n/) are fetched from the network first and kept; without a network the last copy is shown (the board script then queues every change until the
 // connection returns). Static files are served from the cache first. Writes and the API are never cached.
 "use strict";
-var CACHE = "armlist-v1";
+var CACHE = "armlist-v2";
 
 self.addEventListener("install", function () {
   self.skipWaiting();
@@ -35,7 +35,7 @@ self.addEventListener("fetch", function (event) {
     event.respondWith(caches.match(request).then(function (hit) { return hit || fromNetworkKeeping(request); }));
     return;
   }
-  if (request.mode === "navigate") {
+  if (request.mode === "navigate" || url.pathname.indexOf("/jsi18n/") === 0) {
     event.respondWith(fromNetworkKeeping(request).catch(function () {
       return caches.match(request).then(function (hit) {
         return hit || new Response("<h1>Offline</h1><p>Open this page once with a connection first.</p>",
