@@ -29,7 +29,7 @@ def start_worker(database_name: str, *, concurrency: int = 1, hostname: str = "t
 
     db = settings.DATABASES["default"]
     url = f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{database_name}"
-    env = {**os.environ, "DATABASE_URL": url, **(extra_env or {})}
+    env = {**os.environ, "DATABASE_URL": url, "ARMLIST_LANGUAGE_CODE": settings.LANGUAGE_CODE, **(extra_env or {})}
     tag = os.environ.get("ARMLIST_TEST_TAG", "armlist-test")
     node = f"{hostname}-{tag}-{os.getpid()}@localhost"
     proc = subprocess.Popen(
@@ -75,6 +75,23 @@ def stop_worker(proc, *, sig=None):
         except subprocess.TimeoutExpired:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
+
+
+@pytest.fixture(autouse=True)
+def _english_by_default(request):
+    """The product speaks Russian first; the tests speak English unless they ask for Russian.
+
+    Clients without Accept-Language (and code outside a request) get English, so the tests that read English texts
+    keep reading them; a test marked `@pytest.mark.russian_default` keeps the product's own default ("ru"), and a
+    test can always ask for Russian with Accept-Language: ru or translation.override("ru")."""
+    if request.node.get_closest_marker("russian_default") is not None:
+        yield
+        return
+    # Not the `settings` fixture: tests may have a parameter of that name (a system's settings).
+    from django.test import override_settings
+
+    with override_settings(LANGUAGE_CODE="en"):
+        yield
 
 
 @pytest.fixture

@@ -10,10 +10,12 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponseNotModified
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
 from armies.selectors import roster_get_for_user, roster_list_for_user
 from battles import selectors, services
+from config.qr import phone_url
 from battles.models import Battle
 from rules.errors import RuleInputError
 from rules.registry import all_systems, get_system
@@ -31,9 +33,9 @@ def battle_list(request):
 def _settings_form(system: str, values: dict) -> list[dict]:
     groups = []
     for category, title in (
-        ("option", "Options agreed before play"),
-        ("house", "House rules"),
-        ("ambiguity", "Readings of unclear rules"),
+        ("option", _("Options agreed before play")),
+        ("house", _("House rules")),
+        ("ambiguity", _("Readings of unclear rules")),
     ):
         items = [
             dict(s, value=values.get(s["key"], s["default"]))
@@ -100,12 +102,12 @@ def battle_new(request):
             )
         except Http404:
             context["errors"] = {
-                "rosters": "One of the rosters does not exist or is not visible to you, or a share link was revoked."
+                "rosters": _("One of the rosters does not exist or is not visible to you, or a share link was revoked.")
             }
         except RuleInputError as exc:
             context["errors"] = exc.errors
         else:
-            messages.success(request, "Battle started. Send the invitation link to your opponent.")
+            messages.success(request, _("Battle started. Send the invitation link to your opponent."))
             return redirect("battles:detail", battle_id=battle.pk)
     context["setting_groups"] = _settings_form(system, context["values"])
     status = 400 if context["errors"] else 200
@@ -151,12 +153,13 @@ def battle_detail(request, battle_id):
     battle = context["battle"]
     if access.can_write:
         sides = selectors.battle_sides(battle)
+        # The addresses a phone on the club's Wi-Fi can open (not 127.0.0.1 when the laptop opened the page).
         context["invitations"] = [
-            {"side": s, "url": request.build_absolute_uri(reverse("battles:join", args=[s.invite_token]))}
+            {"side": s, "url": phone_url(reverse("battles:join", args=[s.invite_token]), request)}
             for s in sides
             if s.player_id is None
         ]
-        context["spectator_url"] = request.build_absolute_uri(reverse("battles:watch", args=[battle.spectator_token]))
+        context["spectator_url"] = phone_url(reverse("battles:watch", args=[battle.spectator_token]), request)
     return render(request, "battles/detail.html", context)
 
 
@@ -212,7 +215,7 @@ def battle_join(request, token):
             services.battle_join(token=token, user=request.user)
         except services.GameConflict as exc:
             return render(request, "battles/join.html", {"side": side, "error": exc.message}, status=409)
-        messages.success(request, f"You play {side.name}.")
+        messages.success(request, _("You play {name}.").format(name=side.name))
         return redirect("battles:detail", battle_id=side.battle_id)
     if side.player_id == request.user.id:
         return redirect("battles:detail", battle_id=side.battle_id)

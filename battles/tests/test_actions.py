@@ -324,3 +324,245 @@ def test_enforced_turns_one_unit_at_a_time(rosters, alice, bob):
     assert battle.state["active_unit"] is None
     act(battle, bob, "shoot", RAPTOR_SHOOTS_SALAMANDER, dice=[3, 8, 12, 5])  # now it is red's turn
     assert state(battle, "0.e2.1")["strength"] == 5
+
+
+# Issue 17: the rest of the book's tests from the board --------------------------------------------------------
+# Blue (alice): assault commandos «Пр5» (Ск 5, Бр 4; soldier 2 flies the CONDOR), 0.e2.1 CONDOR (flyer, strength 14,
+# speed 6), 0.e3.1 mortar. Red (bob): heavy clones «Рм» (Бр 2; soldier 3 drives the HELIX), 1.e2.1 HELIX with the
+# repair-transport platform, 1.e3.1 БУЛЬДОГ (a mobile gun).
+CONDOR, HELIX, COMMANDOS, CLONES, MORTAR, BULLDOG = "0.e2.1", "1.e2.1", "0.e1.1", "1.e1.1", "0.e3.1", "1.e3.1"
+
+
+@pytest.fixture
+def more_rosters(pack, alice, bob):
+    from battles.tests.conftest import make_roster
+
+    blue = make_roster(
+        alice,
+        pack,
+        "protectorate",
+        "Blue commandos",
+        [
+            {"key": "e1", "slug": "protectorate_shturmovoy_otryad_stervyatniki"},
+            {"key": "e2", "slug": "condor", "pilot": [{"entry": "e1", "soldier": 2, "copy": 1}]},
+            {"key": "e3", "slug": "minomet"},
+        ],
+    )
+    red = make_roster(
+        bob,
+        pack,
+        "polaris",
+        "Red repairmen",
+        [
+            {"key": "e1", "slug": "polaris_tyazhyolaya_klon_pehota"},
+            {
+                "key": "e2",
+                "slug": "helix",
+                "loadout": {"variant": "repair"},
+                "pilot": [{"entry": "e1", "soldier": 3, "copy": 1}],
+            },
+            {"key": "e3", "slug": "buldog"},
+        ],
+    )
+    return blue, red
+
+
+@pytest.fixture
+def start(more_rosters, alice, bob):
+    def make(**settings):
+        battle = services.battle_create(user=alice, name="more", rosters=list(more_rosters), system_settings=settings)
+        services.battle_join(token=battle.sides.get(index=1).invite_token, user=bob)
+        battle.refresh_from_db()
+        return battle
+
+    return make
+
+
+def run(helper, battle, user, **inputs):
+    battle.refresh_from_db()
+    return helper(battle_id=battle.pk, user=user, expected_version=battle.version, **inputs)
+
+
+def test_tow_starts_and_stops_from_the_board(start, alice, bob):
+    battle = start()
+    result = run(commands.tow, battle, bob, unit=HELIX, target=BULLDOG)
+    assert [e.type for e in result.events] == ["action.resolved", "unit.tow_start", "unit.tow_start"]
+    assert state(battle, HELIX)["towing"] == BULLDOG
+    assert state(battle, BULLDOG)["towed_by"] == HELIX
+    with pytest.raises(services.RuleInputError):  # one object at a time (p.49)
+        run(commands.tow, battle, bob, unit=HELIX, target=CONDOR)
+    run(commands.tow, battle, bob, unit=HELIX, op="stop")
+    assert state(battle, HELIX)["towing"] is None
+    assert state(battle, BULLDOG)["towed_by"] is None
+    with pytest.raises(services.RuleInputError) as exc:  # only the repair-transport platform tows
+        run(commands.tow, battle, alice, unit=CONDOR, target=MORTAR)
+    assert "platform" in str(exc.value)
+
+
+def test_a_towed_vehicle_cannot_move_itself_and_towing_ends_when_the_helix_is_destroyed(start, alice, bob):
+    battle = start()
+    run(commands.tow, battle, bob, unit=HELIX, target=CONDOR)
+    with pytest.raises(services.RuleInputError) as exc:
+        run(commands.move, battle, alice, unit=CONDOR, path=[{"kind": "forward", "steps": 1}])
+    assert "towed" in str(exc.value)
+    run(commands.unit_adjust, battle, bob, unit=HELIX, changes={"strength": 1})
+    # Commando 1 (ББ 4) charges the HELIX: 6 + 4 against 1 + 1: 8 damage, destroyed; its pilot (Бр 2) rolls 1.
+    act(battle, alice, "melee", {"unit": COMMANDOS, "soldier": 1, "target": HELIX}, dice=[6, 1, 1])
+    assert state(battle, HELIX)["destroyed"]
+    assert state(battle, CONDOR)["towed_by"] is None
+
+
+def test_jump_from_the_board(start, alice):
+    battle = start(jump_packs=True)
+    # «Пр5»: 3 steps away and 2 up = 5 <= 5 (Table 8, p.46).
+    result = run(commands.jump, battle, alice, unit=COMMANDOS, soldier=1, length_steps=3, rise_steps=2)
+    assert result.outcome["result"]["ok"] is True
+    assert set(soldier(battle, COMMANDOS, 1)["actions"]) == {"move", "jump"}
+    # 4 away and 2 up = 6 > 5: the jump falls short (Рис.57б); it is recorded, nothing else changes.
+    short = run(commands.jump, battle, alice, unit=COMMANDOS, soldier=3, length_steps=4, rise_steps=2)
+    assert short.outcome["result"]["ok"] is False
+    assert [e.type for e in short.events] == ["action.resolved"]
+    with pytest.raises(services.RuleInputError):  # a jump replaces his move: once a round
+        run(commands.jump, battle, alice, unit=COMMANDOS, soldier=1, length_steps=1)
+
+
+def test_jump_packs_are_an_option(start, alice):
+    battle = start()
+    with pytest.raises(services.RuleInputError) as exc:
+        run(commands.jump, battle, alice, unit=COMMANDOS, soldier=1, length_steps=1)
+    assert "optional rule" in str(exc.value)
+
+
+def test_dispute_roll_from_the_board(start, alice, bob, outsider):
+    battle = start()
+    # d12 each: 5 and 5 tie, re-roll 2 against 6: red wins (p.51 §12.2, A33).
+    result = run(commands.dispute_roll, battle, alice, note="is the RAPTOR in cover?", dice=[5, 5, 2, 6])
+    head = result.events[0]
+    assert head.type == "dispute.rolled"
+    assert [d["kind"] for d in head.dice] == ["d12"] * 4
+    assert head.payload["winner"] == 1
+    assert result.outcome["summary"] == "Red repairmen wins the dispute (is the RAPTOR in cover?)."
+    battle.refresh_from_db()
+    assert battle.state["disputes"][-1]["winner"] == 1
+    d20 = start(dispute_die=20)
+    assert run(commands.dispute_roll, d20, bob, dice=[20, 1]).events[0].dice[0]["kind"] == "d20"
+    with pytest.raises(PermissionDenied):
+        run(commands.dispute_roll, battle, outsider, dice=[1, 2])
+
+
+def test_survival_test_of_a_soldier_and_of_a_flying_pilot(start, alice, bob):
+    battle = start()
+    run(commands.survival_test, battle, bob, unit=CLONES, soldier=1, dice=[3])  # Бр 2 < 3: killed
+    assert soldier(battle, CLONES, 1)["alive"] is False
+    # The CONDOR's pilot (Бр 4) rolls 6: killed in flight, so the CONDOR lands and takes d6 = 5 (p.19).
+    result = run(commands.survival_test, battle, alice, unit=CONDOR, dice=[6, 5])
+    assert [e.type for e in result.events][1:] == ["unit.soldier_killed", "unit.pilot_killed", "unit.landed",
+                                                    "unit.damage"]  # fmt: skip
+    condor = state(battle, CONDOR)
+    assert (condor["pilot"], condor["flying"], condor["strength"]) == (None, False, 9)
+    assert soldier(battle, COMMANDOS, 2)["alive"] is False
+
+
+def test_armour_test_in_real_shooting(start, alice):
+    battle = start(mode="real")
+    run(commands.unit_adjust, battle, alice, unit=CONDOR, changes={"strength": 6})
+    # Д20 (it fell): 15 > 6 pierced; pilot Бр 4 rolls 5: killed; in flight: landing d6 = 2, 6 -> 4.
+    result = run(commands.armour_test, battle, alice, unit=CONDOR, die=20, dice=[15, 5, 2])
+    assert result.events[0].dice[0]["kind"] == "d20"
+    assert result.outcome["result"]["emergency_landing"] == {"roll": 2, "strength_after": 4}
+    assert state(battle, CONDOR)["strength"] == 4
+    assert state(battle, CONDOR)["pilot"] is None
+    virtual = start()
+    with pytest.raises(services.RuleInputError):  # real shooting only
+        run(commands.armour_test, virtual, alice, unit=CONDOR, dice=[15])
+
+
+def test_real_shot_kills_the_flying_pilot_and_the_condor_lands(start, alice):
+    battle = start(mode="real")
+    # Blue's mortar hits its own CONDOR (a ruling): mine 3, 14 -> 11; Д12 12 pierces; Бр 4 rolls 6; landing 3.
+    shot = {"unit": MORTAR, "crew_unit": COMMANDOS, "crew_soldier": 4, "target": CONDOR, "charge": "mine", "hit": True}
+    result = act(battle, alice, "shoot", shot, dice=[12, 6, 3])
+    assert "unit.landed" in [e.type for e in result.events]
+    condor = state(battle, CONDOR)
+    assert (condor["strength"], condor["flying"], condor["pilot"]) == (8, False, None)
+
+
+def test_emergency_landing_from_the_board(start, alice, bob):
+    battle = start()
+    result = run(commands.emergency_landing, battle, alice, unit=CONDOR, dice=[4])
+    assert state(battle, CONDOR)["strength"] == 10
+    assert state(battle, CONDOR)["flying"] is False
+    assert result.events[0].dice[0]["purpose"] == "emergency landing damage"
+    with pytest.raises(services.RuleInputError) as exc:  # the HELIX does not fly
+        run(commands.emergency_landing, battle, bob, unit=HELIX, dice=[4])
+    assert "does not fly" in str(exc.value)
+
+
+def test_panic_flight_of_a_flying_pilot(start, alice):
+    battle = start(panic=True)
+    run(commands.panic_flight, battle, alice, unit=CONDOR, reaches_edge=True)
+    condor = state(battle, CONDOR)
+    assert (condor["pilot"], condor["flying"]) == (None, False)  # he lands first, without damage (A13)
+    assert condor["strength"] == 14
+    pilot = soldier(battle, COMMANDOS, 2)
+    assert (pilot["deserted"], pilot["on_field"], pilot["role"]) == (True, False, "dismounted")
+    battle.refresh_from_db()
+    assert battle.state["soldiers"]["0"] == 5
+
+
+def test_move_from_the_board(start, alice):
+    battle = start()
+    # Commando 1 (Ск 5): 3 steps and a 4 cm obstacle: 3 + 2 = 5 SP (Table 1, A9).
+    result = run(commands.move, battle, alice, unit=COMMANDOS, soldier=1,
+                 path=[{"kind": "flat", "steps": 3}, {"kind": "obstacle", "height_cm": 4}])  # fmt: skip
+    assert result.outcome["result"]["cost"] == 5
+    assert "move" in soldier(battle, COMMANDOS, 1)["actions"]
+    battle.refresh_from_db()
+    version = battle.version
+    with pytest.raises(services.RuleInputError) as exc:  # 4 + 2 = 6 > 5
+        run(commands.move, battle, alice, unit=COMMANDOS, soldier=2 + 1,
+            path=[{"kind": "flat", "steps": 4}, {"kind": "obstacle", "height_cm": 4}])  # fmt: skip
+    assert "not possible" in str(exc.value)
+    battle.refresh_from_db()
+    assert battle.version == version
+    # The CONDOR moves, shoots, moves (p.11); a third move is refused.
+    run(commands.move, battle, alice, unit=CONDOR, path=[{"kind": "forward", "steps": 6}])
+    run(
+        commands.move,
+        battle,
+        alice,
+        unit=CONDOR,
+        path=[{"kind": "turn", "degrees": 90}, {"kind": "forward", "steps": 5}],
+    )
+    with pytest.raises(services.RuleInputError) as exc:
+        run(commands.move, battle, alice, unit=CONDOR, path=[{"kind": "forward", "steps": 1}])
+    assert "twice" in str(exc.value)
+
+
+def test_alternate_deployment(start, alice, bob):
+    battle = start()
+    run(commands.deployment_roll, battle, alice, dice=[9, 2])  # blue places first
+    run(commands.deploy, battle, alice, unit=COMMANDOS)
+    with pytest.raises(services.GameConflict):
+        run(commands.deploy, battle, alice, unit=CONDOR)
+    run(commands.deploy, battle, bob, unit=CLONES)
+    battle.refresh_from_db()
+    assert battle.state["deployment"]["next"] == 0
+    assert battle.state["deployment"]["placed"] == [COMMANDOS, CLONES]
+    with pytest.raises(services.GameConflict):  # every unit is placed before the first initiative
+        commands.initiative_roll(battle_id=battle.pk, user=alice, expected_version=battle.version, dice=[5, 3])
+
+
+def test_a_dismounted_pilot_acts_on_his_own_when_the_setting_says_so(start, alice, bob):
+    battle = start(dismounted_pilot_rejoins_squad=False)
+    run(commands.unit_adjust, battle, bob, unit=HELIX, changes={"strength": 1})
+    act(battle, alice, "melee", {"unit": COMMANDOS, "soldier": 1, "target": HELIX}, dice=[6, 1, 1])
+    assert soldier(battle, CLONES, 3)["role"] == "dismounted"
+    battle.refresh_from_db()
+    pending = battle.state["pending"]["1"]
+    run(commands.soldier_done, battle, bob, unit=CLONES, soldier=3)
+    battle.refresh_from_db()
+    assert battle.state["pending"]["1"] == pending - 1
+    assert battle.state["done"]["1"] == 1
+    with pytest.raises(services.RuleInputError):  # a soldier still with his squad is done with it
+        run(commands.soldier_done, battle, bob, unit=CLONES, soldier=1)

@@ -41,7 +41,8 @@ def shot(**over):
 
 def test_every_action_is_listed_with_a_schema():
     expected = {"initiative", "virtual_shot", "real_shot", "survival_test", "armour_test", "melee", "grenade",
-                "emergency_landing", "repair", "capture", "towing", "jump", "panic", "dispute", "ammo_refresh"}  # fmt: skip
+                "emergency_landing", "repair", "capture", "towing", "jump", "panic", "dispute", "ammo_refresh",
+                "movement"}  # fmt: skip
     assert set(SYSTEM.actions) == expected
     for action in SYSTEM.actions.values():
         described = action.describe()

@@ -159,6 +159,7 @@ def test_every_action_answers_odds_and_resolves_over_the_api(client):
         "repair": ({"repairer": {"kind": "soldier", "abilities": ["Рм"]},
                     "target": {"kind": "gun", "strength": 2, "strength_max": 4}}, {}),
         "capture": ({"soldier": {"rank": 1}, "object": {"kind": "gun", "rank": 1}}, {}),
+        "movement": ({"mover": {"kind": "infantry", "speed": 4}, "path": [{"kind": "flat", "steps": 3}]}, {}),
         "towing": ({"op": "start", "helix": {"repair_platform": True}, "object": {"kind": "vehicle"}}, {}),
         "jump": ({"soldier": {"jump": 5}, "length_steps": 3, "rise_steps": 1}, {"jump_packs": True}),
         "panic": ({"soldier": {"speed": 4}, "reaches_edge": False}, {"panic": True}),

@@ -21,6 +21,7 @@ from bisect import bisect_left
 from collections.abc import Iterable
 
 from rules.contract import ArmyPart, Issue, RosterReport
+from rules.i18n import N_, _
 from rules.systems.bronepekhota import profile as profiles
 from rules.systems.bronepekhota.profile import PROFILE_EDITOR, PROFILE_SCHEMA
 
@@ -30,7 +31,11 @@ SQUAD_SIZE = 6  # p.5 «по шесть воинов в каждом»
 BALANCE_INFO = 0.10  # §5 A2: info above 10 %, warning above 20 %, relative to the larger army
 BALANCE_WARNING = 0.20
 
-FACTION_NAMES = {"protectorate": "Protectorate (blue)", "polaris": "Polaris (red)", "green": "green (shared)"}
+FACTION_NAMES = {
+    "protectorate": N_("Protectorate (blue)"),
+    "polaris": N_("Polaris (red)"),
+    "green": N_("green (shared)"),
+}
 
 
 def _issue(issues: list, severity: str, code: str, message: str, entry: str | None = None) -> None:
@@ -143,8 +148,11 @@ def _check_factions(roster: dict, entries: list[dict], issues: list) -> None:
                     issues,
                     "error",
                     "hostile_faction",
-                    f"{e['profile'].get('name')} is a {FACTION_NAMES[faction]} Armlist and cannot join a "
-                    f"{FACTION_NAMES[army]} army; only its own colour and green may (p.3).",
+                    _(
+                        "{name} is a {value} Armlist and cannot join a {value2} army; only its own colour and green may (p.3)."
+                    ).format(
+                        name=e["profile"].get("name"), value=_(FACTION_NAMES[faction]), value2=_(FACTION_NAMES[army])
+                    ),
                     e["key"],
                 )
         return
@@ -161,8 +169,11 @@ def _check_factions(roster: dict, entries: list[dict], issues: list) -> None:
                 issues,
                 "error",
                 "hostile_faction",
-                f"Blue and red Armlists cannot be in one army: {e['profile'].get('name')} is "
-                f"{FACTION_NAMES[faction]}, the army already has {FACTION_NAMES[first]} units (p.3).",
+                _(
+                    "Blue and red Armlists cannot be in one army: {name} is {value}, the army already has {value2} units (p.3)."
+                ).format(
+                    name=e["profile"].get("name"), value=_(FACTION_NAMES[faction]), value2=_(FACTION_NAMES[first])
+                ),
                 e["key"],
             )
 
@@ -170,7 +181,7 @@ def _check_factions(roster: dict, entries: list[dict], issues: list) -> None:
 def _check_loadout(e: dict, data: dict, issues: list) -> None:
     loadout = entry_loadout(e)
     if not isinstance(loadout, dict):
-        _issue(issues, "error", "bad_loadout", "The loadout is not readable; choose the weapons again.", e["key"])
+        _issue(issues, "error", "bad_loadout", _("The loadout is not readable; choose the weapons again."), e["key"])
         return
     name = e["profile"].get("name")
     variants = data.get("variants") or []
@@ -181,7 +192,9 @@ def _check_loadout(e: dict, data: dict, issues: list) -> None:
             issues,
             "error",
             "unknown_variant",
-            f"{name} has no variant {loadout.get('variant')!r}; choose one of: {options}.",
+            _("{name} has no variant {variant!r}; choose one of: {options}.").format(
+                name=name, variant=loadout.get("variant"), options=options
+            ),
             e["key"],
         )
         return
@@ -189,21 +202,35 @@ def _check_loadout(e: dict, data: dict, issues: list) -> None:
     if weapons is None:
         return
     if not isinstance(weapons, list) or not all(isinstance(w, str) for w in weapons):
-        _issue(issues, "error", "bad_loadout", f"The weapons of {name} must be a list of weapon keys.", e["key"])
+        _issue(
+            issues,
+            "error",
+            "bad_loadout",
+            _("The weapons of {name} must be a list of weapon keys.").format(name=name),
+            e["key"],
+        )
         return
     arsenal = {w["key"]: w.get("name", w["key"]) for w in data.get("arsenal") or []}
     allowed = set(allowed_weapons(data, variant))
     seen = set()
     for key in weapons:
         if key in seen:
-            _issue(issues, "error", "weapon_twice", f"{arsenal.get(key, key)} is fitted twice to {name}.", e["key"])
+            _issue(
+                issues,
+                "error",
+                "weapon_twice",
+                _("{get} is fitted twice to {name}.").format(get=arsenal.get(key, key), name=name),
+                e["key"],
+            )
         seen.add(key)
         if key not in arsenal:
             _issue(
                 issues,
                 "error",
                 "not_in_arsenal",
-                f"{key!r} is not in the arsenal of {name}; a vehicle may only fit weapons from its Armlist (p.7).",
+                _(
+                    "{key!r} is not in the arsenal of {name}; a vehicle may only fit weapons from its Armlist (p.7)."
+                ).format(key=key, name=name),
                 e["key"],
             )
         elif key not in allowed:
@@ -211,7 +238,9 @@ def _check_loadout(e: dict, data: dict, issues: list) -> None:
                 issues,
                 "error",
                 "not_in_variant",
-                f"{arsenal[key]} cannot be fitted to {name} as {variant['name']}.",
+                _("{value} cannot be fitted to {name} as {name2}.").format(
+                    value=arsenal[key], name=name, name2=variant["name"]
+                ),
                 e["key"],
             )
     mounts = data.get("mounts")
@@ -220,11 +249,19 @@ def _check_loadout(e: dict, data: dict, issues: list) -> None:
             issues,
             "error",
             "too_many_weapons",
-            f"{name} can mount {mounts} weapon(s) at once; {len(weapons)} are chosen.",
+            _("{name} can mount {mounts} weapon(s) at once; {value} are chosen.").format(
+                name=name, mounts=mounts, value=len(weapons)
+            ),
             e["key"],
         )
     if not weapons and not (variant or {}).get("repair_platform"):
-        _issue(issues, "warning", "no_weapons", f"{name} has no weapon fitted and cannot shoot.", e["key"])
+        _issue(
+            issues,
+            "warning",
+            "no_weapons",
+            _("{name} has no weapon fitted and cannot shoot.").format(name=name),
+            e["key"],
+        )
 
 
 def _check_pilots(e: dict, data: dict, pool: dict, kinds: dict, used: dict, issues: list) -> None:
@@ -235,7 +272,9 @@ def _check_pilots(e: dict, data: dict, pool: dict, kinds: dict, used: dict, issu
             issues,
             "error",
             "too_many_pilots",
-            f"{name} has {len(refs)} pilots for {count} vehicle(s); each vehicle takes one pilot.",
+            _("{name} has {value} pilots for {count} vehicle(s); each vehicle takes one pilot.").format(
+                name=name, value=len(refs), count=count
+            ),
             key,
         )
     for ref in refs:
@@ -244,19 +283,33 @@ def _check_pilots(e: dict, data: dict, pool: dict, kinds: dict, used: dict, issu
             or not isinstance(ref.get("entry"), str)
             or not isinstance(ref.get("soldier"), int)
         ):
-            _issue(issues, "error", "pilot_unknown", f"A pilot of {name} is not a soldier of this roster.", key)
+            _issue(
+                issues,
+                "error",
+                "pilot_unknown",
+                _("A pilot of {name} is not a soldier of this roster.").format(name=name),
+                key,
+            )
             continue
         copy = ref.get("copy", 1)
         soldier = (ref["entry"], copy, ref["soldier"])
         if kinds.get(ref["entry"]) not in (None, "squad"):
-            _issue(issues, "error", "pilot_not_infantry", f"The pilot of {name} must be an infantryman.", key)
+            _issue(
+                issues,
+                "error",
+                "pilot_not_infantry",
+                _("The pilot of {name} must be an infantryman.").format(name=name),
+                key,
+            )
             continue
         if soldier not in pool:
             _issue(
                 issues,
                 "error",
                 "pilot_unknown",
-                f"The pilot of {name} (soldier {ref['soldier']} of {ref['entry']}) is not in this roster.",
+                _("The pilot of {name} (soldier {soldier} of {entry}) is not in this roster.").format(
+                    name=name, soldier=ref["soldier"], entry=ref["entry"]
+                ),
                 key,
             )
             continue
@@ -265,8 +318,9 @@ def _check_pilots(e: dict, data: dict, pool: dict, kinds: dict, used: dict, issu
                 issues,
                 "error",
                 "pilot_rank",
-                f"{name} needs a pilot of rank {rank} or higher; soldier {ref['soldier']} has rank {pool[soldier]} "
-                f"(p.7).",
+                _("{name} needs a pilot of rank {rank} or higher; soldier {soldier} has rank {value} (p.7).").format(
+                    name=name, rank=rank, soldier=ref["soldier"], value=pool[soldier]
+                ),
                 key,
             )
         if soldier in used:
@@ -274,20 +328,23 @@ def _check_pilots(e: dict, data: dict, pool: dict, kinds: dict, used: dict, issu
                 issues,
                 "error",
                 "pilot_twice",
-                f"Soldier {ref['soldier']} of {ref['entry']} already pilots {used[soldier]}; one soldier drives one "
-                f"vehicle.",
+                _("Soldier {soldier} of {entry} already pilots {value}; one soldier drives one vehicle.").format(
+                    soldier=ref["soldier"], entry=ref["entry"], value=used[soldier]
+                ),
                 key,
             )
         else:
             used[soldier] = name
     if len(refs) < count:
         missing = count - len(refs)
-        what = "a pilot" if missing == 1 else f"{missing} more pilots"
+        what = _("a pilot") if missing == 1 else _("{missing} more pilots").format(missing=missing)
         _issue(
             issues,
             "error",
             "no_pilot",
-            f"{name} needs {what}: choose an infantryman of rank {rank} or higher (every vehicle needs one, p.4).",
+            _(
+                "{name} needs {what}: choose an infantryman of rank {rank} or higher (every vehicle needs one, p.4)."
+            ).format(name=name, what=what, rank=rank),
             key,
         )
 
@@ -306,8 +363,9 @@ def _check_hall(vehicle_ranks: list[int], soldier_ranks: list[int], issues: list
                 issues,
                 "error",
                 "not_enough_pilots",
-                f"{need} vehicle(s) need a pilot of rank {r} or higher but the army has only {have} such "
-                f"soldier(s); add infantry of rank {r}+ or drop a vehicle.",
+                _(
+                    "{need} vehicle(s) need a pilot of rank {r} or higher but the army has only {have} such soldier(s); add infantry of rank {r}+ or drop a vehicle."
+                ).format(need=need, r=r, have=have),
             )
             return
 
@@ -320,7 +378,7 @@ def cost_roster(roster: dict) -> RosterReport:
     for e in entries:
         count = _count(e)
         if count == 0:
-            _issue(issues, "error", "bad_count", "The count must be a whole number of 1 or more.", e["key"])
+            _issue(issues, "error", "bad_count", _("The count must be a whole number of 1 or more."), e["key"])
         cost = int(e["profile"].get("cost") or 0) * count
         entry_costs[e["key"]] = cost
         total += cost
@@ -340,7 +398,9 @@ def cost_roster(roster: dict) -> RosterReport:
                     issues,
                     "warning",
                     "squad_size",
-                    f"{e['profile'].get('name')} has {size} soldiers; the rules say a squad has {SQUAD_SIZE} (p.5).",
+                    _("{name} has {size} soldiers; the rules say a squad has {SQUAD_SIZE} (p.5).").format(
+                        name=e["profile"].get("name"), size=size, SQUAD_SIZE=SQUAD_SIZE
+                    ),
                     e["key"],
                 )
         elif kind == "vehicle":
@@ -353,27 +413,41 @@ def cost_roster(roster: dict) -> RosterReport:
                     issues,
                     "warning",
                     "no_gun_crew",
-                    f"No soldier in this army has rank {data.get('rank', 0)} or higher, so nobody can fire "
-                    f"{e['profile'].get('name')} (p.9).",
+                    _("No soldier in this army has rank {rank} or higher, so nobody can fire {name} (p.9).").format(
+                        rank=data.get("rank", 0), name=e["profile"].get("name")
+                    ),
                     e["key"],
                 )
         else:
-            _issue(issues, "error", "unknown_kind", f"Unknown kind of Armlist: {kind!r}.", e["key"])
+            _issue(issues, "error", "unknown_kind", _("Unknown kind of Armlist: {kind!r}.").format(kind=kind), e["key"])
     _check_hall(vehicle_ranks, list(pool.values()), issues)
 
     limit = roster.get("points_limit")
     if limit and total > limit:
-        _issue(issues, "error", "over_limit", f"The army costs {total}, over its limit of {limit} by {total - limit}.")
+        _issue(
+            issues,
+            "error",
+            "over_limit",
+            _("The army costs {total}, over its limit of {limit} by {value}.").format(
+                total=total, limit=limit, value=total - limit
+            ),
+        )
     opponent = roster.get("opponent_total")
     if opponent is not None:
         larger = max(total, opponent)
         if larger > 0:
             share = abs(total - opponent) / larger
-            text = f"This army costs {total}, the opponent's {opponent}: {share:.0%} apart"
+            text = _("This army costs {total}, the opponent's {opponent}: {share:.0%} apart").format(
+                total=total, opponent=opponent, share=share
+            )
             if share > BALANCE_WARNING:
-                _issue(issues, "warning", "balance", f"{text}; the rules advise at most 10–20 % (p.3).")
+                _issue(
+                    issues, "warning", "balance", _("{text}; the rules advise at most 10–20 % (p.3).").format(text=text)
+                )
             elif share > BALANCE_INFO:
-                _issue(issues, "info", "balance", f"{text}; the rules advise at most 10–20 % (p.3).")
+                _issue(
+                    issues, "info", "balance", _("{text}; the rules advise at most 10–20 % (p.3).").format(text=text)
+                )
     return RosterReport(total=total, entry_costs=entry_costs, issues=issues)
 
 
@@ -387,9 +461,17 @@ def upgrade_changes(entry: dict, new_profile: dict | None) -> tuple[list[str], d
     lines = []
     count = _count(entry) or 1
     if new_profile.get("cost") != old.get("cost"):
-        lines.append(f"{name}: cost {old.get('cost')} → {new_profile.get('cost')} (×{count}).")
+        lines.append(
+            _("{name}: cost {cost} → {cost2} (×{count}).").format(
+                name=name, cost=old.get("cost"), cost2=new_profile.get("cost"), count=count
+            )
+        )
     if new_profile.get("kind") != old.get("kind"):
-        lines.append(f"{name}: now a {new_profile.get('kind')} instead of a {old.get('kind')}.")
+        lines.append(
+            _("{name}: now a {kind} instead of a {kind2}.").format(
+                name=name, kind=new_profile.get("kind"), kind2=old.get("kind")
+            )
+        )
     options = options_from_columns(entry_loadout(entry), entry_pilot(entry))
     if new_profile.get("kind") == "vehicle":
         data = new_profile.get("data") or {}
@@ -399,18 +481,30 @@ def upgrade_changes(entry: dict, new_profile: dict | None) -> tuple[list[str], d
             kept = [k for k in options["weapons"] if k in arsenal]
             for k in options["weapons"]:
                 if k not in arsenal:
-                    lines.append(f"{name}: weapon {old_names.get(k, k)} was removed from the arsenal and is dropped.")
+                    lines.append(
+                        _("{name}: weapon {get} was removed from the arsenal and is dropped.").format(
+                            name=name, get=old_names.get(k, k)
+                        )
+                    )
             options["weapons"] = kept
         variants = {v["key"]: v for v in data.get("variants") or []}
         if options.get("variant") and options["variant"] not in variants:
-            lines.append(f"{name}: variant {options['variant']!r} was removed; the default is used.")
+            lines.append(
+                _("{name}: variant {variant!r} was removed; the default is used.").format(
+                    name=name, variant=options["variant"]
+                )
+            )
             options.pop("variant")
         if (old.get("data") or {}).get("rank") != data.get("rank"):
-            lines.append(f"{name}: pilot rank {(old.get('data') or {}).get('rank')} → {data.get('rank')}.")
+            lines.append(
+                _("{name}: pilot rank {rank} → {rank2}.").format(
+                    name=name, rank=(old.get("data") or {}).get("rank"), rank2=data.get("rank")
+                )
+            )
     elif old.get("data") != new_profile.get("data"):
-        lines.append(f"{name}: profile values changed.")
+        lines.append(_("{name}: profile values changed.").format(name=name))
     if new_profile.get("name") != name:
-        lines.append(f"{name} is now called {new_profile.get('name')}.")
+        lines.append(_("{name} is now called {name2}.").format(name=name, name2=new_profile.get("name")))
     return lines, options
 
 
@@ -423,7 +517,9 @@ def _without_pilots_from(options: dict, removed: set[str]) -> dict:
 # How entries read on the builder's pages (rules/contract/army.py ENTRY_VIEW_DOC) ----------------------------------
 def _pilot_label(ref: dict, names: dict) -> str:
     copy = f" #{ref['copy']}" if ref.get("copy", 1) != 1 else ""
-    return f"soldier {ref.get('soldier')} of {names.get(ref.get('entry'), '?')}{copy}"
+    return _("soldier {soldier} of {get}{copy}").format(
+        soldier=ref.get("soldier"), get=names.get(ref.get("entry"), "?"), copy=copy
+    )
 
 
 def _weapon_items(e: dict) -> list[dict]:
@@ -465,9 +561,9 @@ def _pilot_slots(e: dict, squads: list[dict], driving: dict, names: dict) -> lis
                     here = (squad["key"], copy, s["num"])
                     busy = driving.get(here)
                     label = f"{squad['profile']['name']}{f' #{copy}' if _count(squad) > 1 else ''} · №{s['num']}"
-                    label += f" · rank {s['rank']}"
+                    label += _(" · rank {rank}").format(rank=s["rank"])
                     if busy and here != current:
-                        label += f" (drives {names.get(busy, '?')})"
+                        label += _(" (drives {get})").format(get=names.get(busy, "?"))
                     choices.append(
                         {
                             "value": {"entry": squad["key"], "soldier": s["num"], "copy": copy},
@@ -495,21 +591,21 @@ def _machine_view(e: dict, squads: list[dict], driving: dict, names: dict) -> di
     if data.get("variants"):
         key = (variant or {}).get("key")
         choices = [{"value": v["key"], "label": v["name"], "selected": v["key"] == key} for v in data["variants"]]
-        view["blocks"].append({"type": "choice", "option": "variant", "label": "Variant", "choices": choices,
+        view["blocks"].append({"type": "choice", "option": "variant", "label": _("Variant"), "choices": choices,
                                "resets": ["weapons"]})  # fmt: skip
     mounts = f" (up to {data['mounts']})" if data.get("mounts") else ""
     view["blocks"] += [
-        {"type": "checks", "option": "weapons", "label": f"Arsenal{mounts}", "items": items, "empty": "No weapons."},
-        {"type": "slots", "option": "pilot", "label": "Pilot", "slots": _pilot_slots(e, squads, driving, names),
-         "placeholder": f"— choose a soldier of rank {data.get('rank')}+ —"},
+        {"type": "checks", "option": "weapons", "label": _("Arsenal{mounts}").format(mounts=mounts), "items": items, "empty": _("No weapons.")},
+        {"type": "slots", "option": "pilot", "label": _("Pilot"), "slots": _pilot_slots(e, squads, driving, names),
+         "placeholder": _("— choose a soldier of rank {rank}+ —").format(rank=data.get('rank'))},
     ]  # fmt: skip
     prefix = f"[{variant['name']}] " if loadout.get("variant") and variant else ""
-    view["lines"] = [prefix + (", ".join(f"{w['label']} ({w['note']})" for w in fitted) or "no weapons")]
+    view["lines"] = [prefix + (", ".join(f"{w['label']} ({w['note']})" for w in fitted) or _("no weapons"))]
     pilots = ", ".join(_pilot_label(r, names) for r in pilot_refs(entry_pilot(e)) if isinstance(r, dict))
     if pilots:
-        card.append({"type": "text", "text": f"Pilot: {pilots}"})
-        view["summary"] += f" · pilot: {pilots}"
-        view["lines"].append(f"pilot: {pilots}")
+        card.append({"type": "text", "text": _("Pilot: {pilots}").format(pilots=pilots)})
+        view["summary"] += _(" · pilot: {pilots}").format(pilots=pilots)
+        view["lines"].append(_("pilot: {pilots}").format(pilots=pilots))
     return view
 
 
@@ -524,9 +620,14 @@ def _squad_view(e: dict, drives: dict) -> dict:
             {"cells": cells[:-1] + [cells[-1] + (f" → {', '.join(labels)}" if labels else "")], "mark": False}
         )
         if labels:
-            driving.append(f" · №{s.get('num')} drives {', '.join(labels)}")
+            driving.append(_(" · №{num} drives {value}").format(num=s.get("num"), value=", ".join(labels)))
     columns = [{"label": label, "title": title} for label, title in profiles.SOLDIER_COLUMNS]
-    table = {"type": "table", "columns": columns, "rows": rows, "summary": f"{len(rows)} soldiers" + "".join(driving)}
+    table = {
+        "type": "table",
+        "columns": columns,
+        "rows": rows,
+        "summary": _("{value} soldiers").format(value=len(rows)) + "".join(driving),
+    }
     card = {"type": "table", "columns": [{"label": c["label"], "title": ""} for c in columns], "rows": card_rows}
     return {"blocks": [table], "card": [card], "summary": "", "lines": []}
 
@@ -544,7 +645,11 @@ def entry_views(roster: dict) -> dict[str, dict]:
             if isinstance(ref, dict):
                 copy = ref.get("copy", 1)
                 driving[(ref.get("entry"), copy, ref.get("soldier"))] = e["key"]
-                label = e["profile"]["name"] if copy == 1 else f"{e['profile']['name']} (squad #{copy})"
+                label = (
+                    e["profile"]["name"]
+                    if copy == 1
+                    else _("{name} (squad #{copy})").format(name=e["profile"]["name"], copy=copy)
+                )
                 drives.setdefault((ref.get("entry"), ref.get("soldier")), []).append(label)
     views = {}
     for e in entries:
@@ -560,10 +665,10 @@ class BronepekhotaArmy(ArmyPart):
     """Armlists of squads, vehicles and guns, priced in the book's points (p.3)."""
 
     pricing = "points"
-    currency = "pts"
+    currency = N_("pts")
     profile_schema = PROFILE_SCHEMA
     profile_kinds = {"squad": "Отряд", "vehicle": "Техника", "gun": "Орудие"}
-    kind_groups = {"squad": "Squads", "vehicle": "Vehicles", "gun": "Guns"}
+    kind_groups = {"squad": _("Squads"), "vehicle": _("Vehicles"), "gun": _("Guns")}
     profile_editor = PROFILE_EDITOR
 
     def options_schema(self, profile: dict) -> dict:

@@ -7,14 +7,20 @@ import json
 from functools import lru_cache
 from pathlib import Path
 
+from rules.i18n import _
 from rules.systems.bronepekhota import tables
 
 PACK_DIR = Path(__file__).resolve().parent / "data"
 
 
-@lru_cache(maxsize=1)
 def known_weapons_and_targets() -> dict:
-    """Weapons (range + power) and targets (armour / strength) from the official pack files, when present."""
+    """Weapons (range + power) and targets (armour / strength) from the official pack files, when present, with
+    their labels in the reader's language (one cached copy per language)."""
+    return _known_weapons_and_targets(_("Infantry"))
+
+
+@lru_cache(maxsize=8)
+def _known_weapons_and_targets(_language: str) -> dict:
     weapons: dict[tuple, dict] = {}
     targets: list[dict] = []
     melee: list[dict] = []
@@ -45,7 +51,7 @@ def _collect(profile: dict, weapons: dict, targets: list, melee: list) -> None:
                     key,
                     {
                         "label": f"{name}: {s['range']} / {s['power']}",
-                        "group": "Infantry",
+                        "group": _("Infantry"),
                         "range": s["range"],
                         "power": s["power"],
                         "shooter": "infantry",
@@ -71,7 +77,7 @@ def _collect(profile: dict, weapons: dict, targets: list, melee: list) -> None:
             key = (w["range"], w["power"], kind, name, w.get("name"))
             weapons[key] = {
                 "label": f"{name}: {w.get('name', '')} {w['range']} / {w['power']}",
-                "group": "Vehicles" if kind == "vehicle" else "Guns",
+                "group": _("Vehicles") if kind == "vehicle" else _("Guns"),
                 "range": w["range"],
                 "power": w["power"],
                 "shooter": kind,
@@ -79,11 +85,18 @@ def _collect(profile: dict, weapons: dict, targets: list, melee: list) -> None:
             }
     strength = data.get("strength_max")
     if strength:
-        targets.append({"label": f"{name} (strength {strength})", "kind": kind, "strength": strength})
+        targets.append(
+            {
+                "label": _("{name} (strength {strength})").format(name=name, strength=strength),
+                "kind": kind,
+                "strength": strength,
+            }
+        )
         melee_sum = sum((w.get("melee") or 0) for w in arsenal or [])
         melee.append(
             {
-                "label": f"{name} (strength {strength}" + (f", ББ {melee_sum})" if melee_sum else ")"),
+                "label": _("{name} (strength {strength}").format(name=name, strength=strength)
+                + (f", ББ {melee_sum})" if melee_sum else ")"),
                 "kind": kind,
                 "strength": strength,
                 "melee": melee_sum,

@@ -4,6 +4,18 @@ that changes play or the tracker, each defaulting to the spec's recommendation.
 Keys are stable: the battle tracker stores them with each battle and the balance simulator reads them.
 Readings that the engine takes as given (A0, A1, A5, A20, A27–A29) are settings of category "interpretation"
 with a single choice, so every ambiguity is a named setting with its default and source.
+
+Where the settings that have no dice of their own are read (issue 17; none was removed):
+- deployment_order (A3): the battle's deployment (battle/commands.py Deploy and DeploymentRoll, battle/fold.py):
+  alternate = a d12 roll-off, then one unit at a time; free = any order.
+- half_step_obstacle_free (A8), obstacle_cost_additive (A9): the movement cost action (actions/movement.py, Table 1),
+  played from the board as the "move" command; flyer_full_speed_each_move (A10) there too, and in the simulator.
+- dismounted_pilot_rejoins_squad (A19): who activates a dismounted pilot (battle/units.py solo_soldiers; turns,
+  "done" with a soldier).
+- enforce_mount_limit (A30): the battle's start (battle/units.py check_mounts). The builder's own check
+  (army.py "too_many_weapons") does not read it yet: cost_roster takes no settings.
+- balance_info_percent, balance_warning_percent (A2): the balance jobs' verdict (rules/jobs/analysis.thresholds). The
+  builder's balance note (army.py BALANCE_INFO / BALANCE_WARNING) still uses fixed 10 % and 20 %.
 """
 
 from __future__ import annotations
@@ -89,7 +101,7 @@ SETTINGS: tuple[Setting, ...] = (
         default=10,
         kind="int",
         source="§5 A2 (p.3)",
-        help="Armies whose totals differ by more than this share of the larger army get a note.",
+        help="Armies whose totals differ by more than this share of the larger army get a note (balance jobs' verdict).",
     ),
     Setting(
         key="balance_warning_percent",
@@ -97,7 +109,7 @@ SETTINGS: tuple[Setting, ...] = (
         default=20,
         kind="int",
         source="§5 A2 (p.3)",
-        help="Armies whose totals differ by more than this share of the larger army get a warning.",
+        help="Armies whose totals differ by more than this share of the larger army get a warning (balance jobs).",
     ),
     Setting(
         key="deployment_order",
@@ -106,7 +118,8 @@ SETTINGS: tuple[Setting, ...] = (
         kind="choice",
         choices=("alternate", "free"),
         source="§5 A3 (p.3–4)",
-        help="Alternate: one unit at a time, who starts settled by a d12 roll-off. Free: in any order.",
+        help="Alternate: one unit at a time, who starts settled by a d12 roll-off. Free: in any order. "
+        "The board's deployment (before the first initiative) follows it.",
     ),
     Setting(
         key="initiative_reroll",
@@ -145,14 +158,16 @@ SETTINGS: tuple[Setting, ...] = (
         label="Obstacles up to 2.5 cm are free",
         default=True,
         source="§5 A8 (p.13, p.15)",
-        help="On: <= 2.5 cm costs nothing (the prose). Off: exactly half a step already costs 2 SP (Table 1).",
+        help="On: <= 2.5 cm costs nothing (the prose). Off: exactly half a step already costs 2 SP (Table 1). "
+        "Read by the movement cost (the board's Move).",
     ),
     Setting(
         key="obstacle_cost_additive",
         label="Obstacle SP are added to the distance",
         default=True,
         source="§5 A9 (p.13)",
-        help="On: a half-to-one-step obstacle costs 2 SP on top of the horizontal distance.",
+        help="On: a half-to-one-step obstacle costs 2 SP on top of the horizontal distance. Off: the 2 SP are the "
+        "whole cost of the step over it (1 more than a plain step).",
     ),
     Setting(
         key="flyer_full_speed_each_move",
@@ -237,7 +252,8 @@ SETTINGS: tuple[Setting, ...] = (
         label="A dismounted pilot rejoins his squad",
         default=True,
         source="§5 A19 (p.19–20)",
-        help="On: he activates with his original squad (or alone if it is gone). Off: always a one-man unit.",
+        help="On: he activates with his original squad (or alone if it is gone). Off: always a one-man unit, "
+        "with his own turn and his own 'done'.",
     ),
     Setting(
         key="cover_exactly_half",
@@ -285,7 +301,8 @@ SETTINGS: tuple[Setting, ...] = (
         label="Check the arsenal mount limit",
         default=True,
         source="§5 A30 (p.7)",
-        help="A vehicle may fit at most its data's `mounts` weapons (none given: any number).",
+        help="A vehicle may fit at most its data's `mounts` weapons (none given: any number). On: a battle "
+        "refuses a roster that fits more.",
     ),
     Setting(
         key="repair_needs_idle_soldier",

@@ -8,6 +8,7 @@ from rules.systems.bronepekhota.army import ARMY
 from rules.systems.bronepekhota.battle import BATTLE
 from rules.systems.bronepekhota.glossary import GLOSSARY
 from rules.systems.bronepekhota.settings import SETTINGS
+from rules.systems.bronepekhota.simulate.part import SIMULATOR
 
 
 class Bronepekhota(GameSystem):
@@ -19,6 +20,7 @@ class Bronepekhota(GameSystem):
     glossary = GLOSSARY
     army = ARMY
     battle = BATTLE
+    simulator = SIMULATOR
     odds_template = "bronepekhota/odds.html"
 
     def odds_context(self) -> dict:

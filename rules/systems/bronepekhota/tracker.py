@@ -43,9 +43,11 @@ Effect vocabulary (what the actions emit; each effect names the `role` of its su
       rejoined                       back with his squad
       aimed {value}                  declared aimed fire this round
     both:
-      action_used {action}           move | shoot | melee | grenade | repair | jump used this round
+      action_used {action, sp?}      move | shoot | melee | grenade | repair | jump used this round; a flying
+                                     vehicle records up to two moves (p.11); "sp": speed points the move cost
       in_melee {value}               touching an enemy model
-      activated {value}              the Armlist is turned
+      activated {value, soldier?}    the Armlist is turned (with "soldier": a dismounted pilot's own
+                                     activation as a one-man unit, A19)
       new_round                      resets the per-round flags; panic wears off; a captured vehicle may act
     manual adjustments (sliders on the phone):
       set_strength {value}, set_ammo {value}   within 0..max, else RuleInputError
@@ -66,6 +68,15 @@ VEHICLE_FLAGS = ("activated", "lying", "flying", "in_melee", "destroyed", "may_s
 GUN_FLAGS = ("activated", "lying", "in_melee", "destroyed", "may_stand_up")
 SOLDIER_FLAGS = ("alive", "on_field", "panicked", "deserted", "in_melee", "aimed")
 GAME_EFFECTS = ("initiative", "dispute")
+FLYER_MOVES = 2  # a flying vehicle may move, shoot, move (p.11, §3.2)
+
+
+def is_flyer(state: dict) -> bool:
+    return state.get("kind") == "vehicle" and state.get("locomotion") == "flying"
+
+
+def moves_used(state: dict) -> int:
+    return state.get("actions", []).count("move")
 
 
 def _pilot_for(entry: dict) -> dict | None:
@@ -181,6 +192,8 @@ def apply_effect(state: dict, effect: dict) -> dict:
 def _new_round_soldier(s: dict) -> None:
     s["actions"] = []
     s["aimed"] = False
+    if "activated" in s:
+        s["activated"] = False
     s["panicked"] = False  # self-control returns by the start of the next round (p.51)
 
 
@@ -191,7 +204,7 @@ def _apply_squad(state: dict, effect: dict) -> None:
         for s in state["soldiers"]:
             _new_round_soldier(s)
         return
-    if kind == "activated":
+    if kind == "activated" and "soldier" not in effect:
         state["activated"] = bool(effect.get("value", True))
         return
     s = _soldier(state, effect)
@@ -219,6 +232,9 @@ def _apply_squad(state: dict, effect: dict) -> None:
             s["actions"].append(action)
     elif kind in ("in_melee", "aimed"):
         s[kind] = bool(effect.get("value", True))
+    elif kind == "activated":
+        # A dismounted pilot acting as a one-man unit (setting dismounted_pilot_rejoins_squad off, A19).
+        s["activated"] = bool(effect.get("value", True))
     elif kind == "set_soldier":
         for key in ("alive", "on_field", "deserted", "panicked"):
             if key in effect:
@@ -263,10 +279,15 @@ def _apply_machine(state: dict, effect: dict) -> None:
         if "shoot" not in state["actions"]:
             state["actions"].append("shoot")
     elif kind == "action_used":
-        if effect.get("action") not in ROUND_ACTIONS:
-            raise _bad(f"unknown action {effect.get('action')!r}")
-        if effect["action"] not in state["actions"]:
-            state["actions"].append(effect["action"])
+        action = effect.get("action")
+        if action not in ROUND_ACTIONS:
+            raise _bad(f"unknown action {action!r}")
+        if action not in state["actions"]:
+            state["actions"].append(action)
+        elif action == "move" and is_flyer(state) and state["actions"].count("move") < FLYER_MOVES:
+            state["actions"].append(action)  # a flyer moves twice: move, shoot, move (p.11)
+        if action == "move" and "sp" in effect:
+            state["sp_used"] = state.get("sp_used", 0) + effect["sp"]
     elif kind == "activation_used":
         state["activated"] = True
         state["actions"] = ["move", "shoot", "melee"]
@@ -294,6 +315,8 @@ def _apply_machine(state: dict, effect: dict) -> None:
             state["towed_by"] = None
     elif kind == "new_round":
         state.update(activated=False, shots_this_round=0, weapons_fired=[], actions=[])
+        if "sp_used" in state:
+            state["sp_used"] = 0
         if is_vehicle:
             state["acts_next_round"] = False
     elif kind == "set_strength":
@@ -380,8 +403,10 @@ def unit_view(state: dict, profile: dict, settings: dict | None = None) -> dict:
     speed = tables.speed_for_strength(data.get("speed_sectors", []), state["strength"])
     view["speed"] = speed
     move_block = _vehicle_common_block(state)
-    if move_block is None and "move" in state["actions"] and state.get("locomotion") != "flying":
+    if move_block is None and "move" in state["actions"] and not is_flyer(state):
         move_block = "already moved this round"
+    if move_block is None and is_flyer(state) and moves_used(state) >= FLYER_MOVES:
+        move_block = "already moved twice this round (move, shoot, move)"
     if move_block is None and state["towed_by"] is not None:
         move_block = "being towed"
     if move_block is None and speed == 0:

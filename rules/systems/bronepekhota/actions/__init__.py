@@ -9,6 +9,7 @@ Every action takes RAW inputs (a JSON object described by its `input_schema`) an
 
 from rules.systems.bronepekhota.actions.grenade import Grenade
 from rules.systems.bronepekhota.actions.melee import Melee
+from rules.systems.bronepekhota.actions.movement import Movement
 from rules.systems.bronepekhota.actions.real_shot import RealShot
 from rules.systems.bronepekhota.actions.rolloff import Dispute, Initiative
 from rules.systems.bronepekhota.actions.support import AmmoRefresh, Capture, Jump, Repair, Towing
@@ -24,6 +25,7 @@ ACTIONS = {
         SurvivalTest(),
         ArmourTest(),
         Melee(),
+        Movement(),
         Grenade(),
         EmergencyLanding(),
         Repair(),

@@ -307,17 +307,10 @@ def damage_to_element(
             effects.append({"kind": "pilot_killed", "role": role, **echo(el)})
             effects.append({"kind": "soldier_killed", "role": f"{role}.pilot", "cause": cause, **pilot_echo(el)})
             if el.get("flying") and after > 0:
-                landing = dice.roll(tables.EMERGENCY_LANDING_FACES, "emergency landing damage")
-                landed_after = tables.strength_after(after, landing)
-                steps.append(f"Emergency landing: d6 = {landing} damage, strength {after} -> {landed_after}.")
-                effects.append({"kind": "landed", "role": role, **echo(el)})
-                effects.append(
-                    {"kind": "damage", "role": role, "amount": landing, "cause": "emergency landing", **echo(el)}
-                )
-                if landed_after == 0:
-                    effects.append({"kind": "destroyed", "role": role, **echo(el)})
-                result["emergency_landing"] = {"roll": landing, "strength_after": landed_after}
-                after = landed_after
+                landing, landing_effects = emergency_landing(dice, after, role, echo(el), steps)
+                effects += landing_effects
+                result["emergency_landing"] = landing
+                after = landing["strength_after"]
         elif outcome == tables.PANIC:
             effects.append({"kind": "panic", "role": f"{role}.pilot", **pilot_echo(el)})
             if after > 0:
@@ -330,6 +323,31 @@ def damage_to_element(
     result["strength_after"] = after
     result["destroyed"] = after == 0
     return result, effects
+
+
+def emergency_landing(dice, strength: int, role: str, who: dict, steps: list[str]) -> tuple[dict, list[dict]]:
+    """§3.10 (p.19): the pilot of a flying vehicle died in flight, whatever killed him (a virtual shot, a real shot's
+    armour test, melee is impossible in the air): the vehicle lands on the spot and takes Д6 damage.
+    `strength` is its strength once the damage that killed the pilot is marked (> 0)."""
+    roll = dice.roll(tables.EMERGENCY_LANDING_FACES, "emergency landing damage")
+    after = tables.strength_after(strength, roll)
+    steps.append(f"Emergency landing: d6 = {roll} damage, strength {strength} -> {after}.")
+    effects = [
+        {"kind": "landed", "role": role, **who},
+        {"kind": "damage", "role": role, "amount": roll, "cause": "emergency landing", **who},
+    ]
+    if after == 0:
+        effects.append({"kind": "destroyed", "role": role, **who})
+    return {"roll": roll, "strength_after": after}, effects
+
+
+def landing_loss(strength: int) -> dict[int, Fraction]:
+    """The strength lost by an emergency landing from `strength` (Д6, clamped at 0), exactly."""
+    out: dict[int, Fraction] = {}
+    for roll in range(1, tables.EMERGENCY_LANDING_FACES + 1):
+        lost = strength - tables.strength_after(strength, roll)
+        out[lost] = out.get(lost, Fraction(0)) + Fraction(1, tables.EMERGENCY_LANDING_FACES)
+    return out
 
 
 def attack_element(

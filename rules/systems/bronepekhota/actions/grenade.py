@@ -1,6 +1,7 @@
 """Grenades (spec §3.8, p.36–37; optional rule). The burst lands Д6 steps from the thrower toward the target
 (never doubled by aimed fire) and always explodes: every element within 1 step of it, friend, foe or the thrower
-himself, is attacked with 1Д20 (§7.4 II and III; no cover, A15).
+himself, is attacked with 1Д20 (§7.4 II and III; no cover by default, A15: with the setting blast_cover on, a victim's
+`cover` raises its armour as for a shot, Table 5, as the simulator does).
 
 Who is within 1 step depends on where the burst lands, which the players see only after the roll. Two ways in:
 - one call: list `victims`, each with `bursts`: the burst distances (1–6) at which it would be within 1 step.
@@ -26,6 +27,7 @@ from rules.systems.bronepekhota.actions.common import (
     echo,
     err,
 )
+from rules.systems.bronepekhota.actions.virtual_shot import cover_value
 
 VICTIM = {
     **ELEMENT,
@@ -37,9 +39,14 @@ VICTIM = {
             "uniqueItems": True,
             "description": "Burst distances (steps from the thrower) that put this element within 1 step",
         },
+        "cover": {"enum": list(tables.COVER_CHOICES), "description": "Counts only with the setting blast_cover"},
     },
 }
-POOL = (1, 20, 0, 0, "grenade die")
+
+
+def pool(bonus: int = 0) -> tuple:
+    """The grenade's 1Д20 against armour + `bonus` (cover, only with blast_cover)."""
+    return (1, 20, 0, bonus, "grenade die")
 
 
 class Grenade(BronAction):
@@ -50,7 +57,8 @@ class Grenade(BronAction):
     option = "grenades"
     description = (
         "Instead of shooting, an infantryman throws one grenade: the burst lands Д6 steps toward the target and "
-        "always explodes; everything within 1 step (the thrower too) is attacked with 1Д20, no cover."
+        "always explodes; everything within 1 step (the thrower too) is attacked with 1Д20, no cover (unless the "
+        "setting blast_cover is on)."
     )
     input_schema = {
         "type": "object",
@@ -80,7 +88,10 @@ class Grenade(BronAction):
         victims = []
         thrower_listed = False
         for i, v in enumerate(inputs.get("victims", [])):
-            el = check_element({k: val for k, val in v.items() if k != "bursts"}, f"victims.{i}")
+            el = check_element({k: val for k, val in v.items() if k not in ("bursts", "cover")}, f"victims.{i}")
+            bonus = 0
+            if settings["blast_cover"]:  # A6, A15: off (the default), bursts ignore cover
+                bonus = cover_value(v.get("cover", tables.COVER_NONE), settings, f"victims.{i}.cover")
             if not two_calls and "bursts" not in v:
                 raise err(
                     f"victims.{i}.bursts",
@@ -89,10 +100,10 @@ class Grenade(BronAction):
             bursts = set(v.get("bursts", range(1, 7)))
             same = "ref" in v and v.get("ref") == thrower.get("ref") and v.get("soldier") == thrower.get("soldier")
             thrower_listed = thrower_listed or same
-            victims.append((el, bursts, f"victims.{i}"))
+            victims.append((el, bursts, f"victims.{i}", bonus))
         if not thrower_listed and (not two_calls or inputs["burst_steps"] == 1):
             self_el = {k: thrower[k] for k in ("kind", "armour", "ref", "soldier", "name") if k in thrower}
-            victims.append((check_element(self_el, "thrower"), {1}, "thrower"))
+            victims.append((check_element(self_el, "thrower"), {1}, "thrower", 0))
         return {"thrower": thrower, "burst_steps": inputs.get("burst_steps"), "victims": victims}
 
     def resolve_clean(self, clean, settings, dice):
@@ -110,9 +121,9 @@ class Grenade(BronAction):
         else:
             steps.append(f"Burst {burst} steps from the thrower (rolled before).")
         result = {"burst_steps": burst, "victims": []}
-        hit = [(el, role) for el, bursts, role in clean["victims"] if burst in bursts]
-        for el, role in hit:
-            res, eff = attack_element(dice, el, role, [POOL], settings=settings, steps=steps, cause="grenade")
+        hit = [(el, role, bonus) for el, bursts, role, bonus in clean["victims"] if burst in bursts]
+        for el, role, bonus in hit:
+            res, eff = attack_element(dice, el, role, [pool(bonus)], settings=settings, steps=steps, cause="grenade")
             result["victims"].append({"role": role, **res})
             effects += eff
         destroyed = sum(1 for v in result["victims"] if v["destroyed"])
@@ -126,9 +137,10 @@ class Grenade(BronAction):
         fixed = clean["burst_steps"]
         burst = {fixed: Fraction(1)} if fixed else {b: Fraction(1, 6) for b in range(1, 7)}
         victims = []
-        for el, bursts, role in clean["victims"]:
+        for el, bursts, role, bonus in clean["victims"]:
             p_in = sum((p for b, p in burst.items() if b in bursts), Fraction(0))
-            dmg = tables.damage_distribution(1, 20, el["armour"] if el["kind"] == "infantry" else el["strength"])
+            armour = (el["armour"] if el["kind"] == "infantry" else el["strength"]) + bonus
+            dmg = tables.damage_distribution(1, 20, armour)
             cons = damage_consequences(el, dmg, settings, cause="grenade")
             victims.append(
                 {

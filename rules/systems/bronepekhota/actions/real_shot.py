@@ -16,8 +16,10 @@ from rules.systems.bronepekhota.actions.common import (
     check_can_fire,
     check_element,
     echo,
+    emergency_landing,
     err,
     fire_effects,
+    landing_loss,
     pilot_echo,
     survival_faces,
 )
@@ -33,7 +35,7 @@ class RealShot(BronAction):
         "Ammo drops by the charge power before the shot (shell 2, mine 3 for mortars only, rocket 4). Then the "
         "players report the hit. Infantry: fell = destroyed, stood = Д6 survival test. Vehicle: P damage and a Д12 "
         "armour test if it stood, 2P and Д20 if it fell or was lying. Gun: P or 2P. Infantry knocked over by a "
-        "falling vehicle or gun are crushed."
+        "falling vehicle or gun are crushed. A flyer whose pilot is killed lands and takes Д6 more (p.19)."
     )
     input_schema = {
         "type": "object",
@@ -166,17 +168,30 @@ class RealShot(BronAction):
                     effects.append(
                         {"kind": "soldier_killed", "role": "target.pilot", "cause": "shot", **pilot_echo(target)}
                     )
+                    if target.get("flying") and after > 0:
+                        # The pilot died in flight: the vehicle lands and takes Д6, in real shooting too (p.19, §3.10).
+                        landing, landing_effects = emergency_landing(dice, after, "target", echo(target), steps)
+                        effects += landing_effects
+                        result["emergency_landing"] = landing
                 elif outcome == tables.PANIC:
                     effects.append({"kind": "panic", "role": "target.pilot", **pilot_echo(target)})
                     if after > 0:
                         effects.append({"kind": "pilot_left", "role": "target", "reason": "panic", **echo(target)})
+                        if target.get("flying") and settings["panic_flyer_lands_safely"]:
+                            effects.append({"kind": "landed", "role": "target", **echo(target)})
         if after == 0 and target["kind"] == "vehicle" and target.get("pilot") and result["pilot"] != tables.KILLED:
             effects.append(
                 {"kind": "dismounted", "role": "target.pilot", "reason": "vehicle destroyed", **pilot_echo(target)}
             )
+        final = result.get("emergency_landing", {}).get("strength_after", after)
+        result.update(strength_after=final, destroyed=final == 0)
         summary = f"{damage} damage, strength now {after}" + (" (destroyed)" if after == 0 else "")
         if result["pilot"]:
             summary += f"; pilot {result['pilot']}"
+        if "emergency_landing" in result:
+            landing = result["emergency_landing"]
+            summary += f"; emergency landing: {landing['roll']} more damage, strength {final}"
+            summary += " (destroyed)" if final == 0 else ""
         return self.outcome(summary + ".", result, effects, steps)
 
     def odds_clean(self, clean, settings):
@@ -196,10 +211,12 @@ class RealShot(BronAction):
                 "p_pilot_killed": prob(0),
             }
         damage = tables.real_hit_damage(clean["charge"], fell=fell, was_lying=was_lying)
-        after = tables.strength_after(target["strength"], damage)
-        out.update(damage=distribution({damage: Fraction(1)}), p_destroyed=prob(1 if after == 0 else 0))
+        strength = target["strength"]
+        after = tables.strength_after(strength, damage)
+        loss = {strength - after: Fraction(1)}
+        out.update(damage=distribution({damage: Fraction(1)}), p_emergency_landing=prob(0))
         if target["kind"] == "vehicle" and target.get("pilot") is not None:
-            armour = after if settings["armour_test_after_damage"] else target["strength"]
+            armour = after if settings["armour_test_after_damage"] else strength
             p = tables.armour_test_probabilities(
                 armour,
                 tables.armour_test_die(fell=fell, was_lying=was_lying),
@@ -212,6 +229,16 @@ class RealShot(BronAction):
                 p_pilot_killed=prob(p[tables.KILLED]),
                 p_panic=prob(p[tables.PANIC]),
             )
+            if target.get("flying") and after > 0 and p[tables.KILLED]:
+                # A pilot killed in flight: the vehicle lands and takes Д6 more (p.19).
+                p_dead = p[tables.KILLED]
+                loss = {strength - after: 1 - p_dead}
+                for lost, q in landing_loss(after).items():
+                    key = strength - after + lost
+                    loss[key] = loss.get(key, Fraction(0)) + p_dead * q
+                out["p_emergency_landing"] = prob(p_dead)
         else:
             out.update(p_pilot_killed=prob(0), p_panic=prob(0))
+        loss = {k: v for k, v in loss.items() if v}
+        out.update(strength_loss=distribution(loss), p_destroyed=prob(loss.get(strength, Fraction(0))))
         return out

@@ -7,7 +7,14 @@ from fractions import Fraction
 
 from rules.contract import distribution, prob
 from rules.systems.bronepekhota import tables
-from rules.systems.bronepekhota.actions.common import REF, BronAction, err, survival_faces
+from rules.systems.bronepekhota.actions.common import (
+    REF,
+    BronAction,
+    emergency_landing,
+    err,
+    landing_loss,
+    survival_faces,
+)
 
 SUBJECT = {
     "type": "object",
@@ -20,6 +27,12 @@ SUBJECT = {
         "is_pilot": {"type": "boolean", "description": "He pilots a vehicle (panic makes him leave it)"},
         "vehicle_ref": REF,
         "vehicle_flying": {"type": "boolean"},
+        "vehicle_strength": {
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 99,
+            "description": "His vehicle's strength now (a flyer whose pilot dies lands and takes Д6, p.19)",
+        },
     },
 }
 
@@ -47,6 +60,34 @@ def _vehicle(subject: dict) -> dict:
     return {"ref": subject["vehicle_ref"]} if "vehicle_ref" in subject else {}
 
 
+def landing_after_pilot_death(dice, subject: dict, strength: int | None, result: str, steps: list[str]):
+    """A pilot killed while his vehicle flies: it lands on the spot and takes Д6 (p.19, §3.10), whatever test
+    killed him. `strength`: the vehicle's strength now (None: unknown, the damage is marked without a total)."""
+    if result != tables.KILLED or not (subject.get("is_pilot") and subject.get("vehicle_flying")):
+        return None, []
+    if strength == 0:
+        return None, []  # destroyed already: nothing is left to land
+    if strength is None:
+        roll = dice.roll(tables.EMERGENCY_LANDING_FACES, "emergency landing damage")
+        steps.append(f"Emergency landing: d6 = {roll} damage.")
+        effects = [
+            {"kind": "landed", "role": "vehicle", **_vehicle(subject)},
+            {"kind": "damage", "role": "vehicle", "amount": roll, "cause": "emergency landing", **_vehicle(subject)},
+        ]
+        return {"roll": roll}, effects
+    return emergency_landing(dice, strength, "vehicle", _vehicle(subject), steps)
+
+
+def landing_odds(subject: dict, strength: int | None, p_killed: Fraction) -> dict:
+    if not (subject.get("is_pilot") and subject.get("vehicle_flying")) or strength == 0:
+        return {"p_emergency_landing": prob(0)}
+    out = {"p_emergency_landing": prob(p_killed)}
+    if strength is not None:
+        p_destroyed = landing_loss(strength).get(strength, Fraction(0))
+        out["p_vehicle_destroyed"] = prob(p_killed * p_destroyed)
+    return out
+
+
 class SurvivalTest(BronAction):
     key = "survival_test"
     label = "Survival test"
@@ -72,10 +113,19 @@ class SurvivalTest(BronAction):
         steps = [f"d{faces} = {roll} against Бр {subject['armour']}: {result}."]
         summary = {"survived": "Survives.", "panic": "Survives but panics.", "killed": "Killed."}[result]
         effects = survival_effects(subject, result, settings)
-        return self.outcome(summary, {"roll": roll, "die": faces, "result": result}, effects, steps)
+        out = {"roll": roll, "die": faces, "result": result}
+        landing, landing_effects = landing_after_pilot_death(
+            dice, subject, subject.get("vehicle_strength"), result, steps
+        )
+        if landing:
+            effects += landing_effects
+            out["emergency_landing"] = landing
+            summary += f" His vehicle makes an emergency landing: {landing['roll']} damage."
+        return self.outcome(summary, out, effects, steps)
 
     def odds_clean(self, clean, settings):
         p = tables.survival_probabilities(clean["subject"]["armour"], clean["die"], panic_rule=settings["panic"])
+        subject = clean["subject"]
         return {
             "die": clean["die"],
             "p_survived": prob(p[tables.SURVIVED] + p[tables.PANIC]),
@@ -83,6 +133,7 @@ class SurvivalTest(BronAction):
             "p_panic": prob(p[tables.PANIC]),
             "p_killed": prob(p[tables.KILLED]),
             "outcomes": distribution(p),
+            **landing_odds(subject, subject.get("vehicle_strength"), p[tables.KILLED]),
         }
 
 
@@ -93,7 +144,8 @@ class ArmourTest(BronAction):
     modes = ("real",)
     description = (
         "Real shooting only. After the damage is marked, roll Д12 (vehicle stayed standing) or Д20 (it fell or was "
-        "lying): Броня >= roll keeps the pilot safe, otherwise the pilot takes a Д6 survival test."
+        "lying): Броня >= roll keeps the pilot safe, otherwise the pilot takes a Д6 survival test. A flying "
+        "vehicle whose pilot dies lands and takes Д6 damage (p.19)."
     )
     input_schema = {
         "type": "object",
@@ -129,12 +181,15 @@ class ArmourTest(BronAction):
         steps.append(f"Pilot survival test: d{s_faces} = {s_roll} against Бр {pilot['armour']}: {result}.")
         effects = survival_effects(pilot, result, settings, role="vehicle.pilot")
         summary = {"survived": "Armour pierced; the pilot survives.", "panic": "Armour pierced; the pilot panics."}
-        return self.outcome(
-            summary.get(result, "Armour pierced; the pilot is killed."),
-            {"roll": roll, "safe": False, "survival_roll": s_roll, "pilot": result},
-            effects,
-            steps,
-        )
+        summary = summary.get(result, "Armour pierced; the pilot is killed.")
+        out = {"roll": roll, "safe": False, "survival_roll": s_roll, "pilot": result}
+        # A flyer whose pilot the armour test kills lands and takes Д6 (p.19, §3.10), as in virtual shooting.
+        landing, landing_effects = landing_after_pilot_death(dice, pilot, strength, result, steps)
+        if landing:
+            effects += landing_effects
+            out["emergency_landing"] = landing
+            summary += f" Emergency landing: {landing['roll']} damage, strength {landing['strength_after']}."
+        return self.outcome(summary, out, effects, steps)
 
     def odds_clean(self, clean, settings):
         p = tables.armour_test_probabilities(
@@ -151,6 +206,7 @@ class ArmourTest(BronAction):
             "p_pilot_survives": prob(p["safe"] + p[tables.SURVIVED] + p[tables.PANIC]),
             "p_panic": prob(p[tables.PANIC]),
             "p_pilot_killed": prob(p[tables.KILLED]),
+            **landing_odds(clean["pilot"], clean["strength"], p[tables.KILLED]),
         }
 
 

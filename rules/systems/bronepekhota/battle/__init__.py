@@ -13,7 +13,7 @@ from rules.contract import Awaiting, BattlePart, Event, GameState, SideSetup, St
 from rules.systems.bronepekhota.battle import board, fold, text, view
 from rules.systems.bronepekhota.battle.adjust import is_step_only
 from rules.systems.bronepekhota.battle.commands import COMMANDS
-from rules.systems.bronepekhota.battle.units import build_units, owner_of
+from rules.systems.bronepekhota.battle.units import build_units, check_mounts, owner_of, system_settings
 
 GAME_LEVEL_EVENTS = ("round.started", "initiative.rolled", "order.set", "mission.completed")
 
@@ -24,8 +24,10 @@ class BronepekhotaBattle(BattlePart):
 
     def start(self, *, sides: list[SideSetup], settings: dict) -> Start:
         units: list[UnitSetup] = []
+        mount_limit = system_settings(settings)["enforce_mount_limit"]
         for side in sides:
             for built in build_units(side_index=side.index, snapshot=side.roster):
+                check_mounts(built, enforce=mount_limit)
                 units.append(
                     UnitSetup(
                         key=built["key"],

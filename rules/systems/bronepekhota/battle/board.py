@@ -4,9 +4,13 @@ strength track, sliders, soldiers and actions, and the end-of-game controls. The
 from __future__ import annotations
 
 from rules.contract import board as w
+from rules.systems.bronepekhota.actions.support import has_repair, jump_steps
 from rules.systems.bronepekhota.battle.view import available_actions
 
 _TONES = {"warn": "warn", "bad": "bad", "good": "good"}
+ADJUST_TITLE = "Adjust by hand (a ruling)"
+MORE_TITLE = "More tests"
+MORE_AND_ADJUST_TITLE = "More tests · adjust by hand"
 
 
 def _flags(pairs) -> list[dict]:
@@ -71,8 +75,13 @@ def _turnbar(state: dict, names: dict, viewer_sides, live: bool) -> list[dict]:
         out.append(w.text("Initiative not rolled this round."))
     if game.get("round_over"):
         out.append(w.text("Every unit has acted: start the next round.", tone="warning"))
+    deployment = game.get("deployment") or {}
+    if deployment.get("open"):
+        out.append(w.text(_deployment_line(deployment, names)))
     if live:
         buttons = []
+        if deployment.get("open") and deployment.get("alternate") and deployment.get("first") is None:
+            buttons.append(w.button("Roll off: who deploys first", "deployment"))
         if not initiative:
             buttons.append(w.button("Roll initiative", "initiative", secondary=False))
         standing = [s["index"] for s in state["sides"] if s["index"] not in game.get("eliminated", [])]
@@ -84,8 +93,20 @@ def _turnbar(state: dict, names: dict, viewer_sides, live: bool) -> list[dict]:
             w.button(f"Start round {game.get('round', 1) + 1}", "round", secondary=not game.get("round_over"))
         )
         buttons.append(w.button("Resolve a test…", "", attrs={"act": "shoot"}))
+        buttons.append(w.button("Dispute roll", "", attrs={"act": "dispute"}))
         out.append(w.buttons(buttons))
     return out
+
+
+def _deployment_line(deployment: dict, names: dict) -> str:
+    """Deployment before round 1 (p.3–4, §5 A3)."""
+    left = sum(deployment.get("left", {}).values())
+    if not deployment.get("alternate"):
+        return f"Deployment (free order): {left} unit(s) still to place, or roll initiative to skip it."
+    if deployment.get("first") is None:
+        return "Deployment alternates one unit at a time: roll off who places first (or roll initiative to skip it)."
+    nxt = deployment.get("next")
+    return f"Deployment: {names.get(nxt, nxt)} places the next unit ({left} still to place)."
 
 
 def _groups(state: dict, viewer_sides, *, can_write: bool, live: bool) -> list[dict]:
@@ -127,7 +148,17 @@ def _card(u: dict, state: dict, *, can_write: bool, live: bool) -> dict:
     else:
         _squad(card, u, v, can_write=can_write)
     if live and v["alive"]:
-        card["widgets"].append(w.buttons(_actions(u, v, state)))
+        main, more = _actions(u, v, state)
+        card["widgets"].append(main)
+        # One folded group per card: the rarer tests join the rulings by hand where the card has them.
+        by_hand = next((x for x in card["widgets"] if x["type"] == "buttons" and x["title"] == ADJUST_TITLE), None)
+        if by_hand is not None:
+            by_hand["items"][:0] = more
+            by_hand["title"] = MORE_AND_ADJUST_TITLE
+            card["widgets"].remove(by_hand)
+            card["widgets"].append(by_hand)
+        else:
+            card["widgets"].append(w.buttons(more, title=MORE_TITLE, folded=True))
     return card
 
 
@@ -192,7 +223,7 @@ def _machine(card: dict, u: dict, v: dict, state: dict, *, can_write: bool) -> N
                 "Out of melee" if melee else "In melee", "adjust", {"unit": key, "changes": {"in_melee": not melee}}
             ),
         ]
-        widgets.append(w.buttons(adjust, title="Adjust by hand (a ruling)", folded=True))
+        widgets.append(w.buttons(adjust, title=ADJUST_TITLE, folded=True))
 
 
 def _squad(card: dict, u: dict, v: dict, *, can_write: bool) -> None:
@@ -238,24 +269,75 @@ def _squad(card: dict, u: dict, v: dict, *, can_write: bool) -> None:
     )
 
 
-def _actions(u: dict, v: dict, state: dict) -> list[dict]:
+def _act(label: str, act: str, key: str, *, primary: bool = False) -> dict:
+    """A button that opens the action sheet on this test for this unit (board.js)."""
+    return w.button(label, "", secondary=not primary, attrs={"act": act, "unit": key})
+
+
+def _actions(u: dict, v: dict, state: dict) -> tuple[dict, list[dict]]:
+    """The unit's row: every test the rules resolve for it is one tap away (the sheet, then Roll), or two behind
+    "More tests"; what needs no input (stop towing, done, placed) is a single tap."""
     key = u["key"]
     offered = available_actions(state["settings"])
+    more = []
     if u["kind"] == "gun":
-        items = [w.button("Fire the gun", "", secondary=False, attrs={"act": "shoot", "unit": key})]
+        items = [_act("Fire the gun", "shoot", key, primary=True)]
     else:
-        items = [
-            w.button("Shoot", "", secondary=False, attrs={"act": "shoot", "unit": key}),
-            w.button("Melee", "", attrs={"act": "melee", "unit": key}),
-        ]
+        items = [_act("Shoot", "shoot", key, primary=True), _act("Move", "move", key), _act("Melee", "melee", key)]
     if u["kind"] == "squad":
-        items.append(w.button("Repair", "", attrs={"act": "repair", "unit": key}))
-        items.append(w.button("Capture", "", attrs={"act": "capture", "unit": key}))
+        abilities = [a for s in v["soldiers"] if s["alive"] for a in s.get("abilities", [])]
+        if "jump" in offered and any(jump_steps([a]) for a in abilities):
+            items.append(_act("Jump", "jump", key))
+        items.append(_act("Repair", "repair", key))
+        items.append(_act("Capture", "capture", key))
         if "grenade" in offered:
-            items.append(w.button("Grenade", "", attrs={"act": "grenade", "unit": key}))
+            items.append(_act("Grenade", "grenade", key))
+        more.append(_act("Survival test", "survival_test", key))
+        if "panic" in offered:
+            more.append(_act("Panic flight", "panic", key))
+    if u["kind"] == "vehicle":
+        if v.get("repair_platform") or _pilot_repairs(v, state):
+            items.append(_act("Repair", "repair", key))
+        if v.get("repair_platform"):
+            if v.get("towing"):
+                name = next((x["name"] for x in state["units"] if x["key"] == v["towing"]), v["towing"])
+                items.append(w.button(f"Stop towing {name}", "tow", {"unit": key, "op": "stop"}))
+            else:
+                items.append(_act("Tow", "tow", key))
+        if v.get("pilot"):
+            more.append(_act("Pilot survival test", "survival_test", key))
+            if "armour_test" in offered:
+                more.append(_act("Armour test", "armour_test", key))
+            if "panic" in offered:
+                more.append(_act("Pilot panic flight", "panic", key))
+        if v.get("locomotion") == "flying":
+            more.append(_act("Emergency landing", "emergency_landing", key))
+    if u["kind"] != "squad" and "ammo_refresh" in offered:
+        items.append(_act("Refill ammo", "ammo_refresh", key))
+    more.append(_act("Dispute roll", "dispute", key))
+    deployment = state["game"].get("deployment") or {}
+    # Deployment (p.3–4): alternate order shows "Placed" once the roll-off says who starts; free order at once.
+    deploying = deployment.get("open") and (not deployment.get("alternate") or deployment.get("first") is not None)
+    if deploying and key not in deployment.get("placed", []):
+        items.append(w.button("Placed", "deploy", {"unit": key}))
+    for solo in v.get("solos", []):
+        if solo["activatable"] and not solo["activated"]:
+            items.append(
+                w.button(f"Done: #{solo['soldier']} on his own", "done", {"unit": key, "soldier": solo["soldier"]})
+            )
     if v["activatable"] and not v["activated"]:
         items.append(w.button("Done", "done", {"unit": key}))
-    return items
+    return w.buttons(items), more
+
+
+def _pilot_repairs(v: dict, state: dict) -> bool:
+    """A «Рм» pilot repairs his own vehicle from inside (p.43)."""
+    pilot = v.get("pilot")
+    if not pilot:
+        return False
+    squad = next((x for x in state["units"] if x["key"] == pilot.get("unit")), None)
+    soldier = next((s for s in (squad or {}).get("view", {}).get("soldiers", []) if s["num"] == pilot["soldier"]), {})
+    return has_repair(soldier.get("abilities", []))
 
 
 def _footer(state: dict, names: dict) -> list[dict]:

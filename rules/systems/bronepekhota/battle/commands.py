@@ -4,10 +4,17 @@ through ctx.dice() (server roll or the dice typed in) and answers events; the ge
 from __future__ import annotations
 
 from rules.contract import Command, CommandContext, GameConflict, NewEvent, NotYours, RuleInputError
-from rules.systems.bronepekhota.actions.rolloff import Initiative
+from rules.systems.bronepekhota.actions.rolloff import Dispute, Initiative
 from rules.systems.bronepekhota.battle.adjust import ADJUST_HELP, adjust_effects
 from rules.systems.bronepekhota.battle.resolve import BATTLE_ACTIONS, resolve_action
-from rules.systems.bronepekhota.battle.units import system_settings, unit_facts, unit_label
+from rules.systems.bronepekhota.battle.units import (
+    actor_facts,
+    actor_key,
+    solo_soldiers,
+    system_settings,
+    unit_facts,
+    unit_label,
+)
 
 _ANY_OBJECT = {"type": "object", "maxProperties": 40}
 
@@ -17,27 +24,46 @@ def require_active(ctx: CommandContext) -> None:
         raise GameConflict("The battle is over. Undo the last events to play on.")
 
 
-def require_turn(ctx: CommandContext, unit) -> None:
-    """With `enforce_turns`, a unit acts only on its player's turn and only once per round (§3.2)."""
+def require_turn(ctx: CommandContext, unit, soldier=None) -> None:
+    """With `enforce_turns`, a unit acts only on its player's turn and only once per round (§3.2). A dismounted
+    pilot who acts alone (A19 off) is a unit of his own: `soldier` names him."""
     if not ctx.settings.get("enforce_turns"):
         return
     game = ctx.game
     if not game.get("order"):
         raise GameConflict("Roll initiative and set the player order before units act (turns are enforced).")
     owner = ctx.owner(unit.key)
-    facts = unit_facts(unit.state, unit.profile, settings=ctx.settings, round_=game["round"])
+    solo = soldier in solo_soldiers(unit.state, system_settings(ctx.settings))
+    key = actor_key(unit.key, soldier, solo=solo)
+    facts = actor_facts(ctx.state.units, key, settings=ctx.settings, round_=game["round"])
+    label = unit_label(unit) + (f", soldier {soldier} on his own" if solo else "")
     if facts["activated"]:
-        raise GameConflict(f"{unit_label(unit)} has already acted this round.")
+        raise GameConflict(f"{label} has already acted this round.")
     if not facts["activatable"]:
-        raise GameConflict(f"{unit_label(unit)} cannot act: {facts['reason'] or 'not activatable'}.")
+        raise GameConflict(f"{label} cannot act: {facts.get('reason') or 'not activatable'}.")
     if game.get("turn") != owner:
         raise GameConflict(f"It is not your turn: side {game.get('turn')} acts now (turns are enforced).")
     active = game.get("active_unit")
-    if active and active != unit.key and active in ctx.state.units:
-        other = ctx.state.units[active]
+    if active and active != key and actor_facts(ctx.state.units, active, settings=ctx.settings) is not None:
         raise GameConflict(
-            f"{unit_label(other)} is acting: mark it done before another unit acts (turns are enforced)."
+            f"{active_label(ctx, active)} is acting: mark it done before another unit acts (turns are enforced)."
         )
+
+
+def active_label(ctx: CommandContext, key: str) -> str:
+    from rules.systems.bronepekhota.battle.units import split_actor
+
+    unit_key, num = split_actor(key)
+    unit = ctx.state.units[unit_key]
+    return unit_label(unit) + (f", soldier {num} on his own" if num is not None else "")
+
+
+def require_deployment_done(ctx: CommandContext) -> None:
+    """Once deployment has started, every unit is placed before the first initiative (p.3–4)."""
+    deployment = ctx.game.get("deployment") or {}
+    if deployment.get("open") and deployment.get("started"):
+        left = ", ".join(f"side {s}: {n}" for s, n in deployment.get("left", {}).items() if n)
+        raise GameConflict(f"Finish the deployment first: units still to place ({left}).")
 
 
 class RoundStart(Command):
@@ -73,6 +99,7 @@ class InitiativeRoll(Command):
         game = ctx.game
         if game.get("initiative"):
             raise GameConflict("Initiative was already rolled this round.")
+        require_deployment_done(ctx)
         contenders = [s for s in game["sides"] if s not in game.get("eliminated", [])]
         names = {int(k): v for k, v in game.get("side_names", {}).items()}
         labels = _unique_labels({s: names.get(s, f"Side {s}") for s in contenders})
@@ -121,20 +148,155 @@ class OrderSet(Command):
 class UnitDone(Command):
     name = "done"
     label = "Done for the round"
-    help = "Marks a unit as done for the round: its Armlist is turned (§1.6)."
-    input_schema = {"type": "object", "properties": {"unit": {"type": "string", "maxLength": 80}}}
+    help = (
+        "Marks a unit as done for the round: its Armlist is turned (§1.6). With `soldier`: a dismounted pilot who "
+        "acts as a one-man unit (setting dismounted_pilot_rejoins_squad off, §5 A19)."
+    )
+    input_schema = {
+        "type": "object",
+        "properties": {"unit": {"type": "string", "maxLength": 80}, "soldier": {"type": "integer"}},
+    }
 
     def handle(self, ctx, inputs):
         require_active(ctx)
         record = ctx.own_unit(inputs.get("unit"))
         if record.state.get("kind") == "gun":
             raise RuleInputError({"unit": "A gun is not a unit: it fires during its crew's activation (p.5)."})
+        num = inputs.get("soldier")
+        if num is not None:
+            if num not in solo_soldiers(record.state, system_settings(ctx.settings)):
+                raise RuleInputError(
+                    {
+                        "soldier": "Only a dismounted pilot acting as a one-man unit is marked done on his own "
+                        "(setting dismounted_pilot_rejoins_squad off, A19); others are done with their squad."
+                    }
+                )
+            require_turn(ctx, record, num)
+            key = actor_key(record.key, num, solo=True)
+            if actor_facts(ctx.state.units, key, settings=ctx.settings)["activated"]:
+                raise GameConflict(f"Soldier {num} of {unit_label(record)} is already done this round.")
+            effect = {"kind": "activated", "soldier": num, "value": True}
+            payload = {"unit": record.key, "soldier": num, "actor": key}
+            return [NewEvent("unit.done", {**payload, "apply": [{"unit": record.key, "effect": effect}]})]
         require_turn(ctx, record)
         facts = unit_facts(record.state, record.profile, settings=ctx.settings, round_=ctx.game["round"])
         if facts["activated"]:
             raise GameConflict(f"{unit_label(record)} is already marked done this round.")
         effect = {"kind": "activated", "value": True}
         return [NewEvent("unit.done", {"unit": record.key, "apply": [{"unit": record.key, "effect": effect}]})]
+
+
+class DeploymentRoll(Command):
+    name = "deployment"
+    label = "Roll off: who deploys first"
+    help = (
+        "Deployment alternates one unit at a time (setting deployment_order, §5 A3): every player rolls Д12, the "
+        "highest places first; ties re-roll (as initiative). Typed-in dice: the d12s in side order."
+    )
+
+    def handle(self, ctx, inputs):
+        require_active(ctx)
+        deployment = _deployment(ctx)
+        if not deployment["alternate"]:
+            raise RuleInputError({"deployment_order": "Deployment is free in these settings: place in any order."})
+        if deployment["first"] is not None:
+            raise GameConflict("Who deploys first was already rolled.")
+        game = ctx.game
+        names = {int(k): v for k, v in game.get("side_names", {}).items()}
+        labels = _unique_labels({s: names.get(s, f"Side {s}") for s in game["sides"]})
+        by_label = {v: k for k, v in labels.items()}
+        outcome = Initiative().resolve(
+            {"players": [labels[s] for s in game["sides"]]}, system_settings(ctx.settings), ctx.dice()
+        )
+        rolls = [{str(by_label[p]): v for p, v in r["rolls"].items()} for r in outcome.result["rounds"]]
+        winner = by_label[outcome.result["winner"]]
+        ctx.outcome = {
+            "summary": f"{names.get(winner, winner)} places the first unit; then the sides alternate.",
+            "rolls": rolls,
+            "winner": winner,
+            "steps": outcome.steps,
+            "dice": outcome.dice,
+        }
+        return [NewEvent("deployment.rolled", {"rolls": rolls, "winner": winner}, dice=outcome.dice)]
+
+
+class Deploy(Command):
+    name = "deploy"
+    label = "Placed on the table"
+    help = (
+        "Deployment (p.3–4): a unit is placed in its side's zone. Alternate (the default, §5 A3): one unit at a "
+        "time, the roll-off winner first; free: in any order. Once started, every unit is placed before initiative."
+    )
+    input_schema = {"type": "object", "properties": {"unit": {"type": "string", "maxLength": 80}}}
+
+    def handle(self, ctx, inputs):
+        require_active(ctx)
+        record = ctx.own_unit(inputs.get("unit"))
+        deployment = _deployment(ctx)
+        if record.key in deployment["placed"]:
+            raise GameConflict(f"{unit_label(record)} is already on the table.")
+        if deployment["alternate"]:
+            if deployment["first"] is None:
+                raise GameConflict("Roll off first: the winner places the first unit (deployment alternates).")
+            if deployment["next"] != record.side:
+                raise GameConflict(
+                    f"Side {deployment['next']} places the next unit: deployment alternates one unit at a time."
+                )
+        return [NewEvent("deployment.placed", {"unit": record.key, "side": record.side})]
+
+
+def _deployment(ctx: CommandContext) -> dict:
+    deployment = ctx.game.get("deployment")
+    if deployment is None or "open" not in deployment:
+        raise GameConflict("This battle was started before deployment was tracked.")
+    if not deployment["open"]:
+        raise GameConflict("Deployment is over: it happens before the first initiative roll (p.3–4).")
+    return deployment
+
+
+class DisputeRoll(Command):
+    name = "dispute"
+    label = "Dispute roll"
+    help = (
+        "Players who cannot agree each roll a die (Д12 by default, setting dispute_die, §5 A33); the highest wins, "
+        "ties re-roll (p.51 §12.2). `sides`: who disputes (default: every side in play); `note`: what about."
+    )
+    free = True
+    input_schema = {
+        "type": "object",
+        "properties": {
+            "sides": {"type": "array", "items": {"type": "integer"}, "maxItems": 8},
+            "note": {"type": "string", "maxLength": 500},
+        },
+    }
+
+    def handle(self, ctx, inputs):
+        require_active(ctx)
+        game = ctx.game
+        standing = [s for s in game["sides"] if s not in game.get("eliminated", [])]
+        sides = inputs.get("sides") or standing
+        if len(set(sides)) != len(sides) or len(sides) < 2 or any(s not in game["sides"] for s in sides):
+            raise RuleInputError({"sides": f"Name two or more different sides of this battle: {game['sides']}."})
+        if not set(sides) & set(ctx.sides):
+            raise NotYours("Only a player in the dispute asks for the roll.")
+        names = {int(k): v for k, v in game.get("side_names", {}).items()}
+        labels = _unique_labels({s: names.get(s, f"Side {s}") for s in sides})
+        by_label = {v: k for k, v in labels.items()}
+        rules = system_settings(ctx.settings)
+        outcome = Dispute().resolve({"players": [labels[s] for s in sides]}, rules, ctx.dice())
+        rolls = [{str(by_label[p]): v for p, v in r["rolls"].items()} for r in outcome.result["rounds"]]
+        winner = by_label[outcome.result["winner"]]
+        note = (inputs.get("note") or "")[:500]
+        summary = f"{names.get(winner, winner)} wins the dispute" + (f" ({note})" if note else "") + "."
+        ctx.outcome = {
+            "summary": summary,
+            "rolls": rolls,
+            "winner": winner,
+            "steps": outcome.steps,
+            "dice": outcome.dice,
+        }
+        payload = {"rolls": rolls, "winner": winner, "die": outcome.result["die"], "note": note, "sides": sides}
+        return [NewEvent("dispute.rolled", payload, dice=outcome.dice)]
 
 
 class UnitAdjust(Command):
@@ -231,6 +393,13 @@ _TEST_LABELS = {
     "repair": "Repair",
     "capture": "Capture",
     "ammo_refresh": "Refill ammo",
+    "move": "Move",
+    "jump": "Jump (jump pack)",
+    "tow": "Towing",
+    "survival_test": "Survival test",
+    "armour_test": "Armour test",
+    "emergency_landing": "Emergency landing",
+    "panic": "Panic flight",
 }
 
 COMMANDS: dict[str, Command] = {
@@ -240,6 +409,9 @@ COMMANDS: dict[str, Command] = {
         InitiativeRoll(),
         OrderSet(),
         UnitDone(),
+        DeploymentRoll(),
+        Deploy(),
+        DisputeRoll(),
         UnitAdjust(),
         MissionComplete(),
         *(ResolveTest(name, _TEST_LABELS[name]) for name in BATTLE_ACTIONS),

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from rules.contract import Event, GameState
 from rules.systems.bronepekhota import tracker
-from rules.systems.bronepekhota.battle.units import owner_of, unit_facts
+from rules.systems.bronepekhota.battle.units import actor_facts, owner_of, system_settings, unit_facts
 
 
 def initial_game(*, sides: list[int], units: dict[str, int], names: dict | None = None) -> dict:
@@ -36,7 +36,14 @@ def initial_game(*, sides: list[int], units: dict[str, int], names: dict | None 
         "done": {},
         "turn": None,
         "round_over": False,
+        "deployment": new_deployment(),
     }
+
+
+def new_deployment() -> dict:
+    """Deployment before the first round (p.3–4, §5 A3): who places first (a d12 roll-off when players alternate)
+    and the units placed so far, in order."""
+    return {"first": None, "rolls": [], "placed": []}
 
 
 def apply(state: GameState, event: Event) -> None:
@@ -54,11 +61,20 @@ def apply(state: GameState, event: Event) -> None:
         game["order"] = list(payload["order"])
     elif kind == "mission.completed":
         game["result"] = {"winner": payload["side"], "reason": "mission", "note": payload.get("note", "")}
+    elif kind == "deployment.rolled":
+        deployment = game.setdefault("deployment", new_deployment())
+        deployment.update(first=payload["winner"], rolls=payload["rolls"])
+    elif kind == "deployment.placed":
+        game.setdefault("deployment", new_deployment())["placed"].append(payload["unit"])
+    elif kind == "dispute.rolled":
+        game.setdefault("disputes", []).append(
+            {"winner": payload["winner"], "note": payload.get("note", ""), "seq": event.seq}
+        )
     elif kind == "action.resolved":
         _grenades(game, event)
     if payload.get("actor_unit") and not game.get("active_unit"):
         game["active_unit"] = payload["actor_unit"]
-    if kind == "unit.done" and game.get("active_unit") == payload.get("unit"):
+    if kind == "unit.done" and game.get("active_unit") == payload.get("actor", payload.get("unit")):
         game["active_unit"] = None
     for item in payload.get("apply") or ():
         unit = state.units[item["unit"]]
@@ -94,18 +110,19 @@ def derive(state: GameState) -> None:
         owner = owners[key] = owner_of(unit.state, unit.side)
         facts = unit_facts(unit.state, unit.profile, settings=state.settings, round_=game["round"])
         soldiers[unit.side] += facts["soldiers_alive"]  # soldiers stay with the Armlist they came from
-        if facts["activated"]:
-            done[owner] += 1
-        elif facts["activatable"]:
-            pending[owner] += 1
+        for part in [facts, *facts.get("solos", [])]:  # a squad, and its dismounted pilots acting alone (A19)
+            if part["activated"]:
+                done[owner] += 1
+            elif part["activatable"]:
+                pending[owner] += 1
     eliminated = [s for s in sides if soldiers[s] == 0]
     game["owners"] = owners
     active = game.get("active_unit")
-    if active and active in state.units:
-        unit = state.units[active]
-        facts = unit_facts(unit.state, unit.profile, settings=state.settings, round_=game["round"])
-        if facts["activated"] or not facts["activatable"]:
+    if active:
+        facts = actor_facts(state.units, active, settings=state.settings, round_=game["round"])
+        if facts is None or facts["activated"] or not facts["activatable"]:
             game["active_unit"] = None
+    _derive_deployment(state)
     game["soldiers"] = {str(s): n for s, n in soldiers.items()}
     game["pending"] = {str(s): n for s, n in pending.items()}
     game["done"] = {str(s): n for s, n in done.items()}
@@ -130,3 +147,35 @@ def derive(state: GameState) -> None:
     else:
         game["turn"] = None
         game["round_over"] = True
+
+
+def _derive_deployment(state: GameState) -> None:
+    """Whose unit is placed next (§5 A3). Alternate: one unit at a time, the roll-off winner first, then the next
+    side in order; a side with nothing left to place is skipped. Free: any order. Deployment is open in round 1
+    until initiative is rolled; once a unit is placed, every unit is placed before initiative."""
+    game = state.game
+    deployment = game.get("deployment")
+    if deployment is None:
+        return
+    rules = system_settings(state.settings)
+    sides = game["sides"]
+    placed = set(deployment["placed"])
+    left = dict.fromkeys(sides, 0)
+    for key, unit in state.units.items():
+        if key not in placed:
+            left[unit.side] += 1
+    deployment["left"] = {str(s): n for s, n in left.items()}
+    deployment["open"] = game["round"] == 1 and not game.get("initiative") and any(left.values())
+    deployment["started"] = bool(deployment["placed"]) or deployment["first"] is not None
+    deployment["alternate"] = rules["deployment_order"] == "alternate"
+    nxt = None
+    if deployment["open"] and deployment["alternate"] and deployment["first"] is not None:
+        order = sides[sides.index(deployment["first"]) :] + sides[: sides.index(deployment["first"])]
+        last = state.units[deployment["placed"][-1]].side if deployment["placed"] else None
+        start = (order.index(last) + 1) if last in order else 0
+        for i in range(len(order)):
+            side = order[(start + i) % len(order)]
+            if left[side]:
+                nxt = side
+                break
+    deployment["next"] = nxt

@@ -5,7 +5,9 @@ Adapters here because the rules API does not cover a battle-level need:
 - a vehicle destroyed with a living pilot: the pilot is put on foot ("dismounted"; spec §4.3, p.20);
 - a soldier's "shot_fired" is dropped: the squad state counts his shot through action_used "shoot";
 - the grenade's second call (victims at a burst already recorded) skips the thrower's bookkeeping effects, which
-  the first call recorded; the throws still to burst are kept in the game state (game["grenades"]).
+  the first call recorded; the throws still to burst are kept in the game state (game["grenades"]);
+- a move the mover has not the speed points for is refused (400): nothing happened at the table;
+- towing stops when the HELIX or what it tows is destroyed.
 """
 
 from __future__ import annotations
@@ -21,14 +23,33 @@ from rules.systems.bronepekhota.battle.units import (
     _pick_soldier,
     _soldier_profile,
     _soldier_state,
+    actor_key,
     element,
     infantry_element,
     machine_element,
+    solo_soldiers,
     system_settings,
 )
 
 #: The tests a player starts from the board (each is a battle command of the same name).
-BATTLE_ACTIONS = ("shoot", "melee", "grenade", "grenade_burst", "repair", "capture", "ammo_refresh")
+BATTLE_ACTIONS = (
+    "shoot",
+    "melee",
+    "grenade",
+    "grenade_burst",
+    "repair",
+    "capture",
+    "ammo_refresh",
+    "move",
+    "jump",
+    "tow",
+    "survival_test",
+    "armour_test",
+    "emergency_landing",
+    "panic",
+)
+#: The rules action behind each battle command whose name differs (shoot: virtual_shot or real_shot by mode).
+RULES_KEYS = {"move": "movement", "tow": "towing", "grenade_burst": "grenade"}
 
 
 @dataclass
@@ -80,7 +101,7 @@ def _shooter(ctx, inputs: dict) -> tuple[dict, dict, object, list]:
             shots_this_round=1 if "shoot" in sst["actions"] else 0,
             aimed=bool(inputs.get("aimed")),
         )
-        return el, _weapon(unit, inputs.get("weapon"), spr), unit, [unit]
+        return el, _weapon(unit, inputs.get("weapon"), spr), unit, [(unit, inputs.get("soldier"))]
     if st["destroyed"]:
         raise RuleInputError({"unit": f"{unit.profile['name']} is destroyed."})
     el = machine_element(unit)
@@ -91,7 +112,7 @@ def _shooter(ctx, inputs: dict) -> tuple[dict, dict, object, list]:
         weapons_fired=list(st["weapons_fired"]),
         actions_used=list(st["actions"]),
     )
-    acting = [unit]
+    acting = [(unit, None)]
     if st["kind"] == "gun":
         crew = ctx.own_unit(inputs.get("crew_unit"), field_name="crew_unit")
         cst, cpr = _pick_soldier(crew, inputs.get("crew_soldier"), "crew_soldier")
@@ -101,7 +122,7 @@ def _shooter(ctx, inputs: dict) -> tuple[dict, dict, object, list]:
             crew_rank=cpr["rank"], crew_ref=crew.key, crew_soldier=cpr["num"], crew_actions_used=list(cst["actions"])
         )
         el["mortar"] = any("mine" in (w.get("charges") or []) for w in unit.profile["data"].get("weapons", []))
-        acting = [crew, unit]
+        acting = [(crew, inputs.get("crew_soldier")), (unit, None)]
     return el, _weapon(unit, inputs.get("weapon"), None), unit, acting
 
 
@@ -137,7 +158,7 @@ def resolve_action(ctx, *, action: str, inputs: dict, require_turn) -> Resolved:
         target_unit, target = _target(ctx, inputs)
         roles = {"shooter": unit.key, "target": target_unit.key}
         if len(acting) > 1:
-            roles["crew"] = acting[0].key
+            roles["crew"] = acting[0][0].key
         if settings["mode"] == "real":
             rules_key = "real_shot"
             hit = inputs.get("hit")
@@ -193,7 +214,7 @@ def resolve_action(ctx, *, action: str, inputs: dict, require_turn) -> Resolved:
         roles = {"attacker": unit.key, "defender": target_unit.key}
         rules_key = "melee"
         rules_inputs = {"attacker": attacker, "defender": defender, "surprise": bool(inputs.get("surprise"))}
-        acting = [unit]
+        acting = [(unit, inputs.get("soldier") if unit.state["kind"] == "squad" else None)]
         if "by_movement" in inputs:
             rules_inputs["by_movement"] = bool(inputs["by_movement"])
     elif action == "grenade":
@@ -204,7 +225,7 @@ def resolve_action(ctx, *, action: str, inputs: dict, require_turn) -> Resolved:
         rules_key = "grenade"
         rules_inputs = {"thrower": thrower}
         roles = {"thrower": unit.key}
-        acting = [unit]
+        acting = [(unit, inputs.get("soldier"))]
         if "burst_steps" in inputs:  # burst measured at the table: victims in the same call
             rules_inputs["burst_steps"] = inputs["burst_steps"]
             rules_inputs["victims"] = _victims(ctx, inputs, roles)
@@ -256,8 +277,24 @@ def resolve_action(ctx, *, action: str, inputs: dict, require_turn) -> Resolved:
         rules_key = "capture"
         rules_inputs = {"soldier": soldier, "object": obj}
         roles = {"soldier": unit.key, "object": target_unit.key}
-        acting = [unit]
-    else:  # ammo_refresh
+        acting = [(unit, inputs.get("soldier"))]
+    elif action == "move":
+        rules_inputs, roles, acting = _move_inputs(ctx, inputs)
+    elif action == "jump":
+        rules_inputs, roles, acting = _jump_inputs(ctx, inputs)
+    elif action == "tow":
+        rules_inputs, roles, acting = _tow_inputs(ctx, inputs)
+    elif action in ("survival_test", "panic"):
+        rules_inputs, roles, acting = _soldier_test_inputs(ctx, action, inputs)
+    elif action == "armour_test":
+        rules_inputs, roles, acting = _armour_test_inputs(ctx, inputs)
+    elif action == "emergency_landing":
+        unit = _vehicle_unit(ctx, inputs)
+        if unit.state.get("locomotion") != "flying":
+            raise RuleInputError({"unit": f"{unit.profile['name']} does not fly: only a flyer makes a landing."})
+        rules_inputs = {"strength": unit.state["strength"], "ref": unit.key}
+        roles, acting = {"vehicle": unit.key}, []
+    elif action == "ammo_refresh":
         unit = ctx.own_unit(inputs.get("unit"), field_name="unit")
         if unit.state["kind"] == "squad":
             raise RuleInputError({"unit": "Infantry ammo is never tracked (p.35)."})
@@ -274,11 +311,15 @@ def resolve_action(ctx, *, action: str, inputs: dict, require_turn) -> Resolved:
         }
         roles = {"element": unit.key}
         acting = []
+    if action != "shoot":
+        rules_key = RULES_KEYS.get(action, action)
 
-    for unit in acting:
+    for unit, num in acting:
         if unit.state["kind"] != "gun":
-            require_turn(ctx, unit)
+            require_turn(ctx, unit, num if unit.state["kind"] == "squad" else None)
     outcome = RULES_ACTIONS[rules_key].resolve(rules_inputs, settings, ctx.dice()).as_dict()
+    if action == "move" and not outcome["result"]["ok"]:
+        raise RuleInputError({"path": outcome["summary"]})
     effects = []
     for effect in outcome["effects"]:
         if effect.get("role") == "game" or effect["kind"] in skip_kinds:
@@ -290,7 +331,14 @@ def resolve_action(ctx, *, action: str, inputs: dict, require_turn) -> Resolved:
             continue  # a soldier's shot is his "shoot" action_used (the squad state has no shot counter)
         effects.append({"unit": key, "effect": effect})
     effects += _consequences(ctx, effects)
-    actor = next((u.key for u in acting if u.state["kind"] != "gun"), None)
+    actor = next(
+        (
+            actor_key(u.key, num, solo=num in solo_soldiers(u.state, settings))
+            for u, num in acting
+            if u.state["kind"] != "gun"
+        ),
+        None,
+    )
     by = next(iter(roles.values()), None)  # the first role is the one who acts (shooter, attacker, thrower…)
     notices = []
     if action == "grenade" and "burst_steps" not in inputs:
@@ -314,7 +362,10 @@ def _victims(ctx, inputs: dict, roles: dict) -> list[dict]:
         if not isinstance(v, dict):
             raise RuleInputError({f"victims.{i}": "Each victim is {unit, soldier?}."})
         vu = ctx.unit(v.get("unit"), field_name=f"victims.{i}.unit")
-        victims.append(element(vu, v.get("soldier"), f"victims.{i}"))
+        el = element(vu, v.get("soldier"), f"victims.{i}")
+        if "cover" in v:  # counts only with the setting blast_cover (A6, A15)
+            el["cover"] = v["cover"]
+        victims.append(el)
         roles[f"victims.{i}"] = vu.key
     return victims
 
@@ -364,7 +415,7 @@ def _repair_inputs(ctx, inputs: dict):
             "actions_used": list(sst["actions"]),
             "in_melee": sst["in_melee"],
         }
-        acting = [unit]
+        acting = [(unit, spr["num"])]
     elif unit.state["kind"] == "vehicle" and unit.state.get("repair_platform"):
         repairer = {
             "kind": "helix",
@@ -374,7 +425,7 @@ def _repair_inputs(ctx, inputs: dict):
             "actions_used": list(unit.state.get("actions", [])),
             "in_melee": unit.state["in_melee"],
         }
-        acting = [unit]
+        acting = [(unit, None)]
     elif unit.state["kind"] == "vehicle" and own:
         pilot = unit.state.get("pilot")
         if not pilot:
@@ -382,7 +433,7 @@ def _repair_inputs(ctx, inputs: dict):
         squad = ctx.state.units.get(pilot.get("ref"))
         abilities = _soldier_profile(squad.profile, pilot.get("soldier")).get("abilities", []) if squad else []
         repairer = {"kind": "pilot", "ref": unit.key, "abilities": abilities, "in_melee": unit.state["in_melee"]}
-        acting = [unit]
+        acting = [(unit, None)]
     else:
         raise RuleInputError(
             {"unit": "Repairs are made by a «Рм» soldier, a «Рм» pilot (own vehicle) or a HELIX platform."}
@@ -391,6 +442,187 @@ def _repair_inputs(ctx, inputs: dict):
         raise RuleInputError({"soldier": "Only a soldier with «Рм» (repair) in «Св» can repair."})
     rules_inputs = {"repairer": repairer, "target": target, "touching": True, "self": own}
     return rules_inputs, {"repairer": unit.key, "target": target_unit.key}, acting
+
+
+def _actor_soldier(unit, inputs: dict, field_name: str = "soldier", *, moving: bool = False):
+    """A soldier of one's own squad who acts now: alive, on the field, not a pilot, not panicked."""
+    sst, spr = _pick_soldier(unit, inputs.get(field_name), field_name)
+    if sst["role"] == "pilot":
+        raise RuleInputError({field_name: "This soldier pilots a vehicle: he acts with the vehicle."})
+    if sst["panicked"]:
+        raise RuleInputError({field_name: "A panicked soldier takes no actions this round (p.51)."})
+    if moving and sst["aimed"]:
+        raise RuleInputError({field_name: "He declared aimed fire: he may not move this round (p.49)."})
+    return sst, spr
+
+
+def _vehicle_unit(ctx, inputs: dict, *, own: bool = False):
+    unit = (ctx.own_unit if own else ctx.unit)(inputs.get("unit"), field_name="unit")
+    if unit.state["kind"] != "vehicle":
+        raise RuleInputError({"unit": f"{unit.profile['name']} is not a vehicle."})
+    if unit.state["destroyed"]:
+        raise RuleInputError({"unit": f"{unit.profile['name']} is destroyed."})
+    return unit
+
+
+def _move_inputs(ctx, inputs: dict):
+    """A move measured at the table (§3.3): the soldier's Ск, or the vehicle's speed from its sector."""
+    unit = ctx.own_unit(inputs.get("unit"), field_name="unit")
+    path = inputs.get("path")
+    if not isinstance(path, list):
+        raise RuleInputError({"path": "Describe the move: a list of segments, e.g. [{'kind': 'flat', 'steps': 3}]."})
+    st = unit.state
+    if st["kind"] == "squad":
+        sst, spr = _actor_soldier(unit, inputs, moving=True)
+        mover = {
+            "kind": "infantry",
+            "ref": unit.key,
+            "soldier": spr["num"],
+            "speed": spr["speed"],
+            "actions_used": list(sst["actions"]),
+            "aimed": bool(sst["aimed"]),
+        }
+        return {"mover": mover, "path": path}, {"mover": unit.key}, [(unit, spr["num"])]
+    if st["kind"] == "gun":
+        raise RuleInputError(
+            {"unit": "A gun moves with a soldier touching it (a move 'with_gun') or towed by a HELIX (p.14, p.49)."}
+        )
+    if st["destroyed"]:
+        raise RuleInputError({"unit": f"{unit.profile['name']} is destroyed."})
+    if st.get("acts_next_round"):
+        raise RuleInputError({"unit": "Captured this round: it acts from next round (p.42, A11)."})
+    mover = {
+        "kind": "vehicle",
+        "ref": unit.key,
+        "speed": tables.speed_for_strength(unit.profile["data"].get("speed_sectors", []), st["strength"]),
+        "actions_used": list(st["actions"]),
+        "pilot": machine_element(unit)["pilot"],
+        "lying": st["lying"],
+        "towed": st.get("towed_by") is not None,
+        "sp_used": st.get("sp_used", 0),
+    }
+    if st.get("locomotion"):
+        mover["locomotion"] = st["locomotion"]
+    return {"mover": mover, "path": path}, {"mover": unit.key}, [(unit, None)]
+
+
+def _jump_inputs(ctx, inputs: dict):
+    """A jump pack «ПрN» (§3.3.2): the length and the rise measured at the table."""
+    unit = ctx.own_unit(inputs.get("unit"), field_name="unit")
+    if unit.state["kind"] != "squad":
+        raise RuleInputError({"unit": "Only infantrymen wear jump packs."})
+    sst, spr = _actor_soldier(unit, inputs, moving=True)
+    soldier = {
+        "ref": unit.key,
+        "soldier": spr["num"],
+        "abilities": spr.get("abilities", []),
+        "actions_used": list(sst["actions"]),
+    }
+    rules_inputs = {"soldier": soldier}
+    for key in ("length_steps", "rise_steps"):
+        if inputs.get(key) is not None:
+            rules_inputs[key] = inputs[key]
+    if "length_steps" not in rules_inputs:
+        raise RuleInputError({"length_steps": "Give the jump's length in steps (from the take-off point)."})
+    return rules_inputs, {"soldier": unit.key}, [(unit, spr["num"])]
+
+
+def _tow_inputs(ctx, inputs: dict):
+    """A HELIX with the repair-transport platform starts or stops towing (§3.13). Stopping needs no turn: the owner
+    may stop at any moment (p.49)."""
+    helix = _vehicle_unit(ctx, inputs, own=True)
+    op = inputs.get("op", "start")
+    if op not in ("start", "stop"):
+        raise RuleInputError({"op": "start or stop"})
+    if op == "stop":
+        towing = helix.state.get("towing")
+        if towing is None or towing not in ctx.state.units:
+            raise RuleInputError({"op": f"{helix.profile['name']} is not towing anything."})
+        target = ctx.state.units[towing]
+    else:
+        target = ctx.unit(inputs.get("target"), field_name="target")
+        if target.key == helix.key:
+            raise RuleInputError({"target": "A HELIX does not tow itself."})
+        if target.state["kind"] == "squad":
+            raise RuleInputError({"target": "A HELIX tows vehicles and mobile guns (p.49)."})
+    ts = target.state
+    helix_el = {
+        "ref": helix.key,
+        "repair_platform": bool(helix.state.get("repair_platform")),
+        "pilot": machine_element(helix)["pilot"],
+        "towing": helix.state.get("towing"),
+        "in_melee": helix.state["in_melee"],
+    }
+    obj = {"kind": ts["kind"], "ref": target.key, "destroyed": ts["destroyed"], "towed_by": ts.get("towed_by")}
+    if ts["kind"] == "gun":
+        obj["mobile"] = bool(ts.get("mobile"))
+    acting = [(helix, None)] if op == "start" else []
+    return {"op": op, "helix": helix_el, "object": obj}, {"helix": helix.key, "object": target.key}, acting
+
+
+def _pilot_subject(ctx, vehicle) -> dict:
+    """A vehicle's pilot as the subject of a test: his Бр, his squad and number, and his vehicle."""
+    pilot = vehicle.state.get("pilot")
+    if not pilot:
+        raise RuleInputError({"unit": f"{vehicle.profile['name']} has no pilot."})
+    subject = {
+        "armour": machine_element(vehicle)["pilot"]["armour"],
+        "is_pilot": True,
+        "vehicle_ref": vehicle.key,
+        "vehicle_flying": bool(vehicle.state.get("flying")),
+        "vehicle_strength": vehicle.state["strength"],
+    }
+    subject.update({k: pilot[k] for k in ("ref", "soldier") if k in pilot})
+    return subject
+
+
+def _soldier_test_inputs(ctx, action: str, inputs: dict):
+    """A survival test (§3.4) or a panic flight (§3.4.1) of a soldier: one of a squad, or a vehicle's pilot (name
+    the vehicle). A pilot's vehicle is affected too: it loses its pilot, and a flyer lands (p.19)."""
+    unit = ctx.unit(inputs.get("unit"), field_name="unit")
+    if unit.state["kind"] == "gun":
+        raise RuleInputError({"unit": "A gun has no soldier: name the squad, or the vehicle for its pilot."})
+    if unit.state["kind"] == "vehicle":
+        if unit.state["destroyed"]:
+            raise RuleInputError({"unit": f"{unit.profile['name']} is destroyed."})
+        subject = _pilot_subject(ctx, unit)
+        squad = ctx.state.units.get(subject.get("ref"))
+        speed = _soldier_profile(squad.profile, subject.get("soldier")).get("speed", 0) if squad else 0
+        roles = {"subject": subject.get("ref"), "soldier": subject.get("ref"), "vehicle": unit.key}
+    else:
+        sst, spr = _pick_soldier(unit, inputs.get("soldier"), "soldier")
+        subject = {"armour": spr["armour"], "ref": unit.key, "soldier": spr["num"]}
+        speed = spr.get("speed", 0)
+        roles = {"subject": unit.key, "soldier": unit.key}
+        if sst["role"] == "pilot" and sst.get("pilot_of") in ctx.state.units:
+            vehicle = ctx.state.units[sst["pilot_of"]]
+            subject = {**_pilot_subject(ctx, vehicle), "ref": unit.key, "soldier": spr["num"]}
+            roles["vehicle"] = vehicle.key
+    if action == "survival_test":
+        rules_inputs = {"subject": subject}
+        if inputs.get("die") is not None:
+            rules_inputs["die"] = inputs["die"]
+        return rules_inputs, roles, []
+    reaches = inputs.get("reaches_edge")
+    if not isinstance(reaches, bool):
+        raise RuleInputError({"reaches_edge": "Say whether his flight of «Ск» steps takes him off the field."})
+    soldier = {k: subject[k] for k in ("ref", "soldier", "is_pilot", "vehicle_ref", "vehicle_flying") if k in subject}
+    return {"soldier": {**soldier, "speed": speed}, "reaches_edge": reaches}, roles, []
+
+
+def _armour_test_inputs(ctx, inputs: dict):
+    """A real-shooting armour test (§3.5) on a piloted vehicle whose damage is already marked: Д12, or Д20 if it
+    fell or was lying."""
+    unit = _vehicle_unit(ctx, inputs)
+    die = inputs.get("die", 20 if unit.state["lying"] else 12)
+    pilot = _pilot_subject(ctx, unit)
+    rules_inputs = {
+        "strength": unit.state["strength"],
+        "die": die,
+        "pilot": {k: pilot[k] for k in ("armour", "ref", "soldier", "vehicle_flying") if k in pilot},
+        "vehicle_ref": unit.key,
+    }
+    return rules_inputs, {"vehicle": unit.key, "vehicle.pilot": pilot.get("ref")}, []
 
 
 def _effect_unit(effect: dict, roles: dict) -> str | None:
@@ -410,6 +642,18 @@ def _consequences(ctx, effects: list[dict]) -> list[dict]:
     for item in effects:
         unit_key = item["unit"]
         st = states[unit_key]
+        if st["kind"] != "squad" and st["destroyed"]:
+            # Towing ends when the HELIX or what it tows is gone (p.49).
+            for here, there, key in (("towing", "towed_by", "object"), ("towed_by", "towing", "helix")):
+                other = st.get(here)
+                if other in states and states[other].get(there) == unit_key:
+                    for k, effect in (
+                        (unit_key, {"kind": "tow_stop", key: other, "reason": "destroyed"}),
+                        (other, {"kind": "tow_stop", ("helix" if key == "object" else "object"): unit_key}),
+                    ):
+                        extra.append({"unit": k, "effect": effect})
+                        states[k] = tracker.apply_effect(states[k], effect)
+                    st = states[unit_key]
         if st["kind"] == "vehicle" and st["destroyed"] and st.get("pilot"):
             pilot = st["pilot"]
             squad = pilot.get("ref")

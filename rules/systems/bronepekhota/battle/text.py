@@ -28,6 +28,7 @@ EFFECT_TEXT = {
     "new_round": "{unit}: new round",
     "tow_start": "{unit}: towing starts",
     "tow_stop": "{unit}: towing stops",
+    "emergency_landing": "{unit} makes an emergency landing",
     "set_strength": "{unit}: strength set to {value}",
     "set_ammo": "{unit}: ammo set to {value}",
     "set_flag": "{unit}: {flag} {onoff}",
@@ -74,7 +75,18 @@ def describe_event(event_type: str, payload: dict, *, units: dict, sides: dict) 
     if event_type == "order.set":
         return "Order of play: " + ", ".join(side(s) for s in payload.get("order", [])) + "."
     if event_type == "unit.done":
+        if payload.get("soldier") is not None:
+            return f"{unit(payload.get('unit'))}: soldier {payload['soldier']} (on his own) is done for the round."
         return f"{unit(payload.get('unit'))} is done for the round."
+    if event_type == "deployment.rolled":
+        rolls = "; ".join(", ".join(f"{side(int(s))} {v}" for s, v in r.items()) for r in payload.get("rolls", []))
+        return f"Deployment roll-off (d12): {rolls}. {side(payload.get('winner'))} places first."
+    if event_type == "deployment.placed":
+        return f"{unit(payload.get('unit'))} is placed on the table."
+    if event_type == "dispute.rolled":
+        rolls = "; ".join(", ".join(f"{side(int(s))} {v}" for s, v in r.items()) for r in payload.get("rolls", []))
+        note = f" about {payload['note']}" if payload.get("note") else ""
+        return f"Dispute{note} (d{payload.get('die', 12)}): {rolls}. {side(payload.get('winner'))} wins."
     if event_type == "unit.adjusted":
         parts = [effect_text(a["effect"], unit(a["unit"])) for a in payload.get("apply", [])]
         note = f" ({payload['note']})" if payload.get("note") else ""

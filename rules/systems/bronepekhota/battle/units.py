@@ -84,6 +84,26 @@ def build_units(*, side_index: int, snapshot: dict) -> list[dict]:
     return units
 
 
+def check_mounts(built: dict, *, enforce: bool) -> None:
+    """The arsenal mount limit (§5 A30, setting enforce_mount_limit): a vehicle fights with at most its data's
+    `mounts` weapons. On: a roster that fits more is refused at the start of the battle, and a vehicle whose
+    weapons were never chosen takes the first `mounts` its variant allows (as the builder does). Off: any number."""
+    if built["kind"] != "vehicle":
+        return
+    mounts = built["profile"]["data"].get("mounts")
+    weapons = built["state"]["weapons"]
+    if not enforce or not mounts or len(weapons) <= mounts:
+        return
+    if isinstance(built["entry"].get("loadout", {}).get("weapons"), list):
+        raise RuleInputError(
+            {
+                "rosters": f"{built['name']} can mount {mounts} weapon(s) at once but {len(weapons)} are fitted "
+                "(setting enforce_mount_limit, §5 A30): fix the roster, or turn the setting off."
+            }
+        )
+    built["state"]["weapons"] = weapons[:mounts]
+
+
 def _soldier_stats(entries: list[dict], ref: dict) -> dict:
     for e in entries:
         if e["key"] == ref.get("entry") and e["profile"]["kind"] == "squad":
@@ -116,14 +136,22 @@ def unit_facts(state: dict, profile: dict, *, settings: dict, round_: int | None
     """What the game logic needs: soldiers alive (§3.15), done this round, and whether it still has to act (§3.2)."""
     kind = state["kind"]
     if kind == "squad":
-        view = tracker.unit_view(state, profile, system_settings(settings))
-        able = any(s["can_act"] for s in view["soldiers"])
+        rules = system_settings(settings)
+        view = tracker.unit_view(state, profile, rules)
+        solo = solo_soldiers(state, rules)
+        able = any(s["can_act"] for s in view["soldiers"] if s["num"] not in solo)
         reason = "" if able else "no soldier can act"
+        by_num = {s["num"]: s for s in view["soldiers"]}
         return {
             "soldiers_alive": soldiers_alive(state),
             "activated": state["activated"],
             "activatable": able,
             "reason": reason,
+            # Dismounted pilots who act as one-man units (A19 off): each has his own activation.
+            "solos": [
+                {"soldier": num, "activated": bool(s.get("activated")), "activatable": by_num[num]["can_act"]}
+                for num, s in solo.items()
+            ],
         }
     if kind == "gun":
         return {"soldiers_alive": 0, "activated": False, "activatable": False, "reason": "a gun is not a unit"}
@@ -135,6 +163,40 @@ def unit_facts(state: dict, profile: dict, *, settings: dict, round_: int | None
     elif state.get("acts_next_round"):
         reason = "captured this round: acts from next round"
     return {"soldiers_alive": 0, "activated": state["activated"], "activatable": not reason, "reason": reason}
+
+
+def solo_soldiers(state: dict, rules: dict) -> dict[int, dict]:
+    """Soldiers of a squad state who act as one-man units: dismounted pilots (got out, or their vehicle was
+    destroyed) when the setting dismounted_pilot_rejoins_squad is off (§5 A19). On (the default), he rejoins his
+    squad's Armlist and activates with it."""
+    if state.get("kind") != "squad" or rules.get("dismounted_pilot_rejoins_squad", True):
+        return {}
+    return {s["num"]: s for s in state["soldiers"] if s["role"] == "dismounted" and s["alive"] and s["on_field"]}
+
+
+def actor_key(unit_key: str, soldier=None, *, solo: bool = False) -> str:
+    """The key of what acts: a unit, or a one-man unit "<squad key>/<soldier>" (A19 off)."""
+    return f"{unit_key}/{soldier}" if solo else unit_key
+
+
+def split_actor(key: str) -> tuple[str, int | None]:
+    if isinstance(key, str) and "/" in key:
+        unit, _, num = key.rpartition("/")
+        if num.isdigit():
+            return unit, int(num)
+    return key, None
+
+
+def actor_facts(state_units: dict, key: str, *, settings: dict, round_=None) -> dict | None:
+    """unit_facts of a unit or of a one-man unit (None: no such thing)."""
+    unit_key, num = split_actor(key)
+    unit = state_units.get(unit_key)
+    if unit is None:
+        return None
+    facts = unit_facts(unit.state, unit.profile, settings=settings, round_=round_)
+    if num is None:
+        return facts
+    return next((s for s in facts.get("solos", []) if s["soldier"] == num), None)
 
 
 def unit_label(unit) -> str:

@@ -82,6 +82,7 @@ def unit_view(state: dict, profile: dict, *, settings: dict, round_: int | None 
                 out["weapons"].append(
                     {"key": PERSONAL, "soldier": s["num"], "label": f"#{s['num']}: {p['range']} / {p['power']}"}
                 )
+        out["solos"] = facts.get("solos", [])
         out["soldiers_alive"] = view["alive"]
         out["alive"] = view["alive"] > 0
         out["summary"] = f"{view['alive']}/{len(state['soldiers'])} alive"
@@ -127,7 +128,15 @@ def unit_view(state: dict, profile: dict, *, settings: dict, round_: int | None 
         flags.append(("may stand up", ""))
     if state["in_melee"]:
         flags.append(("in melee", "warn"))
+    if state.get("towed_by"):
+        flags.append(("towed", ""))
     if state["kind"] == "vehicle":
+        out["locomotion"] = state.get("locomotion")
+        out["repair_platform"] = bool(state.get("repair_platform"))
+        out["towing"] = state.get("towing")
+        out["moves"] = tracker.moves_used(state)
+        if state.get("towing"):
+            flags.append(("towing", ""))
         if state["pilot"] is None and not state["destroyed"]:
             flags.append(("no pilot", "bad"))
         if state.get("flying"):
@@ -173,10 +182,28 @@ def available_actions(settings: dict) -> dict:
     }
     if s["grenades"] and not real:
         actions["grenade"] = {"label": "Throw a grenade", "actor_soldier": True, "target": False}
+    actions["move"] = {"label": "Move", "actor_soldier": True, "target": False, "path": True}
+    if s["jump_packs"]:
+        actions["jump"] = {"label": "Jump (jump pack)", "actor_soldier": True, "target": False, "jump": True}
     actions["repair"] = {"label": "Repair", "actor_soldier": True, "target": True}
     actions["capture"] = {"label": "Capture", "actor_soldier": True, "target": True}
+    actions["tow"] = {"label": "Tow (HELIX platform)", "target": True, "tow": True}
     if s["ammo_limited"] and s["ammo_refreshes"] > 0:
         actions["ammo_refresh"] = {"label": "Refill ammo", "target": False}
+    # Tests of a soldier or a vehicle of either side (the subject), and the dispute roll.
+    actions["survival_test"] = {"label": "Survival test", "actor_soldier": True, "target": False, "any_unit": True}
+    if real:
+        actions["armour_test"] = {"label": "Armour test", "target": False, "any_unit": True, "armour_die": True}
+    actions["emergency_landing"] = {"label": "Emergency landing", "target": False, "any_unit": True}
+    if s["panic"]:
+        actions["panic"] = {
+            "label": "Panic flight",
+            "actor_soldier": True,
+            "target": False,
+            "any_unit": True,
+            "reaches_edge": True,
+        }
+    actions["dispute"] = {"label": "Dispute roll", "target": False, "no_unit": True, "sides": True}
     return actions
 
 
@@ -206,11 +233,20 @@ def client_data(state: dict) -> dict:
                 "alive": view.get("alive", True),
                 "soldiers": soldiers,
                 "weapons": view.get("weapons", []),
+                "locomotion": view.get("locomotion"),
+                "pilot": bool(view.get("pilot")),
             }
         )
+    game = state.get("game") or {}
+    eliminated = game.get("eliminated", [])
     return {
         "units": units,
         "actions": available_actions(state["settings"]),
         "covers": [{"value": k, "label": v} for k, v in COVER_LABELS.items()],
         "mode": system_settings(state["settings"])["mode"],
+        "sides": [
+            {"index": s["index"], "name": s["name"], "mine": s.get("mine", False)}
+            for s in state.get("sides", [])
+            if s["index"] not in eliminated
+        ],
     }

@@ -1,4 +1,5 @@
-// «Бронепехота»'s sheets on the board: a test (shot, melee, grenade, repair, capture) and a grenade's burst.
+// «Бронепехота»'s sheets on the board: a test (shot, melee, grenade, move, jump, repair, capture, towing, the single
+// tests of a soldier or a vehicle, the dispute roll) and a grenade's burst.
 // The generic board script (static/battles/battle.js) sends the commands; this file only builds their inputs.
 (function () {
   "use strict";
@@ -54,10 +55,50 @@
     return items;
   }
 
+  // Whose test it is: your own units, or (a survival test, an armour test, a landing, a panic) any unit.
+  function unitItems(spec) {
+    return data().units
+      .filter(function (u) { return u.alive && (spec.any_unit || u.mine); })
+      .map(function (u) { return { value: u.key, label: u.label }; });
+  }
+
+  function targetItems(action, actorKey) {
+    return data().units
+      .filter(function (u) {
+        if (!u.alive) return false;
+        if (action === "tow") return u.kind !== "squad" && u.key !== actorKey; // vehicles and mobile guns (p.49)
+        return true;
+      })
+      .map(function (u) { return { value: u.key, label: u.label }; });
+  }
+
+  function fillSides() {
+    var box = document.getElementById("f-sides");
+    if (!box) return;
+    box.innerHTML = "";
+    (data().sides || []).forEach(function (s) {
+      var label = document.createElement("label");
+      label.className = "check";
+      var cb = document.createElement("input");
+      cb.type = "checkbox";
+      cb.name = "side";
+      cb.value = String(s.index);
+      cb.checked = true;
+      label.appendChild(cb);
+      label.appendChild(document.createTextNode(" " + s.name + (s.mine ? " (you)" : "")));
+      box.appendChild(label);
+    });
+  }
+
   function refreshSheet() {
     var action = form.elements.action.value;
     var spec = (data().actions || {})[action] || {};
+    fill(form.elements.unit, unitItems(spec), true);
+    document.getElementById("f-unit-label").textContent = spec.any_unit ? "Whose test" : "Your unit";
+    form.querySelector("[data-unit-field]").hidden = !!spec.no_unit;
     var actor = unitByKey(form.elements.unit.value);
+    fill(form.elements.target, targetItems(action, form.elements.unit.value), true);
+    document.getElementById("f-target-label").textContent = action === "tow" ? "What to tow" : "Target";
     var target = unitByKey(form.elements.target.value);
     var mode = data().mode;
     form.querySelectorAll("[data-for]").forEach(function (el) {
@@ -67,12 +108,14 @@
       if ("real" in el.dataset && mode !== "real") hidden = true;
       if ("crew" in el.dataset && !(actor && actor.kind === "gun")) hidden = true;
       if ("aimed" in el.dataset && !(spec.aimed && actor && actor.kind === "squad")) hidden = true;
+      if ("infantry" in el.dataset && !(actor && actor.kind === "squad")) hidden = true;
+      if ("vehicle" in el.dataset && !(actor && actor.kind === "vehicle")) hidden = true;
       el.hidden = hidden;
     });
     if (actor && actor.kind === "gun") fill(form.elements.crew, crewItems(), true);
     var actorSoldiers = soldierItems(actor, "alive");
     fill(form.elements.soldier, actorSoldiers, true);
-    form.elements.soldier.closest(".field").hidden = !actorSoldiers.length || !spec.actor_soldier;
+    form.elements.soldier.closest(".field").hidden = !actorSoldiers.length || !spec.actor_soldier || !!spec.no_unit;
     var weapons = [];
     if (actor && actor.weapons) {
       var soldierNum = form.elements.soldier.value;
@@ -89,17 +132,24 @@
   function openAction(action, unitKey) {
     if (!sheet) return;
     var d = data();
-    var mine = d.units.filter(function (u) { return u.mine && u.alive; });
-    var others = d.units.filter(function (u) { return u.alive; });
-    fill(form.elements.unit, mine.map(function (u) { return { value: u.key, label: u.label }; }));
-    fill(form.elements.target, others.map(function (u) { return { value: u.key, label: u.label }; }));
     var actions = Object.keys(d.actions || {});
     fill(form.elements.action, actions.map(function (k) { return { value: k, label: d.actions[k].label }; }));
     if (action && actions.indexOf(action) >= 0) form.elements.action.value = action;
+    var spec = d.actions[form.elements.action.value] || {};
+    fill(form.elements.unit, unitItems(spec));
     if (unitKey) form.elements.unit.value = unitKey;
-    var firstEnemy = others.filter(function (u) { return !u.mine; })[0];
+    fill(form.elements.target, targetItems(form.elements.action.value, form.elements.unit.value));
+    var firstEnemy = d.units.filter(function (u) {
+      return u.alive && !u.mine && Array.prototype.some.call(form.elements.target.options, function (o) { return o.value === u.key; });
+    })[0];
     if (firstEnemy) form.elements.target.value = firstEnemy.key;
     form.elements.dice.value = "";
+    ["steps", "gun_steps", "climb_steps", "obstacles", "forward", "backward", "sideways", "turns", "degrees",
+     "length_steps", "rise_steps", "note"].forEach(function (name) {
+      if (form.elements[name]) form.elements[name].value = "";
+    });
+    form.elements.reaches_edge.checked = false;
+    fillSides();
     refreshSheet();
     if (sheet.showModal) sheet.showModal();
     else sheet.setAttribute("open", "");
@@ -145,6 +195,20 @@
         inputs.fell = f.hit_result.value === "fell";
       }
       if (action === "grenade" || action === "ammo_refresh") delete inputs.target;
+      if (spec.path) inputs.path = movePath(f, actorUnit);
+      if (spec.jump) {
+        inputs.length_steps = num(f.length_steps.value);
+        if (f.rise_steps.value.trim() !== "") inputs.rise_steps = num(f.rise_steps.value);
+      }
+      if (action === "tow") inputs.op = "start";
+      if (spec.armour_die) inputs.die = parseInt(f.armour_die.value, 10);
+      if (spec.reaches_edge) inputs.reaches_edge = f.reaches_edge.checked;
+      if (spec.sides) {
+        inputs = { sides: Array.prototype.map.call(form.querySelectorAll("input[name=side]:checked"), function (cb) {
+          return parseInt(cb.value, 10);
+        }) };
+        if (f.note.value.trim()) inputs.note = f.note.value.trim();
+      }
       var typed = f.dice.value.trim();
       var body = { action: action, inputs: inputs };
       if (typed) {
@@ -153,6 +217,34 @@
       sheet.close();
       send("actions", body);
     });
+  }
+
+  function num(text) {
+    var n = Number(String(text).trim().replace(",", "."));
+    return isNaN(n) ? 0 : n;
+  }
+
+  // The move as segments the rules price (Table 1 for infantry, Table 2 for vehicles).
+  function movePath(f, actor) {
+    var path = [];
+    if (actor && actor.kind === "vehicle") {
+      if (num(f.backward.value)) path.push({ kind: "backward", steps: num(f.backward.value) });
+      if (num(f.sideways.value)) path.push({ kind: "sideways", steps: num(f.sideways.value) });
+      if (num(f.turns.value)) {
+        var turn = { kind: "turn", count: Math.round(num(f.turns.value)) };
+        if (f.degrees.value.trim() !== "") turn.degrees = num(f.degrees.value);
+        path.push(turn);
+      }
+      path.push({ kind: "forward", steps: num(f.forward.value) });
+      return path;
+    }
+    path.push({ kind: "flat", steps: num(f.steps.value) });
+    f.obstacles.value.split(/[\s;]+/).filter(Boolean).forEach(function (h) {
+      path.push({ kind: "obstacle", height_cm: num(h) });
+    });
+    if (num(f.climb_steps.value)) path.push({ kind: "climb", steps: num(f.climb_steps.value) });
+    if (num(f.gun_steps.value)) path.push({ kind: "with_gun", steps: num(f.gun_steps.value) });
+    return path;
   }
 
   // The grenade's burst: the players say who is within 1 step of it, then the server rolls 1Д20 each.

@@ -17,11 +17,18 @@
     return form.elements[name].checked;
   }
 
+  // Numbers as the page's language writes them («58,3 %» in Russian).
+  function number(x, digits) {
+    var lang = document.documentElement.lang || undefined;
+    return new Intl.NumberFormat(lang, { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(x);
+  }
+
   function percent(p) {
     if (p === 0) return "0 %";
     if (p === 1) return "100 %";
     var v = p * 100;
-    return (v < 0.1 ? v.toFixed(3) : v.toFixed(1)) + " %";
+    var digits = v < 0.1 ? 3 : 1;
+    return number(v, digits) + " %";
   }
 
   function el(tag, attrs, text) {
@@ -36,7 +43,7 @@
     var row = el("div", { "class": "odds-stat" });
     row.appendChild(el("dt", {}, label));
     var dd = el("dd");
-    dd.appendChild(el("strong", {}, prob.p !== undefined ? percent(prob.p) : String(prob.value.toFixed(2))));
+    dd.appendChild(el("strong", {}, prob.p !== undefined ? percent(prob.p) : number(prob.value, 2)));
     dd.appendChild(el("span", { "class": "muted exact" }, " " + prob.exact));
     row.appendChild(dd);
     list.appendChild(row);
@@ -64,8 +71,8 @@
   function showErrors(container, body) {
     container.textContent = "";
     var box = el("div", { "class": "card odds-error", "role": "alert" });
-    box.appendChild(el("strong", {}, "Cannot compute: "));
-    box.appendChild(document.createTextNode(body.detail || "the request has errors."));
+    box.appendChild(el("strong", {}, gettext("Cannot compute:") + " "));
+    box.appendChild(document.createTextNode(body.detail || gettext("the request has errors.")));
     container.appendChild(box);
   }
 
@@ -85,7 +92,7 @@
       render(container, answer.body.odds);
     }).catch(function () {
       container.classList.remove("busy");
-      showErrors(container, { detail: "the server could not be reached. Try again." });
+      showErrors(container, { detail: gettext("the server could not be reached. Try again.") });
     });
   }
 
@@ -125,15 +132,15 @@
   function renderShot(container, odds) {
     var list = statList(container);
     var infantry = !odds.strength_loss;
-    list.appendChild(el("div", { "class": "odds-stat muted" }, "Distance " + odds.steps + " steps · armour " + odds.armour + " · ammo " + odds.ammo_cost));
-    statRow(list, "Hit", odds.p_hit);
-    statRow(list, "Any damage", odds.p_damage);
-    statRow(list, infantry ? "Target killed" : "Target destroyed", odds.p_destroyed);
-    if (!infantry) statRow(list, "Pilot killed", odds.p_pilot_killed);
-    if (odds.p_panic && odds.p_panic.p > 0) statRow(list, "Panic", odds.p_panic);
-    statRow(list, "Expected damage", odds.expected_damage);
-    bars(container, "Damage from the power dice", odds.damage);
-    if (!infantry) bars(container, "Strength lost (with an emergency landing)", odds.strength_loss);
+    list.appendChild(el("div", { "class": "odds-stat muted" }, interpolate(gettext("Distance %(steps)s steps · armour %(armour)s · ammo %(ammo)s"), { steps: odds.steps, armour: odds.armour, ammo: odds.ammo_cost }, true)));
+    statRow(list, gettext("Hit"), odds.p_hit);
+    statRow(list, gettext("Any damage"), odds.p_damage);
+    statRow(list, infantry ? gettext("Target killed") : gettext("Target destroyed"), odds.p_destroyed);
+    if (!infantry) statRow(list, gettext("Pilot killed"), odds.p_pilot_killed);
+    if (odds.p_panic && odds.p_panic.p > 0) statRow(list, gettext("Panic"), odds.p_panic);
+    statRow(list, gettext("Expected damage"), odds.expected_damage);
+    bars(container, gettext("Damage from the power dice"), odds.damage);
+    if (!infantry) bars(container, gettext("Strength lost (with an emergency landing)"), odds.strength_loss);
   }
 
   // Melee --------------------------------------------------------------------------------------------
@@ -157,14 +164,14 @@
 
   function renderMelee(container, odds) {
     var list = statList(container);
-    statRow(list, "Attacker wins", odds.p_attacker_wins);
-    statRow(list, "Repelled", odds.p_repelled);
-    statRow(list, "Defender destroyed", odds.p_defender_destroyed);
-    if (odds.damage) statRow(list, "Pilot killed", odds.p_pilot_killed);
-    if (odds.p_panic && odds.p_panic.p > 0) statRow(list, "Panic", odds.p_panic);
-    if (odds.expected_damage) statRow(list, "Expected damage", odds.expected_damage);
-    if (odds.damage) bars(container, "Damage (attack − defence)", odds.damage);
-    else bars(container, "Attack − defence", odds.margin);
+    statRow(list, gettext("Attacker wins"), odds.p_attacker_wins);
+    statRow(list, gettext("Repelled"), odds.p_repelled);
+    statRow(list, gettext("Defender destroyed"), odds.p_defender_destroyed);
+    if (odds.damage) statRow(list, gettext("Pilot killed"), odds.p_pilot_killed);
+    if (odds.p_panic && odds.p_panic.p > 0) statRow(list, gettext("Panic"), odds.p_panic);
+    if (odds.expected_damage) statRow(list, gettext("Expected damage"), odds.expected_damage);
+    if (odds.damage) bars(container, gettext("Damage (attack − defence)"), odds.damage);
+    else bars(container, gettext("Attack − defence"), odds.margin);
   }
 
   // Survival -----------------------------------------------------------------------------------------
@@ -177,10 +184,10 @@
 
   function renderSurvival(container, odds) {
     var list = statList(container);
-    statRow(list, "Survives", odds.p_survived);
-    if (odds.p_panic.p > 0) statRow(list, "…of which panics", odds.p_panic);
-    statRow(list, "Killed", odds.p_killed);
-    bars(container, "Outcome", odds.outcomes);
+    statRow(list, gettext("Survives"), odds.p_survived);
+    if (odds.p_panic.p > 0) statRow(list, gettext("…of which panics"), odds.p_panic);
+    statRow(list, gettext("Killed"), odds.p_killed);
+    bars(container, gettext("Outcome"), odds.outcomes);
   }
 
   // Wiring -------------------------------------------------------------------------------------------
@@ -206,7 +213,7 @@
     var form = document.getElementById("shot-form");
     var kind = form.elements.target_kind.value;
     toggle("#shot-form .vehicle-only", kind === "vehicle");
-    document.getElementById("shot-armour-label").textContent = kind === "infantry" ? "Armour (Бр)" : "Strength (Броня)";
+    document.getElementById("shot-armour-label").textContent = kind === "infantry" ? gettext("Armour (Бр)") : gettext("Strength (Броня)");
     form.elements.aimed.disabled = form.elements.shooter_kind.value !== "infantry";
     if (form.elements.aimed.disabled) form.elements.aimed.checked = false;
   }
@@ -216,7 +223,7 @@
     toggle("#melee-form .attacker-vehicle", form.elements.attacker_kind.value === "vehicle");
     var kind = form.elements.defender_kind.value;
     toggle("#melee-form .defender-vehicle", kind === "vehicle");
-    document.getElementById("melee-defender-armour-label").textContent = kind === "infantry" ? "Armour (Бр)" : "Strength (Броня)";
+    document.getElementById("melee-defender-armour-label").textContent = kind === "infantry" ? gettext("Armour (Бр)") : gettext("Strength (Броня)");
   }
 
   document.addEventListener("DOMContentLoaded", function () {

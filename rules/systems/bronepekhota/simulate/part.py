@@ -1,0 +1,177 @@
+"""The simulator part of «Бронепехота» (rules/contract/simulator.py): the balance jobs reach the vectorised battle
+model (model.py, engine.py) only through it. A thin wrapper: the numbers are those of `Battle.run`.
+
+Outcomes: the model's OUTCOME_A / OUTCOME_B / OUTCOME_DRAW (1, 2, 0) become the contract's "winner" 0 / 1 / -1;
+its surviving costs become "left_a" / "left_b". Unit-against-unit sides (`side_from_profile`) carry
+"stand_ins": a vehicle or gun then gets a stand-in pilot or crew of its rank.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from rules.contract.simulator import Prepared, SimulatorPart
+from rules.errors import RuleInputError
+from rules.systems.bronepekhota import tables
+from rules.systems.bronepekhota.army import ARMY
+from rules.systems.bronepekhota.simulate import MODEL_DESCRIPTION
+from rules.systems.bronepekhota.simulate.model import (
+    APPROACHES,
+    COVER_CHOICES,
+    IGNORED_SETTINGS,
+    MAX_DISTANCE,
+    MAX_ROUNDS,
+    MODEL_VERSION,
+    OUTCOME_A,
+    OUTCOME_B,
+    SIMULATED_SETTINGS,
+    Battle,
+    BattleParams,
+    entries_from_profile,
+    resolve_settings,
+)
+
+_DEFAULTS = BattleParams()
+APPROACH_LABELS = {
+    "advance": "Advance: every unit closes in and fights",
+    "hold": "Hold: units that can already hit something stay and shoot",
+}
+
+PARAMS_SCHEMA = {
+    "type": "object",
+    "additionalProperties": False,
+    "properties": {
+        "distance": {
+            "type": "integer",
+            "minimum": 1,
+            "maximum": MAX_DISTANCE,
+            "default": _DEFAULTS.distance,
+            "title": "Distance",
+            "description": "Steps between the deployment lines (book: 12–14).",
+        },
+        "cover_a": {
+            "enum": list(COVER_CHOICES),
+            "default": _DEFAULTS.cover_a,
+            "title": "Cover of side A",
+            "x-labels": {c: tables.COVER_LABELS[c] for c in COVER_CHOICES},
+        },
+        "cover_b": {
+            "enum": list(COVER_CHOICES),
+            "default": _DEFAULTS.cover_b,
+            "title": "Cover of side B",
+            "x-labels": {c: tables.COVER_LABELS[c] for c in COVER_CHOICES},
+        },
+        "rounds": {
+            "type": "integer",
+            "minimum": 1,
+            "maximum": MAX_ROUNDS,
+            "default": _DEFAULTS.rounds,
+            "title": "Rounds",
+            "description": "Then it is a draw.",
+        },
+        "initiative": {
+            "enum": ["rolled", "a", "b"],
+            "default": _DEFAULTS.initiative,
+            "title": "Initiative in round 1",
+            "x-labels": {"rolled": "Rolled (d12)", "a": "Side A", "b": "Side B"},
+        },
+        "approach": {
+            "enum": list(APPROACHES),
+            "default": _DEFAULTS.approach,
+            "title": "Approach",
+            "x-labels": dict(APPROACH_LABELS),
+        },
+    },
+}
+
+
+class BronepekhotaSimulator(SimulatorPart):
+    model_version = MODEL_VERSION
+    params_schema = PARAMS_SCHEMA
+    job_kinds = ("rosters", "units")
+    description = MODEL_DESCRIPTION
+    simulated = (
+        "Virtual shooting (§3.7, §7.4 I–III): range roll, power dice against armour and cover, vehicle damage and "
+        "the pilot's survival test",
+        "Initiative by d12 and alternating activations; each element moves, shoots and fights in melee (§1.6)",
+        "Melee on contact (§3.9, Tables 6–7), pilots and gun crews, pilots lost or panicking (§3.4, §3.10)",
+        "Ammo, grenades, jump packs, aimed fire and panic when their settings are on",
+        "Distance and one level of cover per side (Table 5); victory when a side has no soldier left (§1.7)",
+    )
+    left_out = (
+        "Real shooting (physical launchers): only virtual shooting is simulated",
+        "Terrain, line of sight and facing (so no surprise attacks); jump heights",
+        "Repair, capture, towing; blast specials and grenade bystanders (no map: nobody knows who stands near)",
+    )
+    ignored_settings = dict(IGNORED_SETTINGS)
+    fixed_settings = {"mode": "virtual"}
+    #: Which settings change the model, and how (the job page may list them).
+    simulated_settings = dict(SIMULATED_SETTINGS)
+
+    def check_params(self, params: dict | None) -> dict:
+        params = super().check_params(params)
+        try:
+            return BattleParams(**params).check().as_dict()
+        except RuleInputError as exc:
+            raise RuleInputError({f"params.{k}": v for k, v in exc.errors.items()}) from None
+
+    def check_settings(self, settings: dict | None) -> dict:
+        return resolve_settings(settings)
+
+    def prepare(self, side_a: dict, side_b: dict, params: dict, settings: dict) -> Prepared:
+        bp = BattleParams(**params).check()
+        stand_ins = bool(side_a.get("stand_ins") or side_b.get("stand_ins"))
+        battle = Battle(side_a.get("entries") or [], side_b.get("entries") or [], bp, settings, stand_ins=stand_ins)
+        warnings = list(battle.warnings)
+        if not stand_ins:
+            warnings += self._roster_issues(side_a, side_b)
+        return Prepared(
+            cost=(float(battle.cost[0]), float(battle.cost[1])),
+            warnings=warnings,
+            forces=battle.describe()["sides"],
+            model=battle,
+            rounds=bp.rounds,
+        )
+
+    @staticmethod
+    def _roster_issues(side_a: dict, side_b: dict) -> list[str]:
+        """The army part's errors worth a note; missing pilots are chosen by the simulator (and listed with the
+        forces)."""
+        notes = []
+        for label, side in (("A", side_a), ("B", side_b)):
+            report = ARMY.cost_roster(side)
+            notes += [
+                f"Side {label}: {i.message}" for i in report.issues if i.severity == "error" and i.code != "no_pilot"
+            ]
+        return notes
+
+    def side_from_profile(self, profile: dict) -> dict:
+        return {"faction": profile.get("faction", ""), "entries": entries_from_profile(profile), "stand_ins": True}
+
+    def run(self, prepared: Prepared, n: int, rng: np.random.Generator) -> dict:
+        result = prepared.model.run(n, rng)
+        outcome = result["outcome"]
+        winner = np.where(outcome == OUTCOME_A, 0, np.where(outcome == OUTCOME_B, 1, -1)).astype(np.int8)
+        return {
+            "winner": winner,
+            "rounds": result["rounds"],
+            "left_a": result["surviving_a"],
+            "left_b": result["surviving_b"],
+        }
+
+    def describe_forces(self, forces) -> list[dict]:
+        """Units, guns and who pilots each vehicle. Reads Battle.describe()'s sides, or the whole of it (jobs
+        stored before the simulator part: {"sides": [...], "warnings": [...]})."""
+        if isinstance(forces, dict):
+            forces = forces.get("sides") or []
+        out = []
+        for k, side in enumerate(forces if isinstance(forces, list) else []):
+            units = ", ".join(u["name"] for u in side.get("units") or [])
+            guns = side.get("guns") or []
+            lines = [units + (f"; guns: {', '.join(guns)}" if guns else "") + "."]
+            lines += [f"{p['vehicle']} piloted by {p.get('pilot') or 'nobody'}." for p in side.get("pilots") or []]
+            out.append({"side": "AB"[k] if k < 2 else str(k + 1), "cost": side.get("cost"), "lines": lines})
+        return out
+
+
+SIMULATOR = BronepekhotaSimulator()
