@@ -26,7 +26,7 @@ class BalanceJob(models.Model):
     FINISHED = (Status.DONE, Status.FAILED, Status.CANCELLED)
 
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="balance_jobs")
-    system = models.CharField(max_length=40, default="bronepekhota")
+    system = models.CharField(max_length=40, help_text="Slug of the game system; its simulator part runs the job.")
     kind = models.CharField(max_length=10, choices=Kind.choices)
     title = models.CharField(max_length=200)
     # Where the inputs came from; the simulation reads `inputs`, the snapshot taken at submission.

@@ -5,8 +5,10 @@ Verdict (roster against roster). A battle scores 1 for a win, ½ for a draw. Sid
 95 % interval (normal approximation of the score's mean; Wilson intervals are given for win, loss and draw).
 Read through Bradley–Terry, a score s means odds r = s / (1 − s) that A beats B, i.e. A is r times as strong. If
 points measured strength, r would equal the points ratio cost_A / cost_B, so k = r / (cost_A / cost_B) says how
-far this match-up's points are off: A's odds are k times what its points predict. The book advises armies within 10–20 % (p.3, §5 A2): the verdict is
-"balanced" when k is within 10 % of 1, "acceptable" within 20 %, otherwise "unbalanced", and names the interval.
+far this match-up's points are off: A's odds are k times what its points predict. The verdict is "balanced" when k
+is within 10 % of 1, "acceptable" within 20 %, otherwise "unbalanced", and names the interval; a system whose book
+advises how close armies should be states it through its settings (balance_info_percent, balance_warning_percent),
+and those thresholds are used instead.
 
 Bradley–Terry (unit against unit). Every unordered pair of units fights duels; a draw counts as half a win to
 each. P(i beats j) = π_i / (π_i + π_j). The strengths π are the maximum-likelihood fit by the MM algorithm
@@ -53,16 +55,34 @@ def proportion(k: int, n: int) -> dict:
 
 
 def add_summaries(summaries: list[dict]) -> dict:
-    """Adds the chunk summaries of a roster-against-roster job (in chunk order: floats add up the same way)."""
+    """Adds the chunk summaries of a roster-against-roster job (in chunk order: floats add up the same way). Lists
+    (histograms) add up element by element; a shorter one counts zeros where it ends."""
     total: dict = {}
     for s in summaries:
         for key, value in s.items():
             if isinstance(value, list):
-                cur = total.setdefault(key, [0] * len(value))
+                cur = total.get(key, [])
+                width = max(len(cur), len(value))
+                cur = cur + [0] * (width - len(cur))
+                value = value + [0] * (width - len(value))
                 total[key] = [a + b for a, b in zip(cur, value, strict=True)]
             else:
                 total[key] = total.get(key, 0) + value
     return total
+
+
+#: Settings through which a system states its book's balance advice (in percent); without them 10 and 20.
+INFO_SETTING, WARNING_SETTING = "balance_info_percent", "balance_warning_percent"
+
+
+def thresholds(settings: dict) -> dict:
+    """The verdict's thresholds for a job run under `settings`: the book's advice when the system states one
+    (INFO_SETTING / WARNING_SETTING), else 10 and 20 %."""
+    return {
+        "info": int(settings.get(INFO_SETTING, 10)),
+        "warning": int(settings.get(WARNING_SETTING, 20)),
+        "advice": INFO_SETTING in settings or WARNING_SETTING in settings,
+    }
 
 
 def _ratio(s: float) -> float:
@@ -71,7 +91,15 @@ def _ratio(s: float) -> float:
 
 
 def verdict(
-    *, score: float, low: float, high: float, cost_a: float, cost_b: float, info: int = 10, warning: int = 20
+    *,
+    score: float,
+    low: float,
+    high: float,
+    cost_a: float,
+    cost_b: float,
+    info: int = 10,
+    warning: int = 20,
+    advice: bool = True,
 ) -> dict:
     """How far the points are off for this match-up, against the book's 10–20 % advice (see module doc)."""
     larger = max(cost_a, cost_b)
@@ -96,13 +124,14 @@ def verdict(
         text = "Unbalanced: one side has no points to compare."
     else:
         side = (favoured or "a").upper()
+        who = "the book" if advice else "Armlist"
         factor = f"side {side}'s odds of winning are {max(k, 1 / k):.2f}× what the points ratio predicts"
         if level == "balanced":
-            text = f"Balanced: {factor}, within {info} % (the book advises armies within {info}–{warning} %)."
+            text = f"Balanced: {factor}, within {info} % ({who} advises armies within {info}–{warning} %)."
         elif level == "acceptable":
-            text = f"Acceptable: {factor}, within the book's {warning} % but not its {info} %."
+            text = f"Acceptable: {factor}, within {who}'s {warning} % but not its {info} %."
         else:
-            text = f"Unbalanced: {factor}, outside the book's {info}–{warning} %."
+            text = f"Unbalanced: {factor}, outside {who}'s {info}–{warning} %."
     certain = True
     if math.isfinite(k_low) and math.isfinite(k_high):
         lo_off, hi_off = abs(math.log(max(k_low, 1e-12))), abs(math.log(max(k_high, 1e-12)))
@@ -129,7 +158,9 @@ def verdict(
     }
 
 
-def roster_result(total: dict, *, cost_a: float, cost_b: float, info: int = 10, warning: int = 20) -> dict:
+def roster_result(
+    total: dict, *, cost_a: float, cost_b: float, info: int = 10, warning: int = 20, advice: bool = True
+) -> dict:
     """The answer of a roster-against-roster job from its summed counts."""
     n = int(total["battles"])
     wins_a, wins_b, draws = int(total["wins_a"]), int(total["wins_b"]), int(total["draws"])
@@ -163,7 +194,14 @@ def roster_result(total: dict, *, cost_a: float, cost_b: float, info: int = 10, 
             "rounds_hist": rounds_hist,
             "mean_rounds": mean_rounds,
             "verdict": verdict(
-                score=score, low=low, high=high, cost_a=cost_a, cost_b=cost_b, info=info, warning=warning
+                score=score,
+                low=low,
+                high=high,
+                cost_a=cost_a,
+                cost_b=cost_b,
+                info=info,
+                warning=warning,
+                advice=advice,
             ),
         }
     )

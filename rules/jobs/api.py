@@ -11,9 +11,9 @@ from rest_framework.exceptions import APIException, ValidationError
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from rules.errors import RuleInputError
 from rules.jobs import selectors, services
 from rules.models import BalanceJob
-from rules.systems.base import RuleInputError
 
 JOB_ID = OpenApiParameter("job_id", OpenApiTypes.INT, OpenApiParameter.PATH)
 
@@ -48,6 +48,7 @@ class ProgressSerializer(serializers.Serializer):
 
 class JobSerializer(ProgressSerializer):
     id = serializers.IntegerField()
+    system = serializers.CharField(help_text="Slug of the game system whose simulator runs the job.")
     kind = serializers.ChoiceField(choices=BalanceJob.Kind.choices)
     title = serializers.CharField()
     seed = serializers.IntegerField()
@@ -74,6 +75,7 @@ class JobDetailSerializer(JobSerializer):
 def job_data(job: BalanceJob, *, detail: bool = False) -> dict:
     data = {
         "id": job.pk,
+        "system": job.system,
         "kind": job.kind,
         "title": job.title,
         "seed": job.seed,
@@ -115,8 +117,8 @@ class RosterJobCreateApi(APIView):
         battles = serializers.IntegerField(help_text="How many battles to simulate (at most BALANCE_MAX_BATTLES).")
         params = serializers.JSONField(
             required=False,
-            help_text="distance (steps), cover_a/cover_b (Table 5), rounds, initiative (rolled|a|b), "
-            "approach (advance|hold).",
+            help_text="The simulator's parameters: the rosters' system's simulator.params_schema "
+            "(GET /api/v1/systems/<slug>/); defaults fill the rest.",
         )
         settings = serializers.JSONField(required=False, help_text="System settings that differ from the defaults.")
         seed = serializers.IntegerField(required=False, help_text="Same seed and inputs, same numbers.")

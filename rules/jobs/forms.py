@@ -1,57 +1,101 @@
-"""The two job forms of the balance page. They only shape the input; every rule check is in services.py."""
+"""The two job forms of the balance page, drawn for one game system: its simulator's parameters (the part's
+`params_schema`: "title" is the label, "description" the help, "x-labels" name the values of an "enum") and the
+book's options among its settings (category "option", less those the simulator ignores or fixes). They only shape
+the input; every rule check is in services.py."""
 
 from __future__ import annotations
 
 from django import forms
 
-from rules.systems.bronepekhota.settings import SETTINGS
-from rules.systems.bronepekhota.simulate.model import APPROACHES, COVER_CHOICES, MAX_DISTANCE, MAX_ROUNDS
-from rules.systems.bronepekhota.tables import COVER_LABELS
+OPTION = "option"
 
-# The book's optional rules (§1.8) offered as checkboxes; every other setting keeps its default (API: any).
-OPTION_KEYS = [s.key for s in SETTINGS if s.category == "option" and s.kind == "bool" and s.key != "special_properties"]
-APPROACH_LABELS = {
-    "advance": "Advance: every unit closes in and fights",
-    "hold": "Hold: units that can already hit something stay and shoot",
-}
+
+def param_field(name: str, prop: dict) -> forms.Field:
+    """A form field for one property of a params schema (empty: the schema's default is used)."""
+    label = prop.get("title") or name.replace("_", " ").capitalize()
+    common = {
+        "required": False,
+        "label": label,
+        "help_text": prop.get("description", ""),
+        "initial": prop.get("default"),
+    }
+    if "enum" in prop:
+        names = prop.get("x-labels") or {}
+        return forms.TypedChoiceField(
+            choices=[(v, names.get(v, str(v))) for v in prop["enum"]],
+            coerce=lambda value, values=tuple(prop["enum"]): next((v for v in values if str(v) == value), value),
+            **common,
+        )
+    kind = prop.get("type")
+    if kind == "integer":
+        return forms.IntegerField(min_value=prop.get("minimum"), max_value=prop.get("maximum"), **common)
+    if kind == "number":
+        return forms.FloatField(min_value=prop.get("minimum"), max_value=prop.get("maximum"), **common)
+    if kind == "boolean":
+        return forms.BooleanField(**common)
+    return forms.CharField(max_length=prop.get("maxLength"), **common)
+
+
+def option_settings(system) -> list:
+    """The book's options a job form offers for `system`: settings of category "option" that its simulator
+    neither ignores nor fixes."""
+    part = system.simulator
+    skip = set(part.ignored_settings) | set(part.fixed_settings) if part else set()
+    return [s for s in system.settings if s.category == OPTION and s.key not in skip]
+
+
+def setting_field(setting) -> forms.Field:
+    help_text = f"{setting.help} ({setting.source})" if setting.source else setting.help
+    common = {"required": False, "label": setting.label, "help_text": help_text, "initial": setting.default}
+    if setting.kind == "bool":
+        return forms.BooleanField(**common)
+    if setting.kind == "int":
+        return forms.IntegerField(min_value=0, **common)
+    choices = tuple(setting.choices)
+    return forms.TypedChoiceField(
+        choices=[(c, str(c)) for c in choices],
+        coerce=lambda value: next((c for c in choices if str(c) == value), value),
+        **common,
+    )
 
 
 class _BattleFields(forms.Form):
     battles = forms.IntegerField(min_value=1, initial=10_000, help_text="Battles to simulate.")
-    distance = forms.IntegerField(
-        min_value=1, max_value=MAX_DISTANCE, initial=14, help_text="Steps between the deployment lines (book: 12–14)."
-    )
-    cover_a = forms.ChoiceField(
-        choices=[(c, COVER_LABELS[c]) for c in COVER_CHOICES], initial="none", label="Cover of side A"
-    )
-    cover_b = forms.ChoiceField(
-        choices=[(c, COVER_LABELS[c]) for c in COVER_CHOICES], initial="none", label="Cover of side B"
-    )
-    rounds = forms.IntegerField(min_value=1, max_value=MAX_ROUNDS, initial=8, help_text="Then it is a draw.")
-    initiative = forms.ChoiceField(
-        choices=[("rolled", "Rolled (d12)"), ("a", "Side A"), ("b", "Side B")],
-        initial="rolled",
-        label="Initiative in round 1",
-    )
-    approach = forms.ChoiceField(choices=[(a, APPROACH_LABELS[a]) for a in APPROACHES], initial="advance")
     seed = forms.IntegerField(required=False, min_value=0, help_text="Optional: the same seed gives the same numbers.")
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, system, **kwargs):
         super().__init__(*args, **kwargs)
-        for s in SETTINGS:
-            if s.key in OPTION_KEYS:
-                self.fields[f"opt_{s.key}"] = forms.BooleanField(
-                    required=False, initial=s.default, label=s.label, help_text=f"{s.help} ({s.source})"
-                )
+        self.system = system
+        schema = system.simulator.params_schema if system.simulator else {}
+        self.param_keys = [k for k in (schema.get("properties") or {}) if k not in self.fields]
+        for key in self.param_keys:
+            self.fields[key] = param_field(key, schema["properties"][key])
+        self.option_settings = option_settings(system)
+        for s in self.option_settings:
+            self.fields[f"opt_{s.key}"] = setting_field(s)
+        self.order_fields([*self.field_order, *self.param_keys, "seed"])
 
     def params(self) -> dict:
-        return {k: self.cleaned_data[k] for k in ("distance", "cover_a", "cover_b", "rounds", "initiative", "approach")}
+        """The parameters given (an empty field leaves the simulator's default)."""
+        return {k: self.cleaned_data[k] for k in self.param_keys if self.cleaned_data.get(k) not in (None, "")}
 
     def settings(self) -> dict:
-        return {k: self.cleaned_data[f"opt_{k}"] for k in OPTION_KEYS}
+        """The options: a checkbox is always an answer (unticked = off); an empty number or choice keeps the
+        default."""
+        out = {}
+        for s in self.option_settings:
+            value = self.cleaned_data.get(f"opt_{s.key}")
+            if s.kind == "bool":
+                out[s.key] = bool(value)
+            elif value not in (None, ""):
+                out[s.key] = value
+        return out
+
+    def param_fields(self):
+        return [self[k] for k in self.param_keys]
 
     def option_fields(self):
-        return [self[f"opt_{k}"] for k in OPTION_KEYS]
+        return [self[f"opt_{s.key}"] for s in self.option_settings]
 
 
 class RosterJobForm(_BattleFields):
@@ -59,9 +103,9 @@ class RosterJobForm(_BattleFields):
     roster_b = forms.TypedChoiceField(coerce=int, label="Side B roster")
     field_order = ["roster_a", "roster_b", "battles"]
 
-    def __init__(self, *args, rosters=(), **kwargs):
-        super().__init__(*args, prefix="r", **kwargs)
-        choices = [(r.pk, f"{r.name} ({r.owner.username})") for r in rosters]
+    def __init__(self, *args, system, rosters=(), **kwargs):
+        super().__init__(*args, system=system, prefix="r", **kwargs)
+        choices = [(r.id, r.label) for r in rosters]
         self.fields["roster_a"].choices = choices
         self.fields["roster_b"].choices = choices
         if len(choices) > 1:  # two different armies by default
@@ -77,9 +121,9 @@ class DuelJobForm(_BattleFields):
     )
     field_order = ["pack", "profiles", "battles"]
 
-    def __init__(self, *args, packs=(), **kwargs):
-        super().__init__(*args, prefix="d", **kwargs)
-        self.fields["pack"].choices = [(p.pk, f"{p.name} v{p.version}") for p in packs]
+    def __init__(self, *args, system, packs=(), **kwargs):
+        super().__init__(*args, system=system, prefix="d", **kwargs)
+        self.fields["pack"].choices = [(p.id, p.label) for p in packs]
         self.fields["battles"].initial = 1000
         self.fields["battles"].help_text = "Duels per pair of units."
 

@@ -11,6 +11,10 @@ Why the pieces look as they do:
 - Seeds: chunk i of a roster job draws from SeedSequence(job seed, spawn_key=(i,)); the duel of units (i, j)
   from SeedSequence(job seed, spawn_key=(i, j)). The same seed and inputs give the same numbers whatever the
   number of workers or the order chunks finish in.
+- No game here: a job's system is its rosters' (both of one system) or its pack's, and everything about the game
+  goes through that system's simulator part (rules/contract/simulator.py: params, settings, prepare, run). A
+  chunk's summary (outcomes, rounds and surviving-cost histograms) is computed here from the arrays `run` gives.
+  Rosters and packs come from the roster source settings name (rules/jobs/sources.py), never from armies itself.
 """
 
 from __future__ import annotations
@@ -26,19 +30,22 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from armies.selectors import pack_get_for_user, pack_profiles, roster_for_rules, roster_get_for_user
 from config.api import BrokerUnavailable
+from rules.contract.simulator import SimulatorPart
+from rules.errors import RuleInputError
 from rules.jobs import analysis
+from rules.jobs.sources import source
 from rules.models import BalanceJob, JobChunk
-from rules.systems.base import RuleInputError
+from rules.registry import all_systems, get_system, known
 
 logger = logging.getLogger(__name__)
 
-SYSTEM = "bronepekhota"
 DEFAULT_MAX_BATTLES = 2_000_000
 DEFAULT_CHUNK_BATTLES = 20_000
-PARAM_KEYS = ("distance", "cover_a", "cover_b", "rounds", "initiative", "approach")
 CHUNK_ROW_WAIT_SECONDS = 10.0
+CHUNK_TASK = "rules.balance_chunk"  # the Celery task of one chunk (rules/tasks.py)
+SURVIVING_BINS = 10  # surviving cost as a share of the side's cost, in bins of 10 %
+KIND_OF_JOB = {BalanceJob.Kind.ROSTERS: "rosters", BalanceJob.Kind.DUELS: "units"}  # job kind -> part's job_kinds
 
 
 def max_battles() -> int:
@@ -47,6 +54,28 @@ def max_battles() -> int:
 
 def chunk_battles() -> int:
     return max(1, int(getattr(django_settings, "BALANCE_CHUNK_BATTLES", DEFAULT_CHUNK_BATTLES)))
+
+
+# The system and its simulator ----------------------------------------------------------------------------------
+def simulator_for(slug: str, *, kind: str | None = None, field: str = "system") -> SimulatorPart:
+    """The simulator part of a system (and one that runs this kind of job); a clear RuleInputError otherwise."""
+    if not known(slug):
+        raise RuleInputError({field: f"{slug!r} is not a game system Armlist knows."})
+    system = get_system(slug)
+    part = system.simulator
+    if part is None:
+        raise RuleInputError({field: f"«{system.name}» has no simulator: balance jobs cannot run its battles."})
+    wanted = KIND_OF_JOB.get(kind, kind)
+    if wanted is not None and wanted not in part.job_kinds:
+        what = "roster against roster" if wanted == "rosters" else "unit against unit"
+        raise RuleInputError({field: f"The simulator of «{system.name}» does not run {what} jobs."})
+    return part
+
+
+def simulated_systems(kind: str | None = None) -> list:
+    """The registered systems with a simulator part (that runs this kind of job), in settings order."""
+    wanted = KIND_OF_JOB.get(kind, kind)
+    return [s for s in all_systems() if s.simulator is not None and (wanted is None or wanted in s.simulator.job_kinds)]
 
 
 # Input checks --------------------------------------------------------------------------------------------------
@@ -66,23 +95,25 @@ def _check_battles(battles, *, pairs: int = 1) -> int:
     return battles
 
 
-def _params(params: dict | None):
-    from rules.systems.bronepekhota.simulate import BattleParams
-
+def _params(part: SimulatorPart, params: dict | None) -> dict:
+    """The parameters with defaults; unknown keys and bad values name `params.<key>`."""
+    if params is not None and not isinstance(params, dict):
+        raise RuleInputError({"params": "must be an object of parameter: value"})
     params = dict(params or {})
-    unknown = sorted(set(params) - set(PARAM_KEYS))
+    known_keys = set((part.params_schema.get("properties") or {}).keys())
+    unknown = sorted(set(params) - known_keys)
     if unknown:
         raise RuleInputError({f"params.{k}": "unknown parameter" for k in unknown})
-    try:
-        return BattleParams(**params).check()
-    except RuleInputError as exc:
-        raise RuleInputError({f"params.{k}": v for k, v in exc.errors.items()}) from None
+    return part.check_params(params)
 
 
-def _settings(values: dict | None) -> dict:
-    from rules.systems.bronepekhota.simulate import resolve_settings
+def _settings(part: SimulatorPart, system_slug: str, values: dict | None) -> dict:
+    """Every setting of the system (defaults filled in, overrides checked), as the simulator runs them."""
+    return part.check_settings(get_system(system_slug).resolve_settings(values))
 
-    return resolve_settings(values)
+
+def _system_name(slug: str) -> str:
+    return f"«{get_system(slug).name}»" if known(slug) else repr(slug)
 
 
 def _seed(seed) -> int:
@@ -91,6 +122,10 @@ def _seed(seed) -> int:
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
         raise RuleInputError({"seed": "The seed must be a whole number from 0 to 2^63 − 1."})
     return seed
+
+
+def _has_units(snapshot: dict) -> bool:
+    return any(int(e.get("count") or 0) > 0 for e in snapshot.get("entries") or [])
 
 
 # Submission --------------------------------------------------------------------------------------------------
@@ -105,58 +140,57 @@ def balance_job_submit_rosters(
     seed: int | None = None,
     title: str = "",
 ) -> BalanceJob:
-    """Roster against roster. Rosters the user cannot see are a 404 (Http404 from armies.selectors)."""
-    from rules.registry import get_system
-    from rules.systems.bronepekhota.simulate import MODEL_VERSION, Battle
-
-    rosters = {"roster_a": roster_get_for_user(user, roster_a_id), "roster_b": roster_get_for_user(user, roster_b_id)}
+    """Roster against roster. The system is the rosters' (both of one system, with a simulator). Rosters the user
+    cannot see are a 404 (Http404 from the roster source)."""
+    src = source()
+    fields = {"roster_a": roster_a_id, "roster_b": roster_b_id}
+    sides = {}
+    for field, roster_id in fields.items():
+        name, system_slug, snapshot = src.roster_for_user(user, roster_id)
+        sides[field] = {"name": name, "system": system_slug, "snapshot": snapshot}
+    a, b = sides["roster_a"], sides["roster_b"]
+    if a["system"] != b["system"]:
+        message = (
+            f"«{a['name']}» is a {_system_name(a['system'])} roster and «{b['name']}» a "
+            f"{_system_name(b['system'])} one: both sides must be of one system."
+        )
+        raise RuleInputError({"roster_a": message, "roster_b": message})
+    slug = a["system"]
+    part = simulator_for(slug, kind=BalanceJob.Kind.ROSTERS)
     errors = {}
-    for field, roster in rosters.items():
-        if roster.system != SYSTEM:
-            errors[field] = f"«{roster.name}» is a {roster.system} roster; balance jobs simulate «Бронепехота» only."
-    if errors:
-        raise RuleInputError(errors)
-    sides = {field: roster_for_rules(roster) for field, roster in rosters.items()}
     for field, side in sides.items():
-        if not any(int(e.get("count") or 0) > 0 for e in side["entries"]):
-            errors[field] = f"«{rosters[field].name}» has no units: add some before simulating it."
+        if not _has_units(side["snapshot"]):
+            errors[field] = f"«{side['name']}» has no units: add some before simulating it."
     if errors:
         raise RuleInputError(errors)
     battles = _check_battles(battles)
-    bp = _params(params)
-    st = _settings(settings)
-    battle = Battle(sides["roster_a"]["entries"], sides["roster_b"]["entries"], bp, st)
-    warnings = list(battle.warnings)
-    system = get_system(SYSTEM)
-    for label, field in (("A", "roster_a"), ("B", "roster_b")):
-        report = system.cost_roster(sides[field])
-        # Missing pilots are chosen by the simulator (and listed with the forces); other errors are worth a note.
-        warnings += [
-            f"Side {label}: {i.message}" for i in report.issues if i.severity == "error" and i.code != "no_pilot"
-        ]
+    checked_params = _params(part, params)
+    checked_settings = _settings(part, slug, settings)
+    prepared = part.prepare(a["snapshot"], b["snapshot"], checked_params, checked_settings)
     size = chunk_battles()
     count = math.ceil(battles / size)
     chunks = [(i, min(size, battles - i * size), {}) for i in range(count)]
     job = BalanceJob(
         owner=user,
-        system=SYSTEM,
+        system=slug,
         kind=BalanceJob.Kind.ROSTERS,
-        title=(title or f"{rosters['roster_a'].name} vs {rosters['roster_b'].name}")[:200],
-        roster_a=rosters["roster_a"],
-        roster_b=rosters["roster_b"],
-        params=bp.as_dict(),
-        settings=st,
+        title=(title or f"{a['name']} vs {b['name']}")[:200],
+        roster_a_id=int(roster_a_id),
+        roster_b_id=int(roster_b_id),
+        params=checked_params,
+        settings=checked_settings,
         inputs={
-            "side_a": {"name": rosters["roster_a"].name, "cost": float(battle.cost[0]), **sides["roster_a"]},
-            "side_b": {"name": rosters["roster_b"].name, "cost": float(battle.cost[1]), **sides["roster_b"]},
-            "forces": battle.describe(),
+            "side_a": {"name": a["name"], "cost": float(prepared.cost[0]), **a["snapshot"]},
+            "side_b": {"name": b["name"], "cost": float(prepared.cost[1]), **b["snapshot"]},
+            "forces": analysis.finite(_plain(prepared.forces)),
+            "rounds": int(prepared.rounds or 0),
         },
         seed=_seed(seed),
         battles=battles,
         total_battles=battles,
         chunk_count=count,
-        warnings=warnings,
-        model_version=MODEL_VERSION,
+        warnings=[str(w) for w in prepared.warnings],
+        model_version=part.model_version,
     )
     return _create_and_publish(job, chunks)
 
@@ -172,20 +206,18 @@ def balance_job_submit_duels(
     seed: int | None = None,
     title: str = "",
 ) -> BalanceJob:
-    """Every pair of the pack's units (or the chosen ones) fights `battles` duels. Packs the user cannot see are
-    a 404."""
-    from rules.systems.bronepekhota.simulate import MODEL_VERSION, Battle, entries_from_profile
-
-    pack = pack_get_for_user(user, pack_id)
-    if pack.system != SYSTEM:
-        raise RuleInputError({"pack": f"«{pack.name}» is a {pack.system} pack; balance jobs simulate «Бронепехота»."})
-    available = [p.as_rules_dict() for p in pack_profiles(pack)]
+    """Every pair of the pack's units (or the chosen ones) fights `battles` duels. The system is the pack's. Packs
+    the user cannot see are a 404."""
+    src = source()
+    pack = src.pack_for_user(user, pack_id)
+    part = simulator_for(pack.system, kind=BalanceJob.Kind.DUELS, field="pack")
+    available = src.pack_profiles(user, pack.id)
     if profiles:
         if not isinstance(profiles, list) or not all(isinstance(s, str) for s in profiles):
             raise RuleInputError({"profiles": "Give the units as a list of their slugs."})
         wanted = set(profiles)
-        known = {p["slug"] for p in available}
-        missing = sorted(wanted - known)
+        slugs = {p["slug"] for p in available}
+        missing = sorted(wanted - slugs)
         if missing:
             raise RuleInputError({"profiles": f"Not in «{pack.name}»: {', '.join(missing)}."})
         chosen = [p for p in available if p["slug"] in wanted]
@@ -195,35 +227,49 @@ def balance_job_submit_duels(
         raise RuleInputError({"profiles": "Choose at least two units: a duel needs two sides."})
     pairs = [(i, j) for i in range(len(chosen)) for j in range(i + 1, len(chosen))]
     battles = _check_battles(battles, pairs=len(pairs))
-    bp = _params(params)
-    st = _settings(settings)
+    checked_params = _params(part, params)
+    checked_settings = _settings(part, pack.system, settings)
     for p in chosen:  # fail here, not on a worker, when a profile cannot be simulated
         try:
-            Battle(entries_from_profile(p), entries_from_profile(p), bp, st, stand_ins=True)
+            side = part.side_from_profile(p)
+            part.prepare(side, part.side_from_profile(p), checked_params, checked_settings)
         except RuleInputError as exc:
             raise RuleInputError({"profiles": f"{p['name']} cannot be simulated: {exc}"}) from None
     per_chunk = max(1, chunk_battles() // battles)
     chunks = []
     for index, start in enumerate(range(0, len(pairs), per_chunk)):
-        part = pairs[start : start + per_chunk]
-        chunks.append((index, battles * len(part), {"pairs": [list(p) for p in part]}))
+        part_pairs = pairs[start : start + per_chunk]
+        chunks.append((index, battles * len(part_pairs), {"pairs": [list(p) for p in part_pairs]}))
     job = BalanceJob(
         owner=user,
-        system=SYSTEM,
+        system=pack.system,
         kind=BalanceJob.Kind.DUELS,
         title=(title or f"Duels: {pack.name} ({len(chosen)} units)")[:200],
-        pack=pack,
-        params=bp.as_dict(),
-        settings=st,
-        inputs={"pack": {"id": pack.pk, "name": pack.name, "version": pack.version}, "profiles": chosen},
+        pack_id=pack.id,
+        params=checked_params,
+        settings=checked_settings,
+        inputs={"pack": {"id": pack.id, "name": pack.name, "version": pack.version}, "profiles": chosen},
         seed=_seed(seed),
         battles=battles,
         total_battles=battles * len(pairs),
         chunk_count=len(chunks),
         warnings=[],
-        model_version=MODEL_VERSION,
+        model_version=part.model_version,
     )
     return _create_and_publish(job, chunks)
+
+
+def _plain(value):
+    """JSON-ready: numpy numbers and tuples as plain Python (the forces a part describes go into a JSONField)."""
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, np.ndarray):
+        return [_plain(v) for v in value.tolist()]
+    return value
 
 
 def _create_and_publish(job: BalanceJob, chunks: list[tuple[int, int, dict]]) -> BalanceJob:
@@ -243,9 +289,9 @@ def publish_chunks(job: BalanceJob) -> None:
     from kombu.exceptions import KombuError, OperationalError
 
     from config.celery import app
-    from rules.tasks import balance_chunk
 
-    signatures = group(balance_chunk.si(job.pk, i) for i in range(job.chunk_count))
+    # by name (rules/tasks.py registers it), so rules.jobs does not import rules.tasks, which imports it
+    signatures = group(app.signature(CHUNK_TASK, args=(job.pk, i), immutable=True) for i in range(job.chunk_count))
     try:
         with app.connection_for_write() as conn:
             conn.ensure_connection(max_retries=0)
@@ -327,30 +373,51 @@ def _test_pause(job_id: int) -> bool:
 
 
 def compute_chunk(job: BalanceJob, chunk: JobChunk) -> dict:
-    """The chunk's counts: a pure function of the job's snapshot, its seed and the chunk's index/spec."""
-    from rules.systems.bronepekhota.simulate import Battle, BattleParams, entries_from_profile, simulate
-
-    params = BattleParams(**job.params)
+    """The chunk's counts: a pure function of the job's snapshot, its seed and the chunk's index/spec, through the
+    job's system's simulator part."""
+    part = simulator_for(job.system)
     if job.kind == BalanceJob.Kind.ROSTERS:
-        seed = np.random.SeedSequence(job.seed, spawn_key=(chunk.index,))
-        return simulate(
-            job.inputs["side_a"]["entries"],
-            job.inputs["side_b"]["entries"],
-            params,
-            job.settings,
-            n=chunk.battles,
-            seed=seed,
-        )
+        prepared = part.prepare(job.inputs["side_a"], job.inputs["side_b"], job.params, job.settings)
+        rng = np.random.default_rng(np.random.SeedSequence(job.seed, spawn_key=(chunk.index,)))
+        arrays = part.run(prepared, chunk.battles, rng)
+        rounds = int(prepared.rounds or job.inputs.get("rounds") or 0)
+        return summarise(arrays, rounds=rounds, cost=prepared.cost)
     profiles = job.inputs["profiles"]
     rows = []
     for i, j in chunk.spec["pairs"]:
-        battle = Battle(
-            entries_from_profile(profiles[i]), entries_from_profile(profiles[j]), params, job.settings, stand_ins=True
+        prepared = part.prepare(
+            part.side_from_profile(profiles[i]), part.side_from_profile(profiles[j]), job.params, job.settings
         )
         rng = np.random.default_rng(np.random.SeedSequence(job.seed, spawn_key=(i, j)))
-        outcome = battle.run(job.battles, rng)["outcome"]
-        rows.append([i, j, int((outcome == 1).sum()), int((outcome == 2).sum()), int((outcome == 0).sum())])
+        winner = np.asarray(part.run(prepared, job.battles, rng)["winner"])
+        rows.append([i, j, int((winner == 0).sum()), int((winner == 1).sum()), int((winner == -1).sum())])
     return {"pairs": rows, "battles": job.battles * len(rows)}
+
+
+def summarise(arrays: dict, *, rounds: int, cost, bins: int = SURVIVING_BINS) -> dict:
+    """Counts and sums of a chunk's battles that add up across chunks (analysis.add_summaries), from the arrays a
+    simulator's `run` gives: outcomes, the rounds histogram (round 1 first; `rounds` long, or as long as the
+    longest battle when 0), surviving cost sums, sums of squares, and histograms of the share of each side's cost
+    still standing (`bins` bins)."""
+    winner = np.asarray(arrays["winner"])
+    played = np.asarray(arrays["rounds"]).astype(np.int64)
+    length = max(int(rounds), int(played.max()) if played.size else 0)
+    out = {
+        "battles": int(winner.size),
+        "wins_a": int((winner == 0).sum()),
+        "wins_b": int((winner == 1).sum()),
+        "draws": int((winner == -1).sum()),
+        "rounds_hist": np.bincount(np.clip(played, 0, None), minlength=length + 1)[1:].tolist(),
+    }
+    for k, key in enumerate(("a", "b")):
+        surv = np.asarray(arrays[f"left_{key}"], dtype=float)
+        out[f"surviving_{key}_sum"] = float(surv.sum())
+        out[f"surviving_{key}_sumsq"] = float((surv**2).sum())
+        share = surv / cost[k] if cost[k] else np.zeros_like(surv)
+        out[f"surviving_{key}_hist"] = np.bincount(
+            np.clip((share * bins).astype(int), 0, bins - 1), minlength=bins
+        ).tolist()
+    return out
 
 
 def _record(job_id: int, index: int, result: dict) -> str:
@@ -392,8 +459,7 @@ def aggregate(job: BalanceJob) -> dict:
             total,
             cost_a=job.inputs["side_a"]["cost"],
             cost_b=job.inputs["side_b"]["cost"],
-            info=int(job.settings.get("balance_info_percent", 10)),
-            warning=int(job.settings.get("balance_warning_percent", 20)),
+            **analysis.thresholds(job.settings),
         )
     rows = [row for r in results for row in r["pairs"]]
     return analysis.duel_result(job.inputs["profiles"], rows)

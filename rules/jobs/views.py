@@ -1,45 +1,75 @@
 """Pages of the balance jobs: the list with the two submission forms, one job's page, and the downloads.
-Thin: reads through selectors, writes through services; jobs of other users are 404."""
+Thin: reads through selectors, writes through services; jobs of other users are 404.
+
+The forms are drawn for one game system with a simulator (?system=<slug>, or the form's hidden `system`; the first
+such system by default), from its simulator part's params_schema and its settings; rosters and packs come from the
+roster source (rules/jobs/sources.py). A job's page reads its own system's part: what the model simulates and
+leaves out, the parameters' labels, the forces."""
 
 from __future__ import annotations
 
 import json
 
 from django.contrib.auth.decorators import login_required
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
-from armies.selectors import packs_for_system, roster_list_for_user
 from config.api import BrokerUnavailable
+from rules.errors import RuleInputError
 from rules.jobs import analysis, selectors, services
 from rules.jobs.forms import DuelJobForm, RosterJobForm
+from rules.jobs.sources import source
 from rules.models import BalanceJob
-from rules.systems.base import RuleInputError
-from rules.systems.bronepekhota import simulate
-from rules.systems.bronepekhota.settings import SETTINGS_BY_KEY
+from rules.registry import get_system, known
 
 
-def _forms(request, roster_form=None, duel_form=None):
-    rosters = [r for r in roster_list_for_user(request.user) if r.system == services.SYSTEM]
-    packs = list(packs_for_system(request.user, services.SYSTEM))
-    return (
-        roster_form or RosterJobForm(rosters=rosters),
-        duel_form or DuelJobForm(packs=packs),
-        rosters,
-        packs,
-    )
+def _system(request):
+    """The system whose forms the page draws: ?system= (or the form's hidden `system`), else the first system
+    with a simulator; None when no system has one. An unknown or simulator-less choice is a 404."""
+    systems = services.simulated_systems()
+    slug = request.POST.get("system") or request.GET.get("system")
+    if not slug:
+        return systems[0] if systems else None
+    for system in systems:
+        if system.slug == slug:
+            return system
+    raise Http404("No game system with a simulator by that name.")
 
 
-def _page(request, roster_form=None, duel_form=None, status=200):
-    roster_form, duel_form, rosters, packs = _forms(request, roster_form, duel_form)
-    jobs = selectors.job_list_for_user(request.user)[:100]
-    return render(
-        request,
-        "rules/jobs.html",
-        {"jobs": jobs, "roster_form": roster_form, "duel_form": duel_form, "rosters": rosters, "packs": packs},
-        status=status,
-    )
+def _page(request, system, roster_form=None, duel_form=None, status=200):
+    rosters, packs = [], []
+    if system is not None:
+        kinds = system.simulator.job_kinds
+        if "rosters" in kinds:
+            rosters = source().rosters_for_user(request.user, system.slug)
+            roster_form = roster_form or RosterJobForm(system=system, rosters=rosters)
+        if "units" in kinds:
+            packs = source().packs_for_user(request.user, system.slug)
+            duel_form = duel_form or DuelJobForm(system=system, packs=packs)
+    jobs = list(selectors.job_list_for_user(request.user)[:100])
+    for job in jobs:
+        job.system_name = get_system(job.system).name if known(job.system) else job.system
+    context = {
+        "jobs": jobs,
+        "system": system,
+        "systems": services.simulated_systems(),
+        "model": _model(system.simulator) if system else None,
+        "roster_form": roster_form,
+        "duel_form": duel_form,
+        "rosters": rosters,
+        "packs": packs,
+    }
+    return render(request, "rules/jobs.html", context, status=status)
+
+
+def _model(part) -> dict:
+    return {
+        "simulated": list(part.simulated),
+        "left_out": list(part.left_out),
+        "description": part.description,
+        "version": part.model_version,
+    }
 
 
 def _apply_errors(form, exc: RuleInputError) -> None:
@@ -52,14 +82,16 @@ def _apply_errors(form, exc: RuleInputError) -> None:
 
 @login_required
 def jobs_page(request):
-    return _page(request)
+    return _page(request, _system(request))
 
 
 @login_required
 @require_POST
 def roster_job_submit(request):
-    rosters = [r for r in roster_list_for_user(request.user) if r.system == services.SYSTEM]
-    form = RosterJobForm(request.POST, rosters=rosters)
+    system = _system(request)
+    if system is None or "rosters" not in system.simulator.job_kinds:
+        raise Http404("No simulator here runs roster against roster.")
+    form = RosterJobForm(request.POST, system=system, rosters=source().rosters_for_user(request.user, system.slug))
     if form.is_valid():
         try:
             job = services.balance_job_submit_rosters(
@@ -75,16 +107,19 @@ def roster_job_submit(request):
             _apply_errors(form, exc)
         except BrokerUnavailable as exc:
             form.add_error(None, str(exc.detail))
-            return _page(request, roster_form=form, status=503)
+            return _page(request, system, roster_form=form, status=503)
         else:
             return redirect("jobs:job", job_id=job.pk)
-    return _page(request, roster_form=form, status=400)
+    return _page(request, system, roster_form=form, status=400)
 
 
 @login_required
 @require_POST
 def duel_job_submit(request):
-    form = DuelJobForm(request.POST, packs=list(packs_for_system(request.user, services.SYSTEM)))
+    system = _system(request)
+    if system is None or "units" not in system.simulator.job_kinds:
+        raise Http404("No simulator here runs unit against unit.")
+    form = DuelJobForm(request.POST, system=system, packs=source().packs_for_user(request.user, system.slug))
     if form.is_valid():
         try:
             job = services.balance_job_submit_duels(
@@ -100,32 +135,47 @@ def duel_job_submit(request):
             _apply_errors(form, exc)
         except BrokerUnavailable as exc:
             form.add_error(None, str(exc.detail))
-            return _page(request, duel_form=form, status=503)
+            return _page(request, system, duel_form=form, status=503)
         else:
             return redirect("jobs:job", job_id=job.pk)
-    return _page(request, duel_form=form, status=400)
+    return _page(request, system, duel_form=form, status=400)
 
 
 @login_required
 @require_http_methods(["GET", "HEAD"])
 def job_page(request, job_id: int):
     job = selectors.job_get_for_user(request.user, job_id)
+    system = get_system(job.system) if known(job.system) else None
+    part = system.simulator if system else None
+    by_key = {s.key: s for s in system.settings} if system else {}
     changed = [
-        {"label": SETTINGS_BY_KEY[k].label, "value": v, "source": SETTINGS_BY_KEY[k].source}
+        {"label": by_key[k].label, "value": v, "source": by_key[k].source}
         for k, v in job.settings.items()
-        if k in SETTINGS_BY_KEY and v != SETTINGS_BY_KEY[k].default
+        if k in by_key and v != by_key[k].default
     ]
     ignored = [
-        {"label": SETTINGS_BY_KEY[k].label, "why": why}
-        for k, why in simulate.IGNORED_SETTINGS.items()
-        if k in SETTINGS_BY_KEY and job.settings.get(k) != SETTINGS_BY_KEY[k].default
+        {"label": by_key[k].label, "why": why}
+        for k, why in (part.ignored_settings if part else {}).items()
+        if k in by_key and job.settings.get(k) != by_key[k].default
     ]
+    properties = (part.params_schema.get("properties") or {}) if part else {}
+    params = []
+    for key, value in job.params.items():
+        prop = properties.get(key) or {}
+        shown = (prop.get("x-labels") or {}).get(value, value) if isinstance(value, str | int) else value
+        params.append({"label": prop.get("title") or key.replace("_", " ").capitalize(), "value": shown})
+    forces = []
+    if job.kind == BalanceJob.Kind.ROSTERS and part is not None:
+        forces = part.describe_forces(job.inputs.get("forces"))
     context = {
         "job": job,
+        "system_name": system.name if system else job.system,
         "progress": selectors.job_progress(job),
+        "params": params,
         "changed_settings": changed,
         "ignored_settings": ignored,
-        "model": simulate.MODEL_DESCRIPTION,
+        "forces": forces,
+        "model": _model(part) if part else None,
         "method": analysis.__doc__,
         "chart_data": {
             "kind": job.kind,

@@ -119,3 +119,16 @@ def test_duel_result_fits_costs_to_strength():
     assert r["matrix"][0][1] == pytest.approx(0.9)
     assert r["matrix"][1][0] == pytest.approx(0.1)
     assert r["games"] == 3000
+
+
+def test_summaries_of_different_lengths_add_up_with_zeros():
+    total = analysis.add_summaries([{"battles": 3, "rounds_hist": [1, 2]}, {"battles": 4, "rounds_hist": [1, 2, 1]}])
+    assert total == {"battles": 7, "rounds_hist": [2, 4, 1]}
+
+
+def test_thresholds_come_from_the_settings_when_the_system_states_them():
+    assert analysis.thresholds({}) == {"info": 10, "warning": 20, "advice": False}
+    stated = analysis.thresholds({"balance_info_percent": 5, "balance_warning_percent": 15})
+    assert stated == {"info": 5, "warning": 15, "advice": True}
+    v = analysis.verdict(score=0.5, low=0.5, high=0.5, cost_a=100, cost_b=100, **analysis.thresholds({}))
+    assert "Armlist advises" in v["text"]

@@ -32,7 +32,7 @@ def login(page, live_server, path):
     page.goto(f"{live_server.url}/accounts/login/?next={path}")
     page.fill("input[name=username]", "analyst")
     page.fill("input[name=password]", PASSWORD)
-    page.click("button[type=submit]")
+    page.click("main button[type=submit]")  # the header has buttons too (language)
     page.wait_for_url(f"**{path}")
 
 

@@ -132,10 +132,10 @@ SHOTS = [
 ]
 
 
-@pytest.mark.parametrize(("inputs", "settings"), SHOTS)
-def test_simulated_virtual_shot_matches_exact_odds(inputs, settings):
-    odds = get_system("bronepekhota").actions["virtual_shot"].odds(inputs, settings)
-    sim = simulate_virtual_shot(inputs, settings, n=N, seed=11)
+@pytest.mark.parametrize(("inputs", "rule_settings"), SHOTS)
+def test_simulated_virtual_shot_matches_exact_odds(inputs, rule_settings):
+    odds = get_system("bronepekhota").actions["virtual_shot"].odds(inputs, rule_settings)
+    sim = simulate_virtual_shot(inputs, rule_settings, n=N, seed=11)
     assert_close(sim["p_hit"], exact(odds["p_hit"]), N, "p_hit")
     assert_distribution(sim["damage"], odds["damage"], N, "damage")
     for key in ("p_destroyed", "p_pilot_killed", "p_panic"):
@@ -177,10 +177,10 @@ MELEES = [
 ]
 
 
-@pytest.mark.parametrize(("inputs", "settings"), MELEES)
-def test_simulated_melee_matches_exact_odds(inputs, settings):
-    odds = get_system("bronepekhota").actions["melee"].odds(inputs, settings)
-    sim = simulate_melee(inputs, settings, n=N, seed=5)
+@pytest.mark.parametrize(("inputs", "rule_settings"), MELEES)
+def test_simulated_melee_matches_exact_odds(inputs, rule_settings):
+    odds = get_system("bronepekhota").actions["melee"].odds(inputs, rule_settings)
+    sim = simulate_melee(inputs, rule_settings, n=N, seed=5)
     assert_close(sim["p_attacker_wins"], exact(odds["p_attacker_wins"]), N, "p_attacker_wins")
     assert_close(sim["p_defender_destroyed"], exact(odds["p_defender_destroyed"]), N, "p_defender_destroyed")
     assert_close(sim["p_pilot_killed"], exact(odds["p_pilot_killed"]), N, "p_pilot_killed")
@@ -236,15 +236,15 @@ def test_same_seed_same_numbers_across_many_small_batches(profiles):
     assert (one["rounds"] < 8).any()  # some battles ended early and were dropped from their batch
 
 
-@pytest.mark.parametrize("settings", [{}, {"grenades": True, "aimed_fire": True}])
-def test_target_keys_hold_the_reference_scores_and_pick_the_first_best(profiles, settings):
+@pytest.mark.parametrize("rule_settings", [{}, {"grenades": True, "aimed_fire": True}])
+def test_target_keys_hold_the_reference_scores_and_pick_the_first_best(profiles, rule_settings):
     # The engine chooses targets by one max() over int64 keys: they must decode to its scores (a shot: float32
     # tables multiplied in float32, exact in the key; the grenade: float64, to within its rank bits) and rank the
     # enemies so that a tie goes to the first one, like the reference's strict `>` scan.
     from rules.systems.bronepekhota.simulate.engine import _best
 
     side_a, side_b = armies(profiles)
-    battle = Battle(side_a, side_b, BattleParams(distance=9), settings)
+    battle = Battle(side_a, side_b, BattleParams(distance=9), rule_settings)
     mask, T, L, D, W = battle.key_mask, battle.T, battle.key_stride, battle.D, battle.W
     for enemy, (e0, e1) in enumerate(battle.side_cols):
         for w in range(W + 1):
@@ -285,7 +285,7 @@ def _agree(battle: Battle, n_python: int, n_numpy: int, seed: int):
 
 
 @pytest.mark.parametrize(
-    ("settings", "params"),
+    ("rule_settings", "params"),
     [
         pytest.param({}, {}, id="defaults"),
         pytest.param({"panic": True, "grenades": True, "aimed_fire": True}, {"approach": "hold"}, id="options-hold"),
@@ -301,9 +301,9 @@ def _agree(battle: Battle, n_python: int, n_numpy: int, seed: int):
         ),
     ],
 )
-def test_vectorised_engine_agrees_with_plain_python_reference(profiles, settings, params):
+def test_vectorised_engine_agrees_with_plain_python_reference(profiles, rule_settings, params):
     side_a, side_b = armies(profiles)
-    battle = Battle(side_a, side_b, BattleParams(**params), settings)
+    battle = Battle(side_a, side_b, BattleParams(**params), rule_settings)
     _agree(battle, 1500, 20000, seed=7)
 
 
