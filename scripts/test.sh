@@ -13,6 +13,7 @@ need=()
 command -v redis-server >/dev/null || need+=(redis-server)
 [ -x /usr/bin/chromium ] || need+=(chromium)
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)
+command -v msgfmt >/dev/null || need+=(gettext)
 if [ ${#need[@]} -gt 0 ]; then
   echo "Installing ${need[*]} with apt-get"
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
@@ -62,6 +63,8 @@ fi
 
 "$BIN/ruff" check .
 "$BIN/ruff" format --check .
+"$BIN/lint-imports" --no-cache  # the boundaries: generic apps know no game, no cycles (pyproject.toml)
 "$BIN/python" manage.py makemigrations --check --dry-run >/dev/null || {
   echo "Models changed without a migration: run manage.py makemigrations"; exit 1; }
+"$BIN/python" manage.py compilemessages --ignore=.venv --ignore=var --ignore=node_modules --verbosity 0
 "$BIN/pytest" "$@"

@@ -75,6 +75,7 @@ Not modelled
   bystanders (nobody knows who stands within 2 steps), jump heights, real shooting.
 """
 
+from rules.systems.bronepekhota.simulate import engine, reference  # noqa: F401  (they install Battle's runners)
 from rules.systems.bronepekhota.simulate.model import (
     IGNORED_SETTINGS,
     MODEL_VERSION,

@@ -682,3 +682,6 @@ def run_vectorised(bt: Battle, n: int, rng: np.random.Generator, *, batch: int =
 
 
 __all__ = ["KILLED", "apply_damage", "run_vectorised"]
+
+
+Battle.vectorised_runner = staticmethod(run_vectorised)

@@ -13,7 +13,7 @@ from functools import lru_cache
 import numpy as np
 
 from rules import dice as dicelib
-from rules.systems.base import RuleInputError
+from rules.errors import RuleInputError
 from rules.systems.bronepekhota import army as armylib
 from rules.systems.bronepekhota import tables
 from rules.systems.bronepekhota.settings import SETTINGS_BY_KEY
@@ -920,17 +920,18 @@ class Battle:
         return self._keys[cache_key]
 
     # -- public API --
+    # The two ways of running the model live in engine.py (numpy) and reference.py (plain Python); each module
+    # installs itself here when imported (the package's __init__ imports both), so the model imports neither.
+    vectorised_runner = None
+    reference_runner = None
+
     def run(self, n: int, rng: np.random.Generator, *, batch: int = 32768) -> dict:
         """Simulates `n` battles with numpy; returns per-battle arrays (outcome, rounds, surviving cost)."""
-        from rules.systems.bronepekhota.simulate.engine import run_vectorised
-
-        return run_vectorised(self, n, rng, batch=batch)
+        return type(self).vectorised_runner(self, n, rng, batch=batch)
 
     def run_python(self, n: int, seed: int) -> dict:
         """The same model with plain Python loops, one battle at a time (reference and benchmark baseline)."""
-        from rules.systems.bronepekhota.simulate.reference import run_reference
-
-        return run_reference(self, n, seed)
+        return type(self).reference_runner(self, n, seed)
 
     def describe(self) -> dict:
         return {

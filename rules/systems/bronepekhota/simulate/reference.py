@@ -471,3 +471,6 @@ def run_reference(bt: Battle, n: int, seed: int) -> dict:
         "surviving_a": np.array(surv_a),
         "surviving_b": np.array(surv_b),
     }
+
+
+Battle.reference_runner = staticmethod(run_reference)
