@@ -15,8 +15,8 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from armies.selectors import roster_get_for_user, roster_list_for_user
 from battles import selectors, services
-from config.qr import phone_url
 from battles.models import Battle
+from config.qr import phone_url
 from rules.errors import RuleInputError
 from rules.registry import all_systems, get_system
 

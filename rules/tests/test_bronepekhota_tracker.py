@@ -2,8 +2,8 @@
 
 import pytest
 
-from rules.dice import TableDice
 from rules.contract import SideSetup
+from rules.dice import TableDice
 from rules.errors import RuleInputError
 from rules.systems.bronepekhota import tracker
 from rules.systems.bronepekhota.system import SYSTEM
