@@ -6,15 +6,17 @@ from __future__ import annotations
 import json
 
 from django import forms
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from armies.models import Membership, Roster
 
 
 class RosterCreateForm(forms.Form):
-    name = forms.CharField(max_length=120)
-    pack = forms.TypedChoiceField(coerce=int, label="Data pack")
-    faction = forms.ChoiceField(label="Army faction")
-    points_limit = forms.IntegerField(required=False, min_value=0, label="Points limit (optional)")
+    name = forms.CharField(max_length=120, label=gettext_lazy("Name"))
+    pack = forms.TypedChoiceField(coerce=int, label=gettext_lazy("Data pack"))
+    faction = forms.ChoiceField(label=gettext_lazy("Army faction"))
+    points_limit = forms.IntegerField(required=False, min_value=0, label=gettext_lazy("Points limit (optional)"))
 
     def __init__(self, *args, packs=(), factions=(), systems=None, **kwargs):
         super().__init__(*args, **kwargs)
@@ -27,36 +29,36 @@ class RosterCreateForm(forms.Form):
 
 
 class RosterSettingsForm(forms.Form):
-    name = forms.CharField(max_length=120)
-    faction = forms.ChoiceField(label="Army faction")
-    points_limit = forms.IntegerField(required=False, min_value=0, label="Points limit (optional)")
-    visibility = forms.ChoiceField(choices=Roster.Visibility.choices)
-    club = forms.TypedChoiceField(coerce=int, required=False, empty_value=None)
-    notes = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 3}))
+    name = forms.CharField(max_length=120, label=gettext_lazy("Name"))
+    faction = forms.ChoiceField(label=gettext_lazy("Army faction"))
+    points_limit = forms.IntegerField(required=False, min_value=0, label=gettext_lazy("Points limit (optional)"))
+    visibility = forms.ChoiceField(choices=Roster.Visibility.choices, label=gettext_lazy("Visibility"))
+    club = forms.TypedChoiceField(coerce=int, required=False, empty_value=None, label=gettext_lazy("Club"))
+    notes = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 3}), label=gettext_lazy("Notes"))
 
     def __init__(self, *args, factions=(), clubs=(), **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["faction"].choices = list(factions)
-        self.fields["club"].choices = [("", "No club")] + [(c.pk, c.name) for c in clubs]
+        self.fields["club"].choices = [("", _("No club"))] + [(c.pk, c.name) for c in clubs]
 
 
 class ImportForm(forms.Form):
-    file = forms.FileField(label="Roster file (.json exported from Armlist)")
+    file = forms.FileField(label=gettext_lazy("Roster file (.json exported from Armlist)"))
 
     def clean_file(self):
         upload = self.cleaned_data["file"]
         if upload.size > 1_000_000:
-            raise forms.ValidationError("The file is larger than 1 MB; it is not a roster export.")
+            raise forms.ValidationError(_("The file is larger than 1 MB; it is not a roster export."))
         try:
             return json.loads(upload.read().decode("utf-8"))
         except (UnicodeDecodeError, ValueError) as exc:
-            raise forms.ValidationError("The file is not valid JSON, so it cannot be a roster export.") from exc
+            raise forms.ValidationError(_("The file is not valid JSON, so it cannot be a roster export.")) from exc
 
 
 class PackCreateForm(forms.Form):
-    name = forms.CharField(max_length=120)
-    system = forms.ChoiceField(label="Game", required=False)  # empty: the first game
-    club = forms.TypedChoiceField(coerce=int, required=False, empty_value=None, label="Owner")
+    name = forms.CharField(max_length=120, label=gettext_lazy("Name"))
+    system = forms.ChoiceField(label=gettext_lazy("Game"), required=False)  # empty: the first game
+    club = forms.TypedChoiceField(coerce=int, required=False, empty_value=None, label=gettext_lazy("Owner"))
 
     def __init__(self, *args, clubs=(), systems=(), **kwargs):
         super().__init__(*args, **kwargs)
@@ -64,20 +66,26 @@ class PackCreateForm(forms.Form):
         if len(self.fields["system"].choices) <= 1:  # one game only: nothing to choose
             self.fields["system"].widget = forms.HiddenInput()
             self.fields["system"].initial = next(iter(systems), ("", ""))[0]
-        self.fields["club"].choices = [("", "Me")] + [(c.pk, f"Club: {c.name}") for c in clubs]
+        self.fields["club"].choices = [("", _("Me"))] + [(c.pk, _("Club: {name}").format(name=c.name)) for c in clubs]
 
 
 class ProfileForm(forms.Form):
-    name = forms.CharField(max_length=120)
-    slug = forms.SlugField(max_length=80, required=False, help_text="Short id; made from the name when empty.")
-    faction = forms.ChoiceField()
-    kind = forms.ChoiceField()
-    cost = forms.IntegerField(min_value=0, max_value=10000)
+    name = forms.CharField(max_length=120, label=gettext_lazy("Name"))
+    slug = forms.SlugField(
+        max_length=80,
+        required=False,
+        label=gettext_lazy("Slug"),
+        help_text=gettext_lazy("Short id; made from the name when empty."),
+    )
+    faction = forms.ChoiceField(label=gettext_lazy("Faction"))
+    kind = forms.ChoiceField(label=gettext_lazy("Kind"))
+    cost = forms.IntegerField(min_value=0, max_value=10000, label=gettext_lazy("Cost"))
     data = forms.CharField(
         widget=forms.Textarea(attrs={"rows": 18, "spellcheck": "false", "class": "code"}),
-        help_text="The unit's values as JSON (see the field reference below).",
+        label=gettext_lazy("Data"),
+        help_text=gettext_lazy("The unit's values as JSON (see the field reference below)."),
     )
-    notes = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 2}))
+    notes = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 2}), label=gettext_lazy("Notes"))
 
     def __init__(self, *args, factions=(), kinds=(), **kwargs):
         super().__init__(*args, **kwargs)
@@ -88,21 +96,25 @@ class ProfileForm(forms.Form):
         try:
             value = json.loads(self.cleaned_data["data"])
         except ValueError as exc:
-            raise forms.ValidationError(f"Not valid JSON: {exc}") from exc
+            raise forms.ValidationError(_("Not valid JSON: {error}").format(error=exc)) from exc
         if not isinstance(value, dict):
-            raise forms.ValidationError("The values must be a JSON object { … }.")
+            raise forms.ValidationError(_("The values must be a JSON object { … }."))
         return value
 
 
 class ClubCreateForm(forms.Form):
-    name = forms.CharField(max_length=100)
-    description = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 2}))
+    name = forms.CharField(max_length=100, label=gettext_lazy("Name"))
+    description = forms.CharField(
+        required=False, widget=forms.Textarea(attrs={"rows": 2}), label=gettext_lazy("Description")
+    )
 
 
 class MemberAddForm(forms.Form):
-    username = forms.CharField(max_length=150)
-    role = forms.ChoiceField(choices=Membership.Role.choices, initial=Membership.Role.MEMBER)
+    username = forms.CharField(max_length=150, label=gettext_lazy("Username"))
+    role = forms.ChoiceField(
+        choices=Membership.Role.choices, initial=Membership.Role.MEMBER, label=gettext_lazy("Role")
+    )
 
 
 class MemberRoleForm(forms.Form):
-    role = forms.ChoiceField(choices=Membership.Role.choices)
+    role = forms.ChoiceField(choices=Membership.Role.choices, label=gettext_lazy("Role"))

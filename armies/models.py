@@ -9,6 +9,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 
 class Club(models.Model):
@@ -26,9 +27,9 @@ class Club(models.Model):
 
 class Membership(models.Model):
     class Role(models.TextChoices):
-        OWNER = "owner", "Owner"
-        EDITOR = "editor", "Editor"
-        MEMBER = "member", "Member"
+        OWNER = "owner", _("Owner")
+        EDITOR = "editor", _("Editor")
+        MEMBER = "member", _("Member")
 
     # Roles that may edit the club's rosters and packs; plain members read and copy.
     WRITE_ROLES = (Role.OWNER, Role.EDITOR)
@@ -137,9 +138,9 @@ class UnitProfile(models.Model):
 
 class Roster(models.Model):
     class Visibility(models.TextChoices):
-        PRIVATE = "private", "Private"
-        CLUB = "club", "Club"
-        LINK = "link", "Shared by link"
+        PRIVATE = "private", _("Private")
+        CLUB = "club", _("Club")
+        LINK = "link", _("Shared by link")
 
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rosters")
     club = models.ForeignKey(Club, null=True, blank=True, on_delete=models.SET_NULL, related_name="rosters")

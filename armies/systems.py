@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import jsonschema
+from django.utils.translation import gettext as _
 
 from rules.contract import ArmyPart, RosterReport
 from rules.errors import RuleInputError
@@ -24,7 +25,7 @@ def require_army(system: str) -> ArmyPart:
     part = army(system)
     if part is None:
         what = "unknown game system" if not known(system) else "a game system without an army builder"
-        raise RuleInputError({"system": f"{system!r} is {what}"})
+        raise RuleInputError({"system": _("{system!r} is {what}").format(system=system, what=what)})
     return part
 
 
@@ -53,7 +54,7 @@ def official_pack_paths() -> list[Path]:
 
 def currency(system: str) -> str:
     part = army(system)
-    return part.currency if part else ""
+    return _(part.currency) if part and part.currency else ""  # the book's word in the reader's language
 
 
 # Profiles ----------------------------------------------------------------------------------------------------
@@ -134,7 +135,7 @@ def kind_groups(system: str) -> dict[str, str]:
     part = army(system)
     if part is None:
         return {}
-    return dict(part.kind_groups) or dict(part.profile_kinds)
+    return {k: _(v) for k, v in (dict(part.kind_groups) or dict(part.profile_kinds)).items()}
 
 
 def profile_note(system: str, profile: dict) -> str:
@@ -169,11 +170,13 @@ def validate_options(system: str, profile: dict, options) -> dict:
     """The options cleaned by the system; RuleInputError naming each bad field ("options.weapons.0") otherwise."""
     part = require_army(system)
     if not isinstance(options, dict):
-        raise RuleInputError({"options": "must be a JSON object"})
+        raise RuleInputError({"options": _("must be a JSON object")})
     try:
         return part.validate_options(profile, options)
     except jsonschema.SchemaError as exc:  # the system's schema itself is broken: say so, not a 500
-        raise RuleInputError({"options": f"the system's options schema is invalid: {exc.message}"}) from None
+        raise RuleInputError(
+            {"options": _("the system's options schema is invalid: {message}").format(message=exc.message)}
+        ) from None
     except RuleInputError as exc:  # the same errors in the words of profile_errors, where the schema explains them
         validator = jsonschema.Draft202012Validator(part.options_schema(profile))
         readable = schema_errors(validator, options, root="options", prefix="options.")

@@ -12,6 +12,7 @@ import re
 
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponseNotModified
+from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions, serializers, status
@@ -142,14 +143,14 @@ class BattleWriteApi(APIView):
         super().initial(request, *args, **kwargs)
         self.battle_access = selectors.battle_access(request, kwargs.get("battle_id"))
         if not self.battle_access.can_write:
-            raise PermissionDenied("Spectators may watch but not change the battle.")
+            raise PermissionDenied(_("Spectators may watch but not change the battle."))
 
     def run(self, request, battle_id, command, **kwargs) -> Response:
         access = self.battle_access
         body = request.data if isinstance(request.data, dict) else {}
         key = request.headers.get("Idempotency-Key", "").strip() or None
         if key and len(key) > 100:
-            raise services.RuleInputError({"Idempotency-Key": "At most 100 characters."})
+            raise services.RuleInputError({"Idempotency-Key": _("At most 100 characters.")})
         try:
             version = parse_version(request.headers.get("If-Match") or body.get("version"))
             result = command(
@@ -163,7 +164,9 @@ class BattleWriteApi(APIView):
         except services.StaleVersion as exc:
             response = _state_response(request, access, status_code=status.HTTP_412_PRECONDITION_FAILED)
             response.data = {
-                "detail": f"{exc} Someone changed the battle first: nothing was recorded. Here is the current state.",
+                "detail": _(
+                    "{exc} Someone changed the battle first: nothing was recorded. Here is the current state."
+                ).format(exc=exc),
                 "code": exc.code,
                 "version": exc.current,
                 "state": response.data,
@@ -353,7 +356,7 @@ class BattleEventsApi(BattleReadApi):
             return cached
         after_raw = request.GET.get("after", "0")
         if not after_raw.isdigit():
-            return Response({"detail": "`after` must be a whole number (the last seq you have)."}, status=400)
+            return Response({"detail": _("`after` must be a whole number (the last seq you have).")}, status=400)
         battle = Battle.objects.get(pk=access.battle_id)
         events, has_more = selectors.battle_events(battle, sides=access.sides, after=int(after_raw))
         response = Response({"version": battle.version, "events": events, "has_more": has_more})
@@ -398,7 +401,7 @@ class CommandApi(BattleWriteApi):
         self.operation = f"command:{name}"
         body = request.data if isinstance(request.data, dict) else None
         if body is None:
-            return Response({"detail": "Send the command's inputs as a JSON object."}, status=400)
+            return Response({"detail": _("Send the command's inputs as a JSON object.")}, status=400)
         data = _validated(self.InputSerializer, {k: body[k] for k in ("version", "dice") if k in body})
         inputs = {k: v for k, v in body.items() if k not in ("version", "dice")}
         return self.run(request, battle_id, services.command_run, name=name, inputs=inputs, dice=data.get("dice"))

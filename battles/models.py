@@ -10,12 +10,13 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 
 class Battle(models.Model):
     class Status(models.TextChoices):
-        ACTIVE = "active", "In play"
-        FINISHED = "finished", "Finished"
+        ACTIVE = "active", _("In play")
+        FINISHED = "finished", _("Finished")
 
     system = models.CharField(max_length=40, help_text="Slug of the game system (rules.registry).")
     # The system's battle rules_version when the battle started; each event keeps its own (BattleEvent).

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 
 from django.db import transaction
 from django.db.models import OuterRef, Subquery
+from django.utils.translation import gettext as _
 
 from battles.models import Battle, BattleEvent, BattleSide, BattleUnit
 from rules import dice as dicelib
@@ -84,7 +85,7 @@ def new_token() -> str:
 def battle_part(system: str):
     part = get_system(system).battle
     if part is None:
-        raise RuleInputError({"system": f"{get_system(system).name} has no battle tracker yet."})
+        raise RuleInputError({"system": _("{name} has no battle tracker yet.").format(name=get_system(system).name)})
     return part
 
 
@@ -107,16 +108,20 @@ def battle_create(
     from armies.selectors import roster_for_rules
 
     if len(rosters) < 2:
-        raise RuleInputError({"rosters": "A battle needs at least two rosters."})
+        raise RuleInputError({"rosters": _("A battle needs at least two rosters.")})
     if len(rosters) > MAX_SIDES:
-        raise RuleInputError({"rosters": f"At most {MAX_SIDES} rosters take part in one battle."})
+        raise RuleInputError(
+            {"rosters": _("At most {MAX_SIDES} rosters take part in one battle.").format(MAX_SIDES=MAX_SIDES)}
+        )
     systems = {r.system for r in rosters}
     if len(systems) != 1:
-        raise RuleInputError({"rosters": "All rosters must be for the same game system."})
+        raise RuleInputError({"rosters": _("All rosters must be for the same game system.")})
     system = systems.pop()
     part = battle_part(system)
     if not 0 <= my_side < len(rosters):
-        raise RuleInputError({"my_side": f"Pick your side: a number from 0 to {len(rosters) - 1}."})
+        raise RuleInputError(
+            {"my_side": _("Pick your side: a number from 0 to {rosters}.").format(rosters=len(rosters) - 1)}
+        )
     name = (name or "").strip() or " vs ".join(r.name for r in rosters)[:120]
     resolved = get_system(system).resolve_settings(system_settings or {})
     settings = {"system": resolved, "enforce_turns": bool(enforce_turns)}
@@ -190,13 +195,13 @@ def battle_join(*, token: str, user) -> BattleSide:
     with transaction.atomic():
         side = BattleSide.objects.select_related("battle").filter(invite_token=token).first() if token else None
         if side is None:
-            raise GameConflict("This invitation link does not exist.")
+            raise GameConflict(_("This invitation link does not exist."))
         battle = Battle.objects.select_for_update().get(pk=side.battle_id)
         side.refresh_from_db()
         if side.player_id == user.id:
             return side
         if side.player_id is not None:
-            raise GameConflict(f"{side.name} is already played by someone else.")
+            raise GameConflict(_("{name} is already played by someone else.").format(name=side.name))
         side.player = user
         side.save(update_fields=["player"])
         battle.players = {**battle.players, str(user.pk): sorted({*battle.players.get(str(user.pk), []), side.index})}
@@ -261,10 +266,10 @@ def _locked(
     )
     battle = next(iter(locked[:1]), None)
     if battle is None:
-        raise GameConflict("No such battle.")
+        raise GameConflict(_("No such battle."))
     user_sides = battle.sides_of(user)
     if not user_sides:
-        raise NotYours("Only the battle's players may change it.")
+        raise NotYours(_("Only the battle's players may change it."))
     # A retry is answered before the version check: its first attempt already moved the version on. The lookup
     # rode on the locking statement; a copy that waited for the lock while the first one committed must look
     # again (that statement's snapshot predates the commit), so every copy gets the first answer.
@@ -399,15 +404,17 @@ def event_undo(*, battle_id, user, expected_version, seq: int, idempotency_key=N
         part = battle_part(battle.system)
         target = BattleEvent.objects.filter(battle=battle, seq=seq).first() if isinstance(seq, int) else None
         if target is None or (target.visible_to is not None and not set(target.visible_to) & user_sides):
-            raise RuleInputError({"seq": f"There is no event #{seq} in this battle."})
+            raise RuleInputError({"seq": _("There is no event #{seq} in this battle.").format(seq=seq)})
         if target.cause_id is not None:
             head = target.cause
-            raise RuleInputError({"seq": f"Event #{seq} is part of #{head.seq}: undo #{head.seq} instead."})
+            raise RuleInputError(
+                {"seq": _("Event #{seq} is part of #{seq2}: undo #{seq2} instead.").format(seq=seq, seq2=head.seq)}
+            )
         if target.type in ("battle.started", "side.joined"):
-            raise RuleInputError({"seq": "The start of the battle and players joining cannot be undone."})
+            raise RuleInputError({"seq": _("The start of the battle and players joining cannot be undone.")})
         if target.seq in undone_heads(battle):
-            what = "Undo" if target.type == "undo" else "Event"
-            raise GameConflict(f"{what} #{seq} was already undone.")
+            what = _("Undo") if target.type == "undo" else _("Event")
+            raise GameConflict(_("{what} #{seq} was already undone.").format(what=what, seq=seq))
         names = name_maps(battle)
         payload = {
             "undoes": target.seq,
@@ -507,13 +514,17 @@ def describe_event(part, event: BattleEvent, names: dict) -> str:
     sides = names["sides"]
 
     def side(index):
-        return sides.get(index, sides.get(str(index), f"side {index}"))
+        return sides.get(index, sides.get(str(index), _("side {index}").format(index=index)))
 
     if event.type == "battle.started":
-        return "The battle starts: " + " vs ".join(s["name"] for s in payload.get("sides", [])) + "."
+        return _("The battle starts: {sides}.").format(
+            sides=_(" vs ").join(s["name"] for s in payload.get("sides", []))
+        )
     if event.type == "side.joined":
-        return f"{payload.get('player')} joins as {side(payload.get('side'))}."
+        return _("{player} joins as {side}.").format(player=payload.get("player"), side=side(payload.get("side")))
     if event.type == "undo":
-        verb = "Redo" if payload.get("undone_type") == "undo" else "Undo"
-        return f"{verb} of #{payload.get('undoes')}: {payload.get('undone_summary', '')}"
+        verb = _("Redo") if payload.get("undone_type") == "undo" else _("Undo")
+        return _("{verb} of #{seq}: {summary}").format(
+            verb=verb, seq=payload.get("undoes"), summary=payload.get("undone_summary", "")
+        )
     return part.describe_event(_as_event(part, event), names)

@@ -1,6 +1,8 @@
 """API-wide pieces: the JSON error format and the 503 raised when the job broker is down."""
 
 from django.http import JsonResponse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 from rest_framework import status
 from rest_framework.exceptions import APIException
 from rest_framework.response import Response
@@ -11,7 +13,7 @@ from rules.errors import ArmlistError
 
 class BrokerUnavailable(APIException):
     status_code = status.HTTP_503_SERVICE_UNAVAILABLE
-    default_detail = "The job queue is not reachable right now, so no job was created. Try again in a minute."
+    default_detail = _lazy("The job queue is not reachable right now, so no job was created. Try again in a minute.")
     default_code = "broker_unavailable"
 
 
@@ -31,7 +33,7 @@ def exception_handler(exc, context):
         return error_response(exc)
     response = drf_exception_handler(exc, context)
     if response is not None and isinstance(response.data, dict) and "detail" not in response.data:
-        response.data = {"detail": "The request has errors; see the fields.", "errors": response.data}
+        response.data = {"detail": _("The request has errors; see the fields."), "errors": response.data}
     elif response is not None and isinstance(response.data, list):
         response.data = {"detail": " ".join(str(x) for x in response.data), "errors": response.data}
     return response

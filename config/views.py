@@ -2,6 +2,7 @@
 
 from django.http import JsonResponse
 from django.shortcuts import render
+from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
@@ -31,7 +32,7 @@ def healthz(request):
 
 def page_not_found(request, exception=None):
     if wants_json(request):
-        return json_error(404, "Not found.")
+        return json_error(404, _("Not found."))
     return render(request, "404.html", status=404)
 
 
@@ -40,17 +41,17 @@ def server_error(request):
     if busy is not None:
         return busy
     if wants_json(request):
-        return json_error(500, "Something went wrong on our side. The error was logged.")
+        return json_error(500, _("Something went wrong on our side. The error was logged."))
     return render(request, "500.html", status=500)
 
 
 def permission_denied(request, exception=None):
     if wants_json(request):
-        return json_error(403, "You do not have permission to do this.")
+        return json_error(403, _("You do not have permission to do this."))
     return render(request, "403.html", status=403)
 
 
 def bad_request(request, exception=None):
     if wants_json(request):
-        return json_error(400, "Bad request.")
+        return json_error(400, _("Bad request."))
     return render(request, "400.html", status=400)

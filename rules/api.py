@@ -14,7 +14,9 @@ from rules.registry import all_systems, get_system
 
 
 def _error(exc: RuleInputError, status_code: int = status.HTTP_400_BAD_REQUEST) -> Response:
-    return Response({"detail": "; ".join(exc.errors.values()), "errors": exc.errors}, status=status_code)
+    return Response(
+        {"detail": "; ".join(exc.errors.values()), "code": exc.code, "errors": exc.errors}, status=status_code
+    )
 
 
 def _lookup(system_slug: str, action_key: str | None = None):

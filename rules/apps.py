@@ -7,7 +7,9 @@ class RulesConfig(AppConfig):
 
     def ready(self):
         from django.conf import settings
+        from django.utils import translation
 
-        from rules import registry
+        from rules import i18n, registry
 
+        i18n.install(translation.gettext, translation.ngettext)
         registry.configure(getattr(settings, "RULES_SYSTEMS", []))

@@ -6,6 +6,8 @@ Pure Python. The API's exception handler (config/api.py) turns each into a 4xx w
 
 from __future__ import annotations
 
+from rules.i18n import _
+
 
 class ArmlistError(Exception):
     """Base of every error a person caused and can fix. `status` is the HTTP answer; `code` is language-neutral."""
@@ -15,7 +17,7 @@ class ArmlistError(Exception):
 
     def __init__(self, message: str = "", *, errors: dict[str, str] | None = None):
         self.errors = dict(errors or {})
-        self.message = message or next(iter(self.errors.values()), "The request has errors.")
+        self.message = message or next(iter(self.errors.values()), _("The request has errors."))
         super().__init__(self.message)
 
 
@@ -28,7 +30,7 @@ class RuleInputError(ArmlistError, ValueError):
         if isinstance(errors, str):
             errors = {"non_field_errors": errors}
         super().__init__("; ".join(f"{k}: {v}" for k, v in errors.items()), errors=errors)
-        self.message = next(iter(self.errors.values()), "The request has errors.")
+        self.message = next(iter(self.errors.values()), _("The request has errors."))
 
     def __str__(self) -> str:
         return "; ".join(f"{k}: {v}" for k, v in self.errors.items())

@@ -9,19 +9,20 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 
 class BalanceJob(models.Model):
     class Kind(models.TextChoices):
-        ROSTERS = "rosters", "Roster against roster"
-        DUELS = "duels", "Unit against unit"
+        ROSTERS = "rosters", _("Roster against roster")
+        DUELS = "duels", _("Unit against unit")
 
     class Status(models.TextChoices):
-        QUEUED = "queued", "Queued"
-        RUNNING = "running", "Running"
-        DONE = "done", "Done"
-        FAILED = "failed", "Failed"
-        CANCELLED = "cancelled", "Cancelled"
+        QUEUED = "queued", _("Queued")
+        RUNNING = "running", _("Running")
+        DONE = "done", _("Done")
+        FAILED = "failed", _("Failed")
+        CANCELLED = "cancelled", _("Cancelled")
 
     FINISHED = (Status.DONE, Status.FAILED, Status.CANCELLED)
 
@@ -68,8 +69,8 @@ class BalanceJob(models.Model):
 
 class JobChunk(models.Model):
     class Status(models.TextChoices):
-        PENDING = "pending", "Pending"
-        DONE = "done", "Done"
+        PENDING = "pending", _("Pending")
+        DONE = "done", _("Done")
 
     job = models.ForeignKey(BalanceJob, on_delete=models.CASCADE, related_name="chunks")
     index = models.PositiveIntegerField()

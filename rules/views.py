@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.http import Http404
 from django.shortcuts import render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from rules.errors import RuleInputError
@@ -18,7 +19,7 @@ def odds_page(request):
     try:
         system = get_system(slug)
     except RuleInputError:
-        raise Http404("No such game system.") from None
+        raise Http404(_("No such game system.")) from None
     context = {"system": system, "systems": systems}
     if system.odds_template:
         context.update(system.odds_context())

@@ -8,6 +8,14 @@ cd "$(dirname "$0")/.."
 source scripts/dev-env.sh
 BIN=.venv/bin
 eval "$($BIN/python -m config.lan env)"  # ARMLIST_BIND, ALLOWED_HOSTS, CSRF_TRUSTED_ORIGINS, ARMLIST_URL(S)
+# System packages the set-up needs (Debian), installed only when missing: gettext compiles the catalogues.
+need=()
+command -v msgfmt >/dev/null || need+=(gettext)
+if [ ${#need[@]} -gt 0 ]; then
+  echo "Installing ${need[*]} with apt-get"
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
+fi
+$BIN/python manage.py compilemessages --ignore=.venv --ignore=var --ignore=node_modules --verbosity 0
 $BIN/python manage.py migrate --noinput
 $BIN/python manage.py collectstatic --noinput --verbosity 0
 $BIN/python manage.py setup_demo

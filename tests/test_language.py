@@ -6,6 +6,8 @@ from django.test import Client
 
 from config.accounts.models import Preferences
 
+pytestmark = pytest.mark.russian_default  # the product's own default, not the tests' English
+
 
 @pytest.mark.django_db
 def test_the_page_follows_accept_language_then_the_switch_then_the_account(django_user_model):

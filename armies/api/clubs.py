@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.db import transaction
 from django.http import Http404, HttpResponse
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.response import Response
@@ -94,7 +95,7 @@ class ClubDetailApi(BaseAPIView):
         club, role = selectors.club_get_for_user(request.user, club_id, owner_only=True)
         data = _valid(self.InputSerializer, request.data)
         if "name" in data and not data["name"].strip():
-            return Response({"detail": "Give the club a name."}, status=status.HTTP_400_BAD_REQUEST)
+            return Response({"detail": _("Give the club a name.")}, status=status.HTTP_400_BAD_REQUEST)
         for key, value in data.items():
             setattr(club, key, value)
         club.save()
@@ -111,7 +112,7 @@ class MemberListApi(BaseAPIView):
 
     @extend_schema(operation_id="clubs_members_list", parameters=[CLUB_ID], responses=MemberSerializer(many=True))
     def get(self, request, club_id):
-        club, _ = selectors.club_get_for_user(request.user, club_id)
+        club, _ignored = selectors.club_get_for_user(request.user, club_id)
         return Response(MemberSerializer(selectors.club_members(club), many=True).data)
 
     @extend_schema(
@@ -122,7 +123,7 @@ class MemberListApi(BaseAPIView):
         summary="Add a user to the club (club owners only).",
     )
     def post(self, request, club_id):
-        club, _ = selectors.club_get_for_user(request.user, club_id, owner_only=True)
+        club, _ignored = selectors.club_get_for_user(request.user, club_id, owner_only=True)
         data = _valid(self.InputSerializer, request.data)
         membership, error = _service_call(services.member_add, club=club, username=data["username"], role=data["role"])
         return error or Response(MemberSerializer(membership).data, status=status.HTTP_201_CREATED)
@@ -136,10 +137,10 @@ class MemberDetailApi(BaseAPIView):
             ref_name = "ArmiesMemberRoleInput"
 
     def _membership(self, request, club_id, user_id, *, owner_only=True):
-        club, _ = selectors.club_get_for_user(request.user, club_id, owner_only=owner_only)
+        club, _ignored = selectors.club_get_for_user(request.user, club_id, owner_only=owner_only)
         membership = selectors.club_members(club).filter(user_id=user_id).first()
         if membership is None:
-            raise Http404("No such member.")
+            raise Http404(_("No such member."))
         return membership
 
     @extend_schema(
@@ -161,5 +162,5 @@ class MemberDetailApi(BaseAPIView):
         leaving = request.user.is_authenticated and str(request.user.pk) == str(user_id)
         membership = self._membership(request, club_id, user_id, owner_only=not leaving)
         with transaction.atomic():
-            _, error = _service_call(services.member_remove, membership=membership)
+            _ignored, error = _service_call(services.member_remove, membership=membership)
         return error or HttpResponse(status=status.HTTP_204_NO_CONTENT)

@@ -3,6 +3,7 @@ answers (a stale version is 412 with the current version), the If-Match version 
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter
 from rest_framework import serializers, status
@@ -118,7 +119,7 @@ def _expected_version(request) -> int | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int):
-        raise services.ServiceError("version must be a whole number.", {"version": "whole number"})
+        raise services.ServiceError(_("version must be a whole number."), {"version": _("whole number")})
     return value
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.http import Http404
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.exceptions import PermissionDenied
@@ -119,8 +120,8 @@ class RosterUpgradeApi(BaseAPIView):
         data = _valid(self.InputSerializer, request.data)
         target = selectors.pack_visible_to(request.user).filter(pk=data["pack"]).first()
         if target is None:
-            raise Http404("No such pack version.")
-        _, error = _service_call(
+            raise Http404(_("No such pack version."))
+        _ignored, error = _service_call(
             services.roster_upgrade, roster=roster, target=target, expected_version=_expected_version(request)
         )
         return error or _state_response(request, roster)
@@ -151,7 +152,7 @@ def _link_data(request, link: ShareLink) -> dict:
 def _owned_roster(request, roster_id) -> Roster:
     roster = selectors.roster_get_for_user(request.user, roster_id, write=True)
     if roster.owner_id != request.user.id:
-        raise PermissionDenied("Only the roster's owner manages its share links.")
+        raise PermissionDenied(_("Only the roster's owner manages its share links."))
     return roster
 
 
@@ -180,7 +181,7 @@ class LinkRevokeApi(BaseAPIView):
         roster = _owned_roster(request, roster_id)
         link = selectors.roster_share_links(roster).filter(pk=link_id).first()
         if link is None:
-            raise Http404("No such link.")
+            raise Http404(_("No such link."))
         return Response(_link_data(request, services.share_link_revoke(link=link)))
 
 
@@ -195,7 +196,7 @@ class SharedRosterApi(BaseAPIView):
 
     def _read_only(self, request, token):
         selectors.roster_for_token(token)
-        raise PermissionDenied("Share links are read-only.")
+        raise PermissionDenied(_("Share links are read-only."))
 
     @extend_schema(exclude=True)
     def post(self, request, token):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.http import Http404
+from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
@@ -62,7 +63,7 @@ class PackListApi(BaseAPIView):
         data = _valid(self.InputSerializer, request.data)
         club = None
         if data.get("club"):
-            club, _ = selectors.club_get_for_user(request.user, data["club"], write=True)
+            club, _ignored = selectors.club_get_for_user(request.user, data["club"], write=True)
         pack, error = _service_call(
             services.pack_create,
             user=request.user,
@@ -102,7 +103,7 @@ class PackDetailApi(BaseAPIView):
     @extend_schema(operation_id="packs_delete", parameters=[PACK_ID], responses={204: None})
     def delete(self, request, pack_id):
         pack = selectors.pack_get_for_user(request.user, pack_id, write=True)
-        _, error = _service_call(services.pack_delete_draft, pack=pack)
+        _ignored, error = _service_call(services.pack_delete_draft, pack=pack)
         return error or Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -177,7 +178,7 @@ class ProfileDetailApi(BaseAPIView):
         pack = selectors.pack_get_for_user(request.user, pack_id)
         profile = selectors.pack_profiles(pack).filter(slug=slug).first()
         if profile is None:
-            raise Http404("No such unit in this pack.")
+            raise Http404(_("No such unit in this pack."))
         return Response(ProfileSerializer({**profile.as_rules_dict(), "notes": profile.notes}).data)
 
     @extend_schema(
@@ -195,5 +196,5 @@ class ProfileDetailApi(BaseAPIView):
     @extend_schema(operation_id="packs_profiles_delete", parameters=[PACK_ID], responses={204: None})
     def delete(self, request, pack_id, slug):
         pack = selectors.pack_get_for_user(request.user, pack_id, write=True)
-        _, error = _service_call(services.profile_delete, pack=pack, slug=slug)
+        _ignored, error = _service_call(services.profile_delete, pack=pack, slug=slug)
         return error or Response(status=status.HTTP_204_NO_CONTENT)

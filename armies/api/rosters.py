@@ -4,6 +4,7 @@ change, duplicate and remove entries. Every write answers the whole roster state
 from __future__ import annotations
 
 from django.http import Http404, HttpResponse
+from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
@@ -113,7 +114,7 @@ class RosterDetailApi(BaseAPIView):
         data.pop("version", None)
         if "club" in data:
             data["club"] = selectors.club_get_for_user(request.user, data["club"])[0] if data["club"] else None
-        _, error = _service_call(
+        _ignored, error = _service_call(
             services.roster_update,
             roster=roster,
             user=request.user,
@@ -126,8 +127,10 @@ class RosterDetailApi(BaseAPIView):
     def delete(self, request, roster_id):
         roster = selectors.roster_get_for_user(request.user, roster_id, write=True)
         if roster.owner_id != request.user.id:
-            raise PermissionDenied("Only the roster's owner may delete it.")
-        _, error = _service_call(services.roster_delete, roster=roster, expected_version=_expected_version(request))
+            raise PermissionDenied(_("Only the roster's owner may delete it."))
+        _ignored, error = _service_call(
+            services.roster_delete, roster=roster, expected_version=_expected_version(request)
+        )
         return error or Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -153,7 +156,7 @@ class EntryAddApi(BaseAPIView):
     def post(self, request, roster_id):
         roster = selectors.roster_get_for_user(request.user, roster_id, write=True)
         data = _valid(self.InputSerializer, request.data)
-        _, error = _service_call(
+        _ignored, error = _service_call(
             services.entry_add,
             roster=roster,
             profile=data["profile"],
@@ -171,7 +174,7 @@ def _entry(roster: Roster, key: str) -> RosterEntry:
         .first()
     )
     if entry is None:
-        raise Http404("No such entry in this roster.")
+        raise Http404(_("No such entry in this roster."))
     entry.roster = roster
     return entry
 
@@ -198,7 +201,7 @@ class EntryDetailApi(BaseAPIView):
         entry = _entry(roster, key)
         data = dict(_valid(self.InputSerializer, request.data))
         data.pop("version", None)
-        _, error = _service_call(
+        _ignored, error = _service_call(
             services.entry_update, entry=entry, expected_version=_expected_version(request), **data
         )
         return error or _state_response(request, roster)
@@ -209,7 +212,7 @@ class EntryDetailApi(BaseAPIView):
     def delete(self, request, roster_id, key):
         roster = selectors.roster_get_for_user(request.user, roster_id, write=True)
         entry = _entry(roster, key)
-        _, error = _service_call(services.entry_remove, entry=entry, expected_version=_expected_version(request))
+        _ignored, error = _service_call(services.entry_remove, entry=entry, expected_version=_expected_version(request))
         return error or _state_response(request, roster)
 
 
@@ -223,7 +226,9 @@ class EntryDuplicateApi(BaseAPIView):
     def post(self, request, roster_id, key):
         roster = selectors.roster_get_for_user(request.user, roster_id, write=True)
         entry = _entry(roster, key)
-        _, error = _service_call(services.entry_duplicate, entry=entry, expected_version=_expected_version(request))
+        _ignored, error = _service_call(
+            services.entry_duplicate, entry=entry, expected_version=_expected_version(request)
+        )
         return error or _state_response(request, roster, status_code=status.HTTP_201_CREATED)
 
 

@@ -8,6 +8,7 @@ from contextlib import contextmanager
 
 from django.db.models import F
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from armies.models import Roster
 from rules.errors import RuleInputError
@@ -26,7 +27,7 @@ class StaleVersion(ServiceError):
     def __init__(self, current: int):
         super().__init__(
             f"This roster was changed elsewhere (now version {current}). Reload it and make your change again.",
-            {"version": f"current version is {current}"},
+            {"version": _("current version is {current}").format(current=current)},
         )
         self.current = current
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from armies import systems
 from armies.models import DataPack, Roster, RosterEntry, UnitProfile
@@ -52,7 +53,7 @@ def options_from_columns(loadout, pilot) -> dict:
 
 
 def _refuse(message: str):
-    raise ServiceError(f"Import refused: {message} Nothing was created.")
+    raise ServiceError(_("Import refused: {message} Nothing was created.").format(message=message))
 
 
 def _entry_options(e: dict, version: int, i: int):
@@ -167,9 +168,9 @@ def roster_upgrade_plan(*, roster: Roster, target: DataPack, entries: list[Roste
 @transaction.atomic
 def roster_upgrade(*, roster: Roster, target: DataPack, expected_version: int | None = None) -> dict:
     if target.system != roster.system or target.slug != roster.pack.slug or target.version <= roster.pack.version:
-        raise ServiceError("That is not a newer version of this roster's pack.", {"pack": "not newer"})
+        raise ServiceError(_("That is not a newer version of this roster's pack."), {"pack": _("not newer")})
     if not target.published:
-        raise ServiceError("That version is not published.", {"pack": "draft"})
+        raise ServiceError(_("That version is not published."), {"pack": "draft"})
     entries = roster_entries(roster)
     plan = roster_upgrade_plan(roster=roster, target=target, entries=entries)
     lock_and_bump(roster, expected_version)

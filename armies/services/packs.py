@@ -14,6 +14,7 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from armies import systems
 from armies.models import Club, DataPack, Faction, UnitProfile
@@ -49,9 +50,11 @@ def validate_pack_data(pack_data: dict) -> None:
         if not pack_data.get(key):
             problems[key] = "missing"
     if problems:
-        raise ServiceError("The pack file is missing required parts.", problems)
+        raise ServiceError(_("The pack file is missing required parts."), problems)
     if not systems.known_system(pack_data["system"]):
-        raise ServiceError(f"Unknown game system {pack_data['system']!r}, or one without an army builder.")
+        raise ServiceError(
+            _("Unknown game system {system!r}, or one without an army builder.").format(system=pack_data["system"])
+        )
     factions = {f["slug"] for f in pack_data["factions"]}
     seen = set()
     for i, profile in enumerate(pack_data["profiles"]):
@@ -65,7 +68,10 @@ def validate_pack_data(pack_data: dict) -> None:
         if profile.get("faction") not in factions:
             problems[f"profiles.{i}.faction"] = f"faction {profile.get('faction')!r} is not declared in the pack"
     if problems:
-        raise ServiceError(f"{len(problems)} problem(s) in pack {pack_data['slug']!r}.", problems)
+        raise ServiceError(
+            _("{problems} problem(s) in pack {slug!r}.").format(problems=len(problems), slug=pack_data["slug"]),
+            problems,
+        )
 
 
 @transaction.atomic
@@ -73,7 +79,7 @@ def pack_load(*, pack_data: dict, source_label: str = "") -> tuple[DataPack, boo
     """Loads one official pack. Same content as the newest version: nothing changes. Different: a new, published
     version. Published versions are never edited."""
     if not isinstance(pack_data, dict) or not all(isinstance(pack_data.get(k), str) for k in ("system", "slug")):
-        raise ServiceError("The pack file must be a JSON object with a system and a slug.")
+        raise ServiceError(_("The pack file must be a JSON object with a system and a slug."))
     checksum = pack_content_checksum(pack_data)
     system, slug = pack_data["system"], pack_data["slug"]
     latest = (
@@ -86,7 +92,7 @@ def pack_load(*, pack_data: dict, source_label: str = "") -> tuple[DataPack, boo
         return latest, False  # same content as the newest version: nothing to do
     validate_pack_data(pack_data)
     if DataPack.objects.filter(system=system, slug=slug).exclude(owner__isnull=True, club__isnull=True).exists():
-        raise ServiceError(f"The pack slug {slug!r} is taken by a custom pack.")
+        raise ServiceError(_("The pack slug {slug!r} is taken by a custom pack.").format(slug=slug))
     pack = DataPack.objects.create(
         system=system,
         slug=slug,
@@ -131,7 +137,7 @@ def load_packs(*, paths: list[Path] | None = None) -> list[tuple[DataPack, bool]
         try:
             data = json.loads(Path(path).read_text(encoding="utf-8"))
         except (OSError, ValueError) as exc:
-            raise ServiceError(f"Cannot read pack file {path}: {exc}") from exc
+            raise ServiceError(_("Cannot read pack file {path}: {exc}").format(path=path, exc=exc)) from exc
         label = str(Path(path).resolve().relative_to(base)) if Path(path).resolve().is_relative_to(base) else str(path)
         results.append(pack_load(pack_data=data, source_label=label))
     return results
@@ -199,7 +205,9 @@ def _system_factions(system: str) -> list[dict]:
         .first()
     )
     if official is None:
-        raise ServiceError(f"Load the official packs of {system!r} first (manage.py load_packs).")
+        raise ServiceError(
+            _("Load the official packs of {system!r} first (manage.py load_packs).").format(system=system)
+        )
     return list(official.factions.values("slug", "name", "colour", "joins_any"))
 
 
@@ -207,9 +215,12 @@ def _system_factions(system: str) -> list[dict]:
 def pack_create(*, user, system: str, name: str, club: Club | None = None, source: str = "") -> DataPack:
     name = (name or "").strip()
     if not name:
-        raise ServiceError("Give the pack a name.", {"name": "required"})
+        raise ServiceError(_("Give the pack a name."), {"name": "required"})
     if not systems.known_system(system):
-        raise ServiceError(f"Unknown game system {system!r}, or one without an army builder.", {"system": "unknown"})
+        raise ServiceError(
+            _("Unknown game system {system!r}, or one without an army builder.").format(system=system),
+            {"system": "unknown"},
+        )
     pack = DataPack.objects.create(
         system=system,
         slug=_custom_slug(name),
@@ -230,7 +241,7 @@ def pack_draft(*, pack: DataPack) -> DataPack:
     """The editable version of a custom pack: the pack itself while a draft, else a new draft copied from the
     newest version (published versions never change; rosters pinned to them keep their numbers)."""
     if pack.is_official:
-        raise ServiceError("Official packs cannot be edited; make a pack of your own.")
+        raise ServiceError(_("Official packs cannot be edited; make a pack of your own."))
     newest = (
         DataPack.objects.select_for_update().filter(system=pack.system, slug=pack.slug).order_by("-version").first()
     )
@@ -285,17 +296,17 @@ def profile_save(*, pack: DataPack, data: dict, slug: str | None = None) -> Unit
         profile["slug"] = slug_from(str(profile["name"])) or f"unit-{secrets.token_hex(3)}"
     errors = systems.profile_errors(pack.system, profile)
     if errors:
-        raise ServiceError("The unit does not fit the profile format; see the fields.", errors)
+        raise ServiceError(_("The unit does not fit the profile format; see the fields."), errors)
     faction = draft.factions.filter(slug=profile["faction"]).first()
     if faction is None:
-        raise ServiceError("Unknown faction for this pack.", {"faction": "unknown"})
+        raise ServiceError(_("Unknown faction for this pack."), {"faction": "unknown"})
     existing = draft.profiles.filter(slug=slug or profile["slug"]).first()
     if slug and existing is None:
-        raise ServiceError(f"No unit {slug!r} in this pack.")
+        raise ServiceError(_("No unit {slug!r} in this pack.").format(slug=slug))
     if existing is None and draft.profiles.filter(slug=profile["slug"]).exists():
-        raise ServiceError("A unit with this slug already exists in the pack.", {"slug": "taken"})
+        raise ServiceError(_("A unit with this slug already exists in the pack."), {"slug": "taken"})
     if existing is not None and profile["slug"] != existing.slug and draft.profiles.filter(slug=profile["slug"]):
-        raise ServiceError("A unit with this slug already exists in the pack.", {"slug": "taken"})
+        raise ServiceError(_("A unit with this slug already exists in the pack."), {"slug": "taken"})
     values = {
         "slug": profile["slug"],
         "name": profile["name"],
@@ -317,9 +328,9 @@ def profile_save(*, pack: DataPack, data: dict, slug: str | None = None) -> Unit
 @transaction.atomic
 def profile_delete(*, pack: DataPack, slug: str) -> DataPack:
     draft = pack_draft(pack=pack)
-    deleted, _ = draft.profiles.filter(slug=slug).delete()
+    deleted, _ignored = draft.profiles.filter(slug=slug).delete()
     if not deleted:
-        raise ServiceError(f"No unit {slug!r} in this pack.")
+        raise ServiceError(_("No unit {slug!r} in this pack.").format(slug=slug))
     return draft
 
 
@@ -327,10 +338,10 @@ def profile_delete(*, pack: DataPack, slug: str) -> DataPack:
 def pack_publish(*, pack: DataPack) -> DataPack:
     pack = DataPack.objects.select_for_update().get(pk=pack.pk)
     if pack.published:
-        raise ServiceError("This version is already published.")
+        raise ServiceError(_("This version is already published."))
     profiles = [p.as_rules_dict() for p in pack.profiles.select_related("faction").order_by("position", "id")]
     if not profiles:
-        raise ServiceError("Add at least one unit before publishing.")
+        raise ServiceError(_("Add at least one unit before publishing."))
     pack.checksum = checksum_of({"name": pack.name, "profiles": profiles})
     pack.published = True
     pack.published_at = timezone.now()
@@ -341,8 +352,8 @@ def pack_publish(*, pack: DataPack) -> DataPack:
 @transaction.atomic
 def pack_delete_draft(*, pack: DataPack) -> None:
     if pack.published or pack.is_official:
-        raise ServiceError("Only an unpublished draft can be deleted.")
+        raise ServiceError(_("Only an unpublished draft can be deleted."))
     if pack.rosters.exists():
-        raise ServiceError("Rosters use this draft; it cannot be deleted.")
+        raise ServiceError(_("Rosters use this draft; it cannot be deleted."))
     pack.profiles.all().delete()  # profiles protect their factions; drop them first
     pack.delete()

@@ -13,6 +13,7 @@ import secrets
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from armies import systems
 from armies.models import Club, DataPack, Membership, Roster, RosterEntry, ShareLink, UnitProfile
@@ -35,12 +36,12 @@ def _check_roster_fields(*, pack: DataPack, faction: str, points_limit) -> None:
     if points_limit is not None and (not isinstance(points_limit, int) or points_limit < 0):
         errors["points_limit"] = "A whole number of 0 or more, or empty for no limit."
     if errors:
-        raise ServiceError("The roster cannot be saved: " + " ".join(errors.values()), errors)
+        raise ServiceError(_("The roster cannot be saved: ") + " ".join(errors.values()), errors)
 
 
 def _check_club(*, user, club: Club | None) -> None:
     if club is not None and not Membership.objects.filter(club=club, user=user).exists():
-        raise ServiceError("You are not a member of that club.", {"club": "not a member"})
+        raise ServiceError(_("You are not a member of that club."), {"club": _("not a member")})
 
 
 @transaction.atomic
@@ -57,11 +58,11 @@ def roster_create(
 ) -> Roster:
     name = (name or "").strip()
     if not name:
-        raise ServiceError("Give the roster a name.", {"name": "required"})
+        raise ServiceError(_("Give the roster a name."), {"name": "required"})
     _check_roster_fields(pack=pack, faction=faction, points_limit=points_limit)
     _check_club(user=owner, club=club)
     if visibility == Roster.Visibility.CLUB and club is None:
-        raise ServiceError("Choose a club to share the roster with.", {"club": "required for club visibility"})
+        raise ServiceError(_("Choose a club to share the roster with."), {"club": _("required for club visibility")})
     return Roster.objects.create(
         owner=owner,
         pack=pack,
@@ -80,9 +81,9 @@ def roster_update(*, roster: Roster, user, expected_version: int | None = None, 
     allowed = {"name", "faction", "points_limit", "club", "visibility", "notes"}
     unknown = set(fields) - allowed
     if unknown:
-        raise ServiceError(f"Unknown fields: {', '.join(sorted(unknown))}.")
+        raise ServiceError(_("Unknown fields: {unknown}.").format(unknown=", ".join(sorted(unknown))))
     if "name" in fields and not (fields["name"] or "").strip():
-        raise ServiceError("Give the roster a name.", {"name": "required"})
+        raise ServiceError(_("Give the roster a name."), {"name": "required"})
     _check_roster_fields(
         pack=roster.pack,
         faction=fields.get("faction", roster.faction),
@@ -90,13 +91,13 @@ def roster_update(*, roster: Roster, user, expected_version: int | None = None, 
     )
     if "club" in fields and fields["club"] != roster.club:
         if roster.owner_id != user.id:
-            raise ServiceError("Only the roster's owner may move it to another club.", {"club": "owner only"})
+            raise ServiceError(_("Only the roster's owner may move it to another club."), {"club": _("owner only")})
         _check_club(user=user, club=fields["club"])
     club = fields.get("club", roster.club)
     if fields.get("visibility") == Roster.Visibility.CLUB and club is None:
-        raise ServiceError("Choose a club to share the roster with.", {"club": "required for club visibility"})
+        raise ServiceError(_("Choose a club to share the roster with."), {"club": _("required for club visibility")})
     if "visibility" in fields and roster.owner_id != user.id and fields["visibility"] != roster.visibility:
-        raise ServiceError("Only the roster's owner may change who sees it.", {"visibility": "owner only"})
+        raise ServiceError(_("Only the roster's owner may change who sees it."), {"visibility": _("owner only")})
     lock_and_bump(roster, expected_version)
     for key, value in fields.items():
         setattr(roster, key, value.strip() if key == "name" else value)
@@ -120,26 +121,28 @@ def _new_key(taken: set[str]) -> str:
 def _profile_in_pack(roster: Roster, profile: UnitProfile | str) -> UnitProfile:
     if isinstance(profile, UnitProfile):
         if profile.pack_id != roster.pack_id:
-            raise ServiceError("That unit is not in this roster's pack version.", {"profile": "other pack"})
+            raise ServiceError(_("That unit is not in this roster's pack version."), {"profile": _("other pack")})
         return profile
     found = UnitProfile.objects.select_related("faction").filter(pack_id=roster.pack_id, slug=profile).first()
     if found is None:
-        raise ServiceError(f"No unit {profile!r} in {roster.pack}.", {"profile": "unknown"})
+        raise ServiceError(
+            _("No unit {profile!r} in {pack}.").format(profile=profile, pack=roster.pack), {"profile": "unknown"}
+        )
     return found
 
 
 def _clean_count(count) -> int:
     if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= 99:
-        raise ServiceError("The count must be a whole number from 1 to 99.", {"count": "1–99"})
+        raise ServiceError(_("The count must be a whole number from 1 to 99."), {"count": "1–99"})
     return count
 
 
 def clean_options(*, system: str, profile: dict, options) -> dict:
     """An entry's options as the system accepts them; ServiceError naming each bad field ("options.weapons.0")."""
     if not isinstance(options, dict):
-        raise ServiceError("The options must be a JSON object.", {"options": "must be a JSON object"})
+        raise ServiceError(_("The options must be a JSON object."), {"options": _("must be a JSON object")})
     if len(json.dumps(options)) > MAX_OPTIONS_CHARS:
-        raise ServiceError("The options are too large.", {"options": "too large"})
+        raise ServiceError(_("The options are too large."), {"options": _("too large")})
     with rule_errors(f"The options do not fit {profile.get('name')}:"):
         return systems.validate_options(system, profile, options)
 
@@ -161,12 +164,12 @@ def entry_add(
     with rule_errors("This unit cannot be added:"):
         defaults = systems.default_options(roster.system, rules_profile)
     if options is not None and not isinstance(options, dict):
-        raise ServiceError("The options must be a JSON object.", {"options": "must be a JSON object"})
+        raise ServiceError(_("The options must be a JSON object."), {"options": _("must be a JSON object")})
     options = clean_options(system=roster.system, profile=rules_profile, options={**defaults, **(options or {})})
     lock_and_bump(roster, expected_version)
     existing = list(RosterEntry.objects.filter(roster=roster).values_list("key", "position"))
     if len(existing) >= MAX_ENTRIES:
-        raise ServiceError(f"A roster holds at most {MAX_ENTRIES} entries.")
+        raise ServiceError(_("A roster holds at most {MAX_ENTRIES} entries.").format(MAX_ENTRIES=MAX_ENTRIES))
     return RosterEntry.objects.create(
         roster=roster,
         key=_new_key({k for k, _ in existing}),
@@ -183,7 +186,7 @@ def entry_update(*, entry: RosterEntry, expected_version: int | None = None, **f
     allowed = {"count", "options", "position"}
     unknown = set(fields) - allowed
     if unknown:
-        raise ServiceError(f"Unknown fields: {', '.join(sorted(unknown))}.")
+        raise ServiceError(_("Unknown fields: {unknown}.").format(unknown=", ".join(sorted(unknown))))
     if "count" in fields:
         fields["count"] = _clean_count(fields["count"])
     if "options" in fields:
@@ -192,7 +195,7 @@ def entry_update(*, entry: RosterEntry, expected_version: int | None = None, **f
     if "position" in fields and (
         isinstance(fields["position"], bool) or not isinstance(fields["position"], int) or fields["position"] < 0
     ):
-        raise ServiceError("The position must be a whole number.", {"position": "whole number"})
+        raise ServiceError(_("The position must be a whole number."), {"position": _("whole number")})
     lock_and_bump(entry.roster, expected_version)
     for key, value in fields.items():
         setattr(entry, key, value)
@@ -259,7 +262,7 @@ def roster_copy(*, roster: Roster, user, name: str | None = None) -> Roster:
 def share_link_create(*, roster: Roster, user) -> ShareLink:
     """A read-only link; the roster becomes link-visible (club members keep seeing it)."""
     if roster.owner_id != user.id:
-        raise ServiceError("Only the roster's owner may share it by link.")
+        raise ServiceError(_("Only the roster's owner may share it by link."))
     if roster.visibility != Roster.Visibility.LINK:
         lock_and_bump(roster, None)
         roster.visibility = Roster.Visibility.LINK

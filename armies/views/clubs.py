@@ -6,6 +6,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from armies import selectors, services
@@ -20,7 +21,7 @@ def club_list(request):
     form = ClubCreateForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         club = services.club_create(user=request.user, **form.cleaned_data)
-        messages.success(request, f"Club «{club.name}» created; you are its owner.")
+        messages.success(request, _("Club «{name}» created; you are its owner.").format(name=club.name))
         return redirect("armies:club", club_id=club.pk)
     memberships = Membership.objects.filter(user=request.user).select_related("club").order_by("club__name")
     return render(request, "armies/club_list.html", {"memberships": memberships, "form": form})
@@ -47,7 +48,7 @@ def club_detail(request, club_id):
 @login_required
 @require_POST
 def member_add(request, club_id):
-    club, _ = selectors.club_get_for_user(request.user, club_id, owner_only=True)
+    club, _ignored = selectors.club_get_for_user(request.user, club_id, owner_only=True)
     form = MemberAddForm(request.POST)
     if form.is_valid():
         try:
@@ -55,27 +56,29 @@ def member_add(request, club_id):
         except services.ServiceError as exc:
             messages.error(request, exc.message)
         else:
-            messages.success(request, f"{form.cleaned_data['username']} added.")
+            messages.success(request, _("{username} added.").format(username=form.cleaned_data["username"]))
     else:
-        messages.error(request, "Give a username and a role.")
+        messages.error(request, _("Give a username and a role."))
     return redirect("armies:club", club_id=club.pk)
 
 
 @login_required
 @require_POST
 def member_role(request, club_id, user_id):
-    club, _ = selectors.club_get_for_user(request.user, club_id, owner_only=True)
+    club, _ignored = selectors.club_get_for_user(request.user, club_id, owner_only=True)
     membership = selectors.club_members(club).filter(user_id=user_id).first()
     form = MemberRoleForm(request.POST)
     if membership is None:
-        raise Http404("No such member.")
+        raise Http404(_("No such member."))
     if form.is_valid():
         try:
             services.member_set_role(membership=membership, role=form.cleaned_data["role"])
         except services.ServiceError as exc:
             messages.error(request, exc.message)
         else:
-            messages.success(request, f"{membership.user.username} is now {membership.role}.")
+            messages.success(
+                request, _("{username} is now {role}.").format(username=membership.user.username, role=membership.role)
+            )
     return redirect("armies:club", club_id=club.pk)
 
 
@@ -83,17 +86,17 @@ def member_role(request, club_id, user_id):
 @require_POST
 def member_remove(request, club_id, user_id):
     leaving = str(request.user.pk) == str(user_id)
-    club, _ = selectors.club_get_for_user(request.user, club_id, owner_only=not leaving)
+    club, _ignored = selectors.club_get_for_user(request.user, club_id, owner_only=not leaving)
     membership = selectors.club_members(club).filter(user_id=user_id).first()
     if membership is None:
-        raise Http404("No such member.")
+        raise Http404(_("No such member."))
     try:
         services.member_remove(membership=membership)
     except services.ServiceError as exc:
         messages.error(request, exc.message)
         return redirect("armies:club", club_id=club.pk)
     if leaving:
-        messages.success(request, f"You left «{club.name}».")
+        messages.success(request, _("You left «{name}».").format(name=club.name))
         return redirect("armies:clubs")
-    messages.success(request, f"{membership.user.username} removed.")
+    messages.success(request, _("{username} removed.").format(username=membership.user.username))
     return redirect("armies:club", club_id=club.pk)

@@ -10,6 +10,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, JsonResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from armies import selectors, services, systems
@@ -29,7 +30,7 @@ def pack_list(request):
     if request.method == "POST" and form.is_valid():
         club = None
         if form.cleaned_data["club"]:
-            club, _ = selectors.club_get_for_user(request.user, form.cleaned_data["club"], write=True)
+            club, _ignored = selectors.club_get_for_user(request.user, form.cleaned_data["club"], write=True)
         try:
             pack = services.pack_create(
                 user=request.user,
@@ -40,7 +41,7 @@ def pack_list(request):
         except services.ServiceError as exc:
             form_errors(form, exc)
         else:
-            messages.success(request, "Pack created. Add your units, then publish it to build rosters with it.")
+            messages.success(request, _("Pack created. Add your units, then publish it to build rosters with it."))
             return redirect("armies:pack", pack_id=pack.pk)
     packs = (
         selectors.pack_visible_to(request.user).select_related("owner", "club").order_by("system", "slug", "-version")
@@ -81,7 +82,7 @@ def pack_detail(request, pack_id):
 def _editor_context(pack):
     """The system's editor layout, its kinds for the JSON form and its factions; 404 when it has no army builder."""
     if not systems.known_system(pack.system):
-        raise Http404("This pack's game system has no army builder here.")
+        raise Http404(_("This pack's game system has no army builder here."))
     layout = layout_for(pack.system)
     kinds = [(k, (f.get("label") or k).capitalize()) for k, f in layout["kinds"].items()]
     factions = [(f.slug, f.name) for f in selectors.pack_factions(pack)]
@@ -99,7 +100,7 @@ def profile_edit(request, pack_id, slug=None):
     pack = selectors.pack_get_for_user(request.user, pack_id, write=True)
     existing = selectors.pack_profiles(pack).filter(slug=slug).first() if slug else None
     if slug and existing is None:
-        raise Http404("No such unit in this pack.")
+        raise Http404(_("No such unit in this pack."))
     layout, kinds, factions = _editor_context(pack)
     mode = request.POST.get("editor") or request.GET.get("editor") or ("json" if "data" in request.POST else "form")
     kind = _kind_of(layout, existing and existing.kind, request.POST.get("kind"), request.GET.get("kind"))
@@ -129,7 +130,7 @@ def profile_edit(request, pack_id, slug=None):
                 editor.add_service_errors(exc.errors, exc.message)
             else:
                 note = "" if saved.pack_id == pack.pk else f" in the new draft version {saved.pack.version}"
-                messages.success(request, f"Saved «{saved.name}»{note}.")
+                messages.success(request, _("Saved «{name}»{note}.").format(name=saved.name, note=note))
                 return redirect("armies:pack", pack_id=saved.pack_id)
         status = 400
     json_form = ProfileForm(
@@ -183,7 +184,7 @@ def _profile_json_edit(request, pack, existing, slug, *, layout, kinds, factions
                 form.add_error(None, exc.message)
         else:
             note = "" if profile.pack_id == pack.pk else f" in the new draft version {profile.pack.version}"
-            messages.success(request, f"Saved «{profile.name}»{note}.")
+            messages.success(request, _("Saved «{name}»{note}.").format(name=profile.name, note=note))
             return redirect("armies:pack", pack_id=profile.pack_id)
     status = 400 if request.method == "POST" else 200
     context = {
@@ -205,7 +206,7 @@ def profile_delete(request, pack_id, slug):
     except services.ServiceError as exc:
         messages.error(request, exc.message)
         return redirect("armies:pack", pack_id=pack.pk)
-    messages.success(request, "Unit removed.")
+    messages.success(request, _("Unit removed."))
     return redirect("armies:pack", pack_id=draft.pk)
 
 
@@ -218,7 +219,9 @@ def pack_publish(request, pack_id):
     except services.ServiceError as exc:
         messages.error(request, exc.message)
     else:
-        messages.success(request, f"Version {pack.version} published: rosters can use it now.")
+        messages.success(
+            request, _("Version {version} published: rosters can use it now.").format(version=pack.version)
+        )
     return redirect("armies:pack", pack_id=pack.pk)
 
 
@@ -232,4 +235,4 @@ def profile_template(request, kind):
             form = layout_for(slug)["kinds"].get(kind)
             if form is not None:
                 return JsonResponse(form.get("template") or {})
-    raise Http404("No such kind.")
+    raise Http404(_("No such kind."))

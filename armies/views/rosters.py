@@ -12,6 +12,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from armies import exports, selectors, services, systems
@@ -132,7 +133,7 @@ def roster_settings(request, roster_id):
         clubs=list(clubs) or ([roster.club] if roster.club_id else []),
     )
     if not form.is_valid():
-        messages.error(request, "Settings not saved: " + "; ".join(f"{k}: {v[0]}" for k, v in form.errors.items()))
+        messages.error(request, _("Settings not saved: ") + "; ".join(f"{k}: {v[0]}" for k, v in form.errors.items()))
         return redirect("armies:roster", roster_id=roster.pk)
     data = dict(form.cleaned_data)
     club_id = data.pop("club")
@@ -140,9 +141,9 @@ def roster_settings(request, roster_id):
     try:
         services.roster_update(roster=roster, user=request.user, **data)
     except services.ServiceError as exc:
-        messages.error(request, "Settings not saved: " + (" ".join(exc.errors.values()) or exc.message))
+        messages.error(request, _("Settings not saved: ") + (" ".join(exc.errors.values()) or exc.message))
     else:
-        messages.success(request, "Roster settings saved.")
+        messages.success(request, _("Roster settings saved."))
     return redirect("armies:roster", roster_id=roster.pk)
 
 
@@ -151,7 +152,7 @@ def roster_settings(request, roster_id):
 def roster_copy(request, roster_id):
     roster = selectors.roster_get_for_user(request.user, roster_id)
     copy = services.roster_copy(roster=roster, user=request.user)
-    messages.success(request, f"Copied into your rosters as «{copy.name}».")
+    messages.success(request, _("Copied into your rosters as «{name}».").format(name=copy.name))
     return redirect("armies:roster", roster_id=copy.pk)
 
 
@@ -160,9 +161,9 @@ def roster_copy(request, roster_id):
 def roster_delete(request, roster_id):
     roster = selectors.roster_get_for_user(request.user, roster_id, write=True)
     if roster.owner_id != request.user.pk:
-        raise PermissionDenied("Only the roster's owner may delete it.")
+        raise PermissionDenied(_("Only the roster's owner may delete it."))
     services.roster_delete(roster=roster)
-    messages.success(request, f"Roster «{roster.name}» deleted.")
+    messages.success(request, _("Roster «{name}» deleted.").format(name=roster.name))
     return redirect("armies:rosters")
 
 
@@ -214,7 +215,7 @@ def roster_import(request):
         except services.ServiceError as exc:
             form.add_error("file", exc.message)
         else:
-            messages.success(request, f"Imported «{roster.name}».")
+            messages.success(request, _("Imported «{name}».").format(name=roster.name))
             return redirect("armies:roster", roster_id=roster.pk)
     status = 400 if request.method == "POST" else 200
     return render(request, "armies/roster_import.html", {"form": form}, status=status)
@@ -227,7 +228,7 @@ def roster_upgrade(request, roster_id):
     roster = selectors.roster_get_for_user(request.user, roster_id, write=write)
     target = selectors.pack_newer_version(roster.pack)
     if target is None:
-        messages.info(request, "This roster already uses the newest version of its pack.")
+        messages.info(request, _("This roster already uses the newest version of its pack."))
         return redirect("armies:roster", roster_id=roster.pk)
     if write:
         try:
@@ -261,7 +262,9 @@ def link_create(request, roster_id):
         link = services.share_link_create(roster=roster, user=request.user)
     except services.ServiceError as exc:
         raise PermissionDenied(exc.message) from exc
-    messages.success(request, f"Share link created: {request.build_absolute_uri(f'/s/{link.token}/')}")
+    messages.success(
+        request, _("Share link created: {token}").format(token=request.build_absolute_uri(f"/s/{link.token}/"))
+    )
     return redirect(reverse("armies:roster", args=[roster.pk]) + "#sharing")
 
 
@@ -270,19 +273,19 @@ def link_create(request, roster_id):
 def link_revoke(request, roster_id, link_id):
     roster = selectors.roster_get_for_user(request.user, roster_id, write=True)
     if roster.owner_id != request.user.pk:
-        raise PermissionDenied("Only the roster's owner manages its share links.")
+        raise PermissionDenied(_("Only the roster's owner manages its share links."))
     link = selectors.roster_share_links(roster).filter(pk=link_id).first()
     if link is None:
-        raise Http404("No such link.")
+        raise Http404(_("No such link."))
     services.share_link_revoke(link=link)
-    messages.success(request, "The link no longer works.")
+    messages.success(request, _("The link no longer works."))
     return redirect(reverse("armies:roster", args=[roster.pk]) + "#sharing")
 
 
 # Shared by link (read-only) ----------------------------------------------------------------------------------
 def _read_only(request):
     if request.method not in ("GET", "HEAD"):
-        raise PermissionDenied("Share links are read-only.")
+        raise PermissionDenied(_("Share links are read-only."))
 
 
 def shared_roster(request, token):
@@ -314,5 +317,5 @@ def shared_export(request, token):
 def shared_copy(request, token):
     roster = selectors.roster_for_token(token)
     copy = services.roster_copy(roster=roster, user=request.user)
-    messages.success(request, f"Copied into your rosters as «{copy.name}».")
+    messages.success(request, _("Copied into your rosters as «{name}».").format(name=copy.name))
     return redirect("armies:roster", roster_id=copy.pk)

@@ -11,6 +11,7 @@ import jsonschema
 
 from rules.contract.schema import schema_errors
 from rules.errors import RuleInputError
+from rules.i18n import _
 
 
 @dataclass
@@ -64,7 +65,7 @@ class Action(ABC):
         if validator is None:  # built once per action: compiling a schema costs more than checking inputs
             validator = self.__dict__["_validator"] = jsonschema.Draft202012Validator(self.input_schema)
         if not isinstance(inputs, dict):
-            raise RuleInputError({"inputs": "must be an object"})
+            raise RuleInputError({"inputs": _("must be an object")})
         errors = schema_errors(validator, inputs)
         if errors:
             raise RuleInputError(errors)

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 import jsonschema
 
 from rules.errors import RuleInputError
+from rules.i18n import N_
 
 #: How a system prices units: its book's points, a formula (e.g. requisition), none at all, or points suggested
 #: by simulation (a pack of suggested values made by balance jobs).
@@ -60,7 +61,7 @@ class ArmyPart(ABC):
     #: One of PRICING_KINDS.
     pricing: str = "points"
     #: The unit of cost as a person reads it ("pts", "REQ"); empty when the system has no price.
-    currency: str = "pts"
+    currency: str = N_("pts")
     #: JSON Schema of a unit profile's `data` in a data pack (custom units are checked against it). It describes
     #: the whole profile {"slug", "name", "faction", "kind", "cost", "data"}.
     profile_schema: dict = {"type": "object"}

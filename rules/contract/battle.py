@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 
 from rules.contract.schema import validate
 from rules.errors import GameConflict, NotYours, RuleInputError
+from rules.i18n import _
 
 
 @dataclass
@@ -166,7 +167,7 @@ class CommandContext:
     def unit(self, key, *, field_name: str = "unit") -> UnitRecord:
         unit = self.state.units.get(key) if isinstance(key, str) else None
         if unit is None:
-            raise RuleInputError({field_name: f"There is no unit {key!r} in this battle."})
+            raise RuleInputError({field_name: _("There is no unit {key!r} in this battle.").format(key=key)})
         return unit
 
     def owner(self, key: str) -> int:
@@ -182,7 +183,7 @@ class CommandContext:
     def one_side(self) -> int:
         """The caller's side, for commands a side gives as a whole (orders, answers)."""
         if len(self.sides) != 1:
-            raise RuleInputError({"side": "You hold several sides here: say which one gives this command."})
+            raise RuleInputError({"side": _("You hold several sides here: say which one gives this command.")})
         return next(iter(self.sides))
 
 
@@ -200,7 +201,7 @@ class Command(ABC):
 
     def validate(self, inputs) -> dict:
         if not isinstance(inputs, dict):
-            raise RuleInputError({"inputs": "must be an object"})
+            raise RuleInputError({"inputs": _("must be an object")})
         validate(self.input_schema, inputs)
         return inputs
 
@@ -338,13 +339,13 @@ def run_command(
     then folds them into `state` (a working copy the caller owns). Raises the contract's errors."""
     command = part.commands.get(name) if isinstance(name, str) else None
     if command is None:
-        raise RuleInputError({"command": f"There is no command {name!r} in this game."})
+        raise RuleInputError({"command": _("There is no command {name!r} in this game.").format(name=name)})
     part.check_allowed(state, command, sides)
     inputs = command.validate(inputs if inputs is not None else {})
     ctx = CommandContext(part=part, state=state, sides=sides, next_seq=next_seq, dice_source=dice_source)
     events = command.handle(ctx, inputs)
     if not events:
-        raise RuleInputError("Nothing to record.")
+        raise RuleInputError(_("Nothing to record."))
     only_side = next(iter(sides)) if len(sides) == 1 else None
     for offset, new in enumerate(events):
         if new.side is None:

@@ -8,33 +8,34 @@ import json
 import jsonschema
 
 from rules.errors import RuleInputError
+from rules.i18n import N_, _
 
 _TYPE_NAMES = {
-    "integer": "a whole number",
-    "number": "a number",
-    "boolean": "true or false",
-    "string": "text",
-    "object": "an object",
-    "array": "a list",
-    "null": "null",
+    "integer": N_("a whole number"),
+    "number": N_("a number"),
+    "boolean": N_("true or false"),
+    "string": N_("text"),
+    "object": N_("an object"),
+    "array": N_("a list"),
+    "null": N_("null"),
 }
 
 
 def readable(err) -> str:
     """A schema error as a person would say it (jsonschema's own wording is for programmers)."""
     if err.validator == "minimum":
-        return f"must be {err.validator_value} or more (got {err.instance})"
+        return _("must be {minimum} or more (got {value})").format(minimum=err.validator_value, value=err.instance)
     if err.validator == "maximum":
-        return f"must be {err.validator_value} or less (got {err.instance})"
+        return _("must be {maximum} or less (got {value})").format(maximum=err.validator_value, value=err.instance)
     if err.validator == "type":
         wanted = err.validator_value if isinstance(err.validator_value, list) else [err.validator_value]
-        return "must be " + " or ".join(_TYPE_NAMES.get(t, t) for t in wanted)
+        return _("must be {kind}").format(kind=_(" or ").join(_(_TYPE_NAMES.get(t, t)) for t in wanted))
     if err.validator == "enum":
-        return "must be one of: " + ", ".join(str(v) for v in err.validator_value)
+        return _("must be one of: {options}").format(options=", ".join(str(v) for v in err.validator_value))
     if err.validator in ("maxItems", "maxLength"):
-        return f"is too long (at most {err.validator_value})"
+        return _("is too long (at most {limit})").format(limit=err.validator_value)
     if err.validator in ("minItems", "minLength"):
-        return f"is too short (at least {err.validator_value})"
+        return _("is too short (at least {limit})").format(limit=err.validator_value)
     return err.message
 
 
@@ -56,9 +57,9 @@ def schema_errors(validator, data, *, prefix: str = "") -> dict[str, str]:
         path = ".".join(parts)
         if err.validator == "required":
             missing = err.message.split("'")[1]
-            errors.setdefault(f"{path}.{missing}" if path else missing, "This field is required.")
+            errors.setdefault(f"{path}.{missing}" if path else missing, _("This field is required."))
         elif err.validator == "additionalProperties":
-            errors.setdefault(path or "non_field_errors", f"Unknown field: {err.message}")
+            errors.setdefault(path or "non_field_errors", _("Unknown field: {detail}").format(detail=err.message))
         else:
             errors.setdefault(path or "non_field_errors", readable(err))
     return errors
@@ -73,7 +74,7 @@ def validate(schema: dict, data, *, prefix: str = "") -> None:
 def validate_with_defaults(schema: dict, data: dict, *, prefix: str = "") -> dict:
     """Checks `data` against an object schema and fills in each property's `default`."""
     if not isinstance(data, dict):
-        raise RuleInputError({prefix or "non_field_errors": "must be an object"})
+        raise RuleInputError({prefix or "non_field_errors": _("must be an object")})
     validate(schema, data, prefix=prefix)
     out = dict(data)
     for key, prop in (schema.get("properties") or {}).items():

@@ -6,6 +6,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from rules.errors import RuleInputError
+from rules.i18n import _
 
 
 @dataclass(frozen=True)
@@ -22,19 +23,22 @@ class Setting:
     def check(self, value: Any) -> Any:
         if self.kind == "bool":
             if not isinstance(value, bool):
-                raise RuleInputError({f"settings.{self.key}": "must be true or false"})
+                raise RuleInputError({f"settings.{self.key}": _("must be true or false")})
         elif self.kind == "int":
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                raise RuleInputError({f"settings.{self.key}": "must be a whole number of 0 or more"})
+                raise RuleInputError({f"settings.{self.key}": _("must be a whole number of 0 or more")})
         elif self.kind == "choice" and (
             value not in self.choices
             or (isinstance(value, bool) and not any(isinstance(c, bool) for c in self.choices))
         ):
             options = ", ".join(map(str, self.choices))
-            raise RuleInputError({f"settings.{self.key}": f"must be one of: {options}"})
+            raise RuleInputError({f"settings.{self.key}": _("must be one of: {options}").format(options=options)})
         return value
 
     def describe(self) -> dict:
+        """The setting as data, its label and help in the reader's language (marked N_() where declared)."""
         data = asdict(self)
         data["choices"] = list(self.choices)
+        data["label"] = _(self.label)
+        data["help"] = _(self.help)
         return data

@@ -9,6 +9,7 @@ from rules.contract.campaign import CampaignPart
 from rules.contract.settings import Setting
 from rules.contract.simulator import SimulatorPart
 from rules.errors import RuleInputError
+from rules.i18n import _
 
 
 class GameSystem:
@@ -46,11 +47,11 @@ class GameSystem:
         """Defaults with the given overrides; unknown keys and bad values raise RuleInputError."""
         known = {s.key: s for s in self.settings}
         if overrides is not None and not isinstance(overrides, dict):
-            raise RuleInputError({"settings": "must be an object of setting: value"})
+            raise RuleInputError({"settings": _("must be an object of setting: value")})
         result = self.default_settings()
         for key, value in (overrides or {}).items():
             if key not in known:
-                raise RuleInputError({f"settings.{key}": "unknown setting"})
+                raise RuleInputError({f"settings.{key}": _("unknown setting")})
             result[key] = known[key].check(value)
         return result
 
@@ -58,7 +59,9 @@ class GameSystem:
         try:
             return self.actions[key]
         except (KeyError, TypeError):
-            raise RuleInputError({"action": f"{self.name} has no action {key!r}"}) from None
+            raise RuleInputError(
+                {"action": _("{system} has no action {key!r}").format(system=self.name, key=key)}
+            ) from None
 
     def word(self, key: str, default: str | None = None) -> str:
         """A term in the book's words (the glossary), else `default`, else the key."""
@@ -76,7 +79,7 @@ class GameSystem:
 
     def cost_roster(self, roster: dict):
         if self.army is None:
-            raise RuleInputError({"system": f"{self.name} has no army builder."})
+            raise RuleInputError({"system": _("{system} has no army builder.").format(system=self.name)})
         return self.army.cost_roster(roster)
 
     def describe(self) -> dict:

@@ -6,23 +6,30 @@ the input; every rule check is in services.py."""
 from __future__ import annotations
 
 from django import forms
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 OPTION = "option"
 
 
+def _t(text):
+    """A system's text (marked N_() where it declares it) in the reader's language; empty stays empty."""
+    return _(text) if text else text
+
+
 def param_field(name: str, prop: dict) -> forms.Field:
     """A form field for one property of a params schema (empty: the schema's default is used)."""
-    label = prop.get("title") or name.replace("_", " ").capitalize()
+    label = _t(prop.get("title")) or name.replace("_", " ").capitalize()  # the system marks them N_()
     common = {
         "required": False,
         "label": label,
-        "help_text": prop.get("description", ""),
+        "help_text": _t(prop.get("description", "")),
         "initial": prop.get("default"),
     }
     if "enum" in prop:
         names = prop.get("x-labels") or {}
         return forms.TypedChoiceField(
-            choices=[(v, names.get(v, str(v))) for v in prop["enum"]],
+            choices=[(v, _(names[v]) if v in names else str(v)) for v in prop["enum"]],
             coerce=lambda value, values=tuple(prop["enum"]): next((v for v in values if str(v) == value), value),
             **common,
         )
@@ -45,8 +52,8 @@ def option_settings(system) -> list:
 
 
 def setting_field(setting) -> forms.Field:
-    help_text = f"{setting.help} ({setting.source})" if setting.source else setting.help
-    common = {"required": False, "label": setting.label, "help_text": help_text, "initial": setting.default}
+    help_text = f"{_t(setting.help)} ({setting.source})" if setting.source else _t(setting.help)
+    common = {"required": False, "label": _t(setting.label), "help_text": help_text, "initial": setting.default}
     if setting.kind == "bool":
         return forms.BooleanField(**common)
     if setting.kind == "int":
@@ -60,8 +67,15 @@ def setting_field(setting) -> forms.Field:
 
 
 class _BattleFields(forms.Form):
-    battles = forms.IntegerField(min_value=1, initial=10_000, help_text="Battles to simulate.")
-    seed = forms.IntegerField(required=False, min_value=0, help_text="Optional: the same seed gives the same numbers.")
+    battles = forms.IntegerField(
+        min_value=1, initial=10_000, label=gettext_lazy("Battles"), help_text=gettext_lazy("Battles to simulate.")
+    )
+    seed = forms.IntegerField(
+        required=False,
+        min_value=0,
+        label=gettext_lazy("Seed"),
+        help_text=gettext_lazy("Optional: the same seed gives the same numbers."),
+    )
 
     def __init__(self, *args, system, **kwargs):
         super().__init__(*args, **kwargs)
@@ -99,8 +113,8 @@ class _BattleFields(forms.Form):
 
 
 class RosterJobForm(_BattleFields):
-    roster_a = forms.TypedChoiceField(coerce=int, label="Side A roster")
-    roster_b = forms.TypedChoiceField(coerce=int, label="Side B roster")
+    roster_a = forms.TypedChoiceField(coerce=int, label=gettext_lazy("Side A roster"))
+    roster_b = forms.TypedChoiceField(coerce=int, label=gettext_lazy("Side B roster"))
     field_order = ["roster_a", "roster_b", "battles"]
 
     def __init__(self, *args, system, rosters=(), **kwargs):
@@ -113,11 +127,11 @@ class RosterJobForm(_BattleFields):
 
 
 class DuelJobForm(_BattleFields):
-    pack = forms.TypedChoiceField(coerce=int, label="Data pack")
+    pack = forms.TypedChoiceField(coerce=int, label=gettext_lazy("Data pack"))
     profiles = forms.CharField(
         required=False,
-        label="Units (optional)",
-        help_text="Slugs separated by commas or spaces; empty: every unit of the pack.",
+        label=gettext_lazy("Units (optional)"),
+        help_text=gettext_lazy("Slugs separated by commas or spaces; empty: every unit of the pack."),
     )
     field_order = ["pack", "profiles", "battles"]
 
@@ -125,7 +139,7 @@ class DuelJobForm(_BattleFields):
         super().__init__(*args, system=system, prefix="d", **kwargs)
         self.fields["pack"].choices = [(p.id, p.label) for p in packs]
         self.fields["battles"].initial = 1000
-        self.fields["battles"].help_text = "Duels per pair of units."
+        self.fields["battles"].help_text = gettext_lazy("Duels per pair of units.")
 
     def profile_slugs(self) -> list[str] | None:
         text = self.cleaned_data.get("profiles") or ""

@@ -13,6 +13,7 @@ import json
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from config.api import BrokerUnavailable
@@ -34,7 +35,7 @@ def _system(request):
     for system in systems:
         if system.slug == slug:
             return system
-    raise Http404("No game system with a simulator by that name.")
+    raise Http404(_("No game system with a simulator by that name."))
 
 
 def _page(request, system, roster_form=None, duel_form=None, status=200):
@@ -65,8 +66,8 @@ def _page(request, system, roster_form=None, duel_form=None, status=200):
 
 def _model(part) -> dict:
     return {
-        "simulated": list(part.simulated),
-        "left_out": list(part.left_out),
+        "simulated": [_(line) for line in part.simulated],
+        "left_out": [_(line) for line in part.left_out],
         "description": part.description,
         "version": part.model_version,
     }
@@ -90,7 +91,7 @@ def jobs_page(request):
 def roster_job_submit(request):
     system = _system(request)
     if system is None or "rosters" not in system.simulator.job_kinds:
-        raise Http404("No simulator here runs roster against roster.")
+        raise Http404(_("No simulator here runs roster against roster."))
     form = RosterJobForm(request.POST, system=system, rosters=source().rosters_for_user(request.user, system.slug))
     if form.is_valid():
         try:
@@ -118,7 +119,7 @@ def roster_job_submit(request):
 def duel_job_submit(request):
     system = _system(request)
     if system is None or "units" not in system.simulator.job_kinds:
-        raise Http404("No simulator here runs unit against unit.")
+        raise Http404(_("No simulator here runs unit against unit."))
     form = DuelJobForm(request.POST, system=system, packs=source().packs_for_user(request.user, system.slug))
     if form.is_valid():
         try:
@@ -208,7 +209,7 @@ def job_result_json(request, job_id: int):
 def job_result_csv(request, job_id: int):
     job = selectors.job_get_for_user(request.user, job_id)
     if job.status != BalanceJob.Status.DONE:
-        return HttpResponse("The job has no result yet.", status=409, content_type="text/plain; charset=utf-8")
+        return HttpResponse(_("The job has no result yet."), status=409, content_type="text/plain; charset=utf-8")
     table = request.GET.get("table", "")
     suffix = "-matrix" if table == "matrix" and job.kind == BalanceJob.Kind.DUELS else ""
     response = HttpResponse(selectors.job_result_csv(job, table), content_type="text/csv; charset=utf-8")

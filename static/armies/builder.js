@@ -44,7 +44,7 @@
       if (response.ok) {
         hideError();
       } else {
-        let message = "The change was not saved (" + response.status + ").";
+        let message = interpolate(gettext("The change was not saved (%s)."), [response.status]);
         try {
           const data = await response.json();
           message = data.detail || message;
@@ -54,7 +54,7 @@
       }
       await refresh();
     } catch (e) {
-      showError("Network problem: the change may not be saved. Reload the page to see the roster as stored.");
+      showError(gettext("Network problem: the change may not be saved. Reload the page to see the roster as stored."));
     } finally {
       root.classList.remove("busy");
     }
@@ -82,7 +82,7 @@
       enqueue("POST", entryUrl(entry) + "duplicate/");
     } else if (action === "remove") {
       const name = entry.querySelector(".entry-title strong").textContent;
-      if (window.confirm("Remove " + name + " from the roster?")) enqueue("DELETE", entryUrl(entry));
+      if (window.confirm(interpolate(gettext("Remove %s from the roster?"), [name]))) enqueue("DELETE", entryUrl(entry));
     }
   });
 

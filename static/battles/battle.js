@@ -77,7 +77,7 @@
       .then(function (r) {
         if (r.status === 304) {
           if (outbox.length) return flush();
-          setStatus("In sync · v" + root.dataset.version, "ok");
+          setStatus(gettext("In sync") + " · v" + root.dataset.version, "ok");
           return;
         }
         if (!r.ok) throw new Error("HTTP " + r.status);
@@ -94,7 +94,7 @@
       })
       .catch(function () {
         if (outbox.length) showWaiting();
-        else setStatus("Offline: retrying…", "warn");
+        else setStatus(gettext("Offline: retrying…"), "warn");
         return false;
       });
   }
@@ -142,7 +142,7 @@
     var close = document.createElement("button");
     close.type = "button";
     close.className = "small secondary";
-    close.textContent = "OK";
+    close.textContent = gettext("OK");
     close.addEventListener("click", function () {
       resultBox.hidden = true;
     });
@@ -183,7 +183,8 @@
   function showWaiting() {
     if (!outbox.length) return;
     var n = outbox.length;
-    setStatus((navigator.onLine ? "Sending " : "Offline · ") + n + (n === 1 ? " change waiting" : " changes waiting"), "warn");
+    var waiting = interpolate(ngettext("%s change waiting", "%s changes waiting", n), [n]);
+    setStatus((navigator.onLine ? gettext("Sending") + " " : gettext("Offline") + " · ") + waiting, "warn");
   }
 
   function post(write, ifMatch) {
@@ -206,13 +207,18 @@
 
   function shown(write, p) {
     var outcome = p.outcome || {};
+    // A step of a slider or a flag by hand shows itself on the board: no sheet to close between taps.
+    if (!p.outcome && !(p.notices && p.notices.length) && write.path === "commands/adjust/") {
+      setStatus(gettext("Saved"), "ok");
+      return;
+    }
     var lines = (p.events || []).map(function (e) {
       return e.text;
     });
     if (outcome.steps) lines = outcome.steps.concat(lines.slice(1));
     if (p.notices && p.notices.length) lines = lines.concat(p.notices);
     var head = (p.events && p.events[0]) || {};
-    showResult(outcome.summary || head.text || "Done", lines, head.dice || [], "ok");
+    showResult(outcome.summary || head.text || gettext("Done"), lines, head.dice || [], "ok");
     resultHooks.forEach(function (hook) {
       hook(write.path, write.body, p);
     });
@@ -220,9 +226,9 @@
 
   function refused(res, writes) {
     var p = res.payload || {};
-    var title = res.status === 412 ? "The battle changed on another phone" : p.detail || "Refused";
+    var title = res.status === 412 ? gettext("The battle changed on another phone") : p.detail || gettext("Refused");
     var lines = [];
-    if (res.status === 412) lines.push("Nothing of this was recorded. The board now shows the battle as it is:");
+    if (res.status === 412) lines.push(gettext("Nothing of this was recorded. The board now shows the battle as it is:"));
     else if (p.errors) {
       Object.keys(p.errors).forEach(function (k) {
         lines.push(k + ": " + p.errors[k]);
@@ -230,7 +236,7 @@
     }
     if (writes.length > 1 || res.status === 412) {
       writes.forEach(function (w) {
-        lines.push("Not recorded: " + w.label);
+        lines.push(interpolate(gettext("Not recorded: %s"), [w.label]));
       });
     }
     showResult(title, lines, [], res.status === 412 ? "warn" : "error");
@@ -238,7 +244,7 @@
     var again = document.createElement("button");
     again.type = "button";
     again.className = "small";
-    again.textContent = writes.length > 1 ? "Send them again" : "Send again";
+    again.textContent = writes.length > 1 ? gettext("Send them again") : gettext("Send again");
     again.addEventListener("click", function () {
       resultBox.hidden = true;
       writes.forEach(function (w) {
@@ -351,7 +357,7 @@
       resultHooks.push(hook);
     },
   };
-  setStatus("In sync · v" + root.dataset.version, "ok");
+  setStatus(gettext("In sync") + " · v" + root.dataset.version, "ok");
   if (outbox.length) flush(); // changes left waiting when the page was closed
   window.setTimeout(poll, POLL_MS);
 })();

@@ -21,12 +21,12 @@
   }
   function duration(seconds) {
     if (seconds === null || seconds === undefined) return "estimating time left…";
-    if (seconds < 1) return "almost done";
+    if (seconds < 1) return gettext("almost done");
     var s = Math.round(seconds);
-    if (s < 60) return "about " + s + " s left";
+    if (s < 60) return interpolate(gettext("about %s s left"), [s]);
     var m = Math.floor(s / 60);
-    if (m < 60) return "about " + m + " min " + (s % 60) + " s left";
-    return "about " + Math.floor(m / 60) + " h " + (m % 60) + " min left";
+    if (m < 60) return interpolate(gettext("about %(m)s min %(s)s s left"), { m: m, s: s % 60 }, true);
+    return interpolate(gettext("about %(h)s h %(m)s min left"), { h: Math.floor(m / 60), m: m % 60 }, true);
   }
 
   // Progress -------------------------------------------------------------------------------------------------
@@ -57,7 +57,7 @@
     var poll = function () {
       fetch(statusUrl, { headers: { Accept: "application/json" }, credentials: "same-origin" })
         .then(function (r) {
-          if (!r.ok) throw new Error("The server answered " + r.status + ".");
+          if (!r.ok) throw new Error(interpolate(gettext("The server answered %s."), [r.status]));
           return r.json();
         })
         .then(function (p) {
@@ -68,7 +68,7 @@
           window.setTimeout(poll, delay);
         })
         .catch(function (e) {
-          errorBox.textContent = "Could not read the progress (" + e.message + "); retrying.";
+          errorBox.textContent = interpolate(gettext("Could not read the progress (%s); retrying."), [e.message]);
           errorBox.hidden = false;
           delay = Math.min(delay * 2, 15000);
           window.setTimeout(poll, delay);
@@ -80,7 +80,7 @@
     }
     if (cancelButton) {
       cancelButton.addEventListener("click", function () {
-        if (!window.confirm("Cancel this job? Chunks not yet done are dropped.")) return;
+        if (!window.confirm(gettext("Cancel this job? Chunks not yet done are dropped."))) return;
         cancelButton.disabled = true;
         fetch(cancelUrl, {
           method: "POST",
@@ -91,7 +91,7 @@
             return r.json().then(function (body) { return { ok: r.ok, body: body }; });
           })
           .then(function (res) {
-            if (!res.ok) throw new Error(res.body.detail || "The job could not be cancelled.");
+            if (!res.ok) throw new Error(res.body.detail || gettext("The job could not be cancelled."));
             show(res.body);
             window.location.reload();
           })
@@ -112,13 +112,13 @@
 
   function outcomes(node, r, sides) {
     var rows = [
-      ["A wins" + (sides[0] ? " · " + sides[0] : ""), r.win_a, "bar-a"],
-      ["Draw", r.draw, "bar-draw"],
-      ["B wins" + (sides[1] ? " · " + sides[1] : ""), r.win_b, "bar-b"],
+      [gettext("A wins") + (sides[0] ? " · " + sides[0] : ""), r.win_a, "bar-a"],
+      [gettext("Draw"), r.draw, "bar-draw"],
+      [gettext("B wins") + (sides[1] ? " · " + sides[1] : ""), r.win_b, "bar-b"],
     ];
     var W = 360, rowH = 34, left = 4, width = W - 70;
     var svg = svgEl("svg", { viewBox: "0 0 " + W + " " + (rows.length * rowH + 6), role: "img",
-      "aria-label": "Chances of each outcome with 95 % intervals" }, node);
+      "aria-label": gettext("Chances of each outcome with 95 % intervals") }, node);
     rows.forEach(function (row, i) {
       var y = 4 + i * rowH, p = row[1];
       text(svg, left, y + 10, row[0], { class: "muted-text" });
@@ -159,12 +159,12 @@
     outcomes(document.getElementById("chart-outcomes"), r, sides);
     var rounds = r.rounds_hist.map(function (_, i) { return String(i + 1); });
     bars(document.getElementById("chart-rounds"), [{ values: r.rounds_hist, cls: "bar-draw", name: "" }], rounds,
-      "Number of battles ending in each round");
+      gettext("Number of battles ending in each round"));
     var bins = r.surviving.a.hist.map(function (_, i) { return i * 10 + "%"; });
     bars(document.getElementById("chart-surviving"), [
       { values: r.surviving.a.hist, cls: "bar-a", name: "A" },
       { values: r.surviving.b.hist, cls: "bar-b", name: "B" },
-    ], bins, "Battles by the share of each army's cost that survived");
+    ], bins, gettext("Battles by the share of each army's cost that survived"));
   }
 
   function shortName(name, n) { return name.length > n ? name.slice(0, n - 1) + "…" : name; }
@@ -178,7 +178,7 @@
     var cell = 16, label = 150, top = 8;
     var W = label + n * cell + 4, H = top + n * cell + label;
     var svg = svgEl("svg", { viewBox: "0 0 " + W + " " + H, width: W, height: H, role: "img",
-      "aria-label": "Heat map of duel scores" }, node);
+      "aria-label": gettext("Heat map of duel scores") }, node);
     node.style.overflowX = "auto";
     var info = document.getElementById("heatmap-cell");
     units.forEach(function (u, i) {
@@ -190,7 +190,7 @@
         var s = m[i][j];
         var rect = svgEl("rect", { x: label + j * cell, y: top + i * cell, width: cell, height: cell, fill: heat(s),
           class: "cell", tabindex: "0" }, svg);
-        var desc = units[i].name + " against " + units[j].name + ": " + (s === null ? "no duels" : s.toFixed(3));
+        var desc = interpolate(gettext("%(a)s against %(b)s"), { a: units[i].name, b: units[j].name }, true) + ": " + (s === null ? gettext("no duels") : s.toFixed(3));
         svgEl("title", {}, rect).textContent = desc;
         rect.addEventListener("click", (function (d) { return function () { info.textContent = d; }; })(desc));
         rect.addEventListener("focus", (function (d) { return function () { info.textContent = d; }; })(desc));
@@ -204,11 +204,11 @@
     var max = 1;
     units.forEach(function (u) { max = Math.max(max, u.cost, u.fitted_cost); });
     var svg = svgEl("svg", { viewBox: "0 0 " + W + " " + (units.length * rowH + 20), role: "img",
-      "aria-label": "Printed and fitted points of each unit" }, node);
+      "aria-label": gettext("Printed and fitted points of each unit") }, node);
     svgEl("rect", { x: label, y: 2, width: 10, height: 8, class: "bar-draw" }, svg);
-    text(svg, label + 14, 10, "printed");
+    text(svg, label + 14, 10, gettext("printed"));
     svgEl("rect", { x: label + 70, y: 2, width: 10, height: 8, class: "bar-a" }, svg);
-    text(svg, label + 84, 10, "fitted");
+    text(svg, label + 84, 10, gettext("fitted"));
     units.forEach(function (u, i) {
       var y = 16 + i * rowH;
       text(svg, label - 4, y + 14, shortName(u.name, 17), { "text-anchor": "end" });

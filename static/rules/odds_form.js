@@ -26,7 +26,7 @@
     }
     var label = document.createElement("label");
     label.htmlFor = id;
-    label.textContent = (schema.title || name) + (required ? "" : " (optional)");
+    label.textContent = (schema.title || name) + (required ? "" : " " + gettext("(optional)"));
     var input;
     if (schema.enum) {
       input = document.createElement("select");
@@ -114,14 +114,23 @@
     });
   }
 
+  // Probabilities as the page's language writes them («12,50 %» in Russian).
+  var lang = document.documentElement.lang || undefined;
+  function percent(p, digits) {
+    return new Intl.NumberFormat(lang, { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(p * 100) + " %";
+  }
+  function decimal(x, digits) {
+    return new Intl.NumberFormat(lang, { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(x);
+  }
+
   function describe(odds) {
     var lines = [];
     Object.keys(odds).forEach(function (key) {
       var v = odds[key];
-      if (v && typeof v === "object" && "p" in v) lines.push(key + ": " + (v.p * 100).toFixed(2) + " % (" + v.exact + ")");
-      else if (v && typeof v === "object" && "value" in v && "exact" in v) lines.push(key + ": " + v.value.toFixed(3));
+      if (v && typeof v === "object" && "p" in v) lines.push(key + ": " + percent(v.p, 2) + " (" + v.exact + ")");
+      else if (v && typeof v === "object" && "value" in v && "exact" in v) lines.push(key + ": " + decimal(v.value, 3));
       else if (Array.isArray(v) && v.length && v[0].p !== undefined) {
-        lines.push(key + ": " + v.map(function (x) { return x.value + " → " + (x.p * 100).toFixed(1) + " %"; }).join(", "));
+        lines.push(key + ": " + v.map(function (x) { return x.value + " → " + percent(x.p, 1); }).join(", "));
       }
     });
     return lines.length ? lines : [JSON.stringify(odds)];
@@ -138,11 +147,11 @@
       .then(function (r) { return r.json().then(function (body) { return { ok: r.ok, body: body }; }); })
       .then(function (res) {
         if (res.ok) show(describe(res.body.odds || res.body), "ok");
-        else show([res.body.detail || "Refused"].concat(Object.keys(res.body.errors || {}).map(function (k) {
+        else show([res.body.detail || gettext("Refused")].concat(Object.keys(res.body.errors || {}).map(function (k) {
           return k + ": " + res.body.errors[k];
         })), "error");
       })
-      .catch(function () { show(["No connection: try again."], "warn"); });
+      .catch(function () { show([gettext("No connection: try again.")], "warn"); });
   });
   picker.addEventListener("change", draw);
   draw();

@@ -668,7 +668,7 @@ class BronepekhotaArmy(ArmyPart):
     currency = N_("pts")
     profile_schema = PROFILE_SCHEMA
     profile_kinds = {"squad": "Отряд", "vehicle": "Техника", "gun": "Орудие"}
-    kind_groups = {"squad": _("Squads"), "vehicle": _("Vehicles"), "gun": _("Guns")}
+    kind_groups = {"squad": N_("Squads"), "vehicle": N_("Vehicles"), "gun": N_("Guns")}
     profile_editor = PROFILE_EDITOR
 
     def options_schema(self, profile: dict) -> dict:

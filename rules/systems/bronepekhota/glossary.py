@@ -50,4 +50,17 @@ GLOSSARY = {
     "virtual_shooting": "виртуальная стрельба",
     "protectorate": "Торговый Протекторат",
     "polaris": "Империя Полярис",
+    # Words the interface uses beside the table above (locale/ru/LC_MESSAGES/django.po follows them).
+    "army_rank": "Армейский ранг",
+    "cover": "укрытие",
+    "grenade": "граната",
+    "jump_pack": "ранцевый прыжковый ускоритель",
+    "towing": "буксировка",
+    "emergency_landing": "аварийная посадка",
+    "dispute": "спорная ситуация",
+    "melee_combat": "ближний бой",
+    "speed_points": "очки скорости",
+    "points": "очки",
+    "flying": "летит",
+    "lying": "лежит",
 }

@@ -108,6 +108,6 @@ def odds_context() -> dict:
     known = known_weapons_and_targets()
     return {
         "known": known,
-        "covers": [(key, tables.COVER_LABELS[key]) for key in tables.COVER_CHOICES if key != tables.COVER_HIDDEN],
+        "covers": [(key, _(tables.COVER_LABELS[key])) for key in tables.COVER_CHOICES if key != tables.COVER_HIDDEN],
         "has_pack": bool(known["weapons"]),
     }

@@ -10,6 +10,8 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
+from rules.i18n import N_
+
 STEP_CM = 5  # 1 step = 5 cm (p.11)
 
 # Table 5 (p.31): how much of the target is visible -> armour bonus for the damage roll only.
@@ -22,11 +24,11 @@ COVER_HIDDEN = "hidden"  # not visible: the shot is impossible
 COVER_BONUS = {COVER_NONE: 0, COVER_OVER_HALF_VISIBLE: 1, COVER_UNDER_HALF_VISIBLE: 3}
 COVER_CHOICES = (COVER_NONE, COVER_OVER_HALF_VISIBLE, COVER_EXACTLY_HALF, COVER_UNDER_HALF_VISIBLE, COVER_HIDDEN)
 COVER_LABELS = {
-    COVER_NONE: "Fully visible (+0)",
-    COVER_OVER_HALF_VISIBLE: "More than half visible (+1)",
-    COVER_EXACTLY_HALF: "Exactly half hidden (A21)",
-    COVER_UNDER_HALF_VISIBLE: "Less than half visible (+3)",
-    COVER_HIDDEN: "Not visible (no shot)",
+    COVER_NONE: N_("Fully visible (+0)"),
+    COVER_OVER_HALF_VISIBLE: N_("More than half visible (+1)"),
+    COVER_EXACTLY_HALF: N_("Exactly half hidden (A21)"),
+    COVER_UNDER_HALF_VISIBLE: N_("Less than half visible (+3)"),
+    COVER_HIDDEN: N_("Not visible (no shot)"),
 }
 
 # Table 3 (p.25): real-shooting charges: power = damage on a standing target and ammo cost.

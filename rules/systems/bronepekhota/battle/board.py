@@ -4,17 +4,37 @@ strength track, sliders, soldiers and actions, and the end-of-game controls. The
 from __future__ import annotations
 
 from rules.contract import board as w
+from rules.i18n import N_, _
 from rules.systems.bronepekhota.actions.support import has_repair, jump_steps
 from rules.systems.bronepekhota.battle.view import available_actions
 
 _TONES = {"warn": "warn", "bad": "bad", "good": "good"}
-ADJUST_TITLE = "Adjust by hand (a ruling)"
-MORE_TITLE = "More tests"
-MORE_AND_ADJUST_TITLE = "More tests · adjust by hand"
+# The flags the tracker raises (view.py, tracker.py), translated when drawn (_flags).
+FLAG_NAMES = (
+    N_("aiming"),
+    N_("deserted"),
+    N_("destroyed"),
+    N_("done"),
+    N_("flying"),
+    N_("in melee"),
+    N_("lying"),
+    N_("may stand up"),
+    N_("no pilot"),
+    N_("on foot"),
+    N_("panicked"),
+    N_("pilot"),
+    N_("repair platform"),
+    N_("towed"),
+    N_("towing"),
+)
+ADJUST_TITLE = N_("Adjust by hand (a ruling)")
+MORE_TITLE = N_("More tests")
+MORE_AND_ADJUST_TITLE = N_("More tests · adjust by hand")
+KIND_NAMES = (N_("squad"), N_("vehicle"), N_("gun"))  # u["kind"] as the reader says it
 
 
 def _flags(pairs) -> list[dict]:
-    return [w.flag(label, _TONES.get(kind, "")) for label, kind in pairs]
+    return [w.flag(_(label), _TONES.get(kind, "")) for label, kind in pairs]
 
 
 def board(state: dict, viewer_sides, *, can_write: bool) -> dict:
@@ -36,20 +56,28 @@ def _banner(state: dict, names: dict) -> dict | None:
         return None
     winner = names.get(result.get("winner"))
     if result.get("reason") == "mission":
-        why = "mission completed" + (f": {result['note']}" if result.get("note") else "")
+        why = _("mission completed") + (f": {result['note']}" if result.get("note") else "")
     else:
         why = "every soldier of the other side is gone"
-    lines = [f"Rounds played: {game.get('round')}; events recorded: {state['version']}."]
+    lines = [
+        _("Rounds played: {round}; events recorded: {version}.").format(
+            round=game.get("round"), version=state["version"]
+        )
+    ]
     for side in state["sides"]:
         soldiers = game.get("soldiers", {}).get(str(side["index"]), 0)
         lost = sum(1 for u in state["units"] if u["side"] == side["index"] and not u["view"]["alive"])
-        lines.append(f"{side['name']}: {soldiers} soldier(s) left, {lost} unit(s) lost.")
-    title = f"{winner} wins" if winner else "Nobody is left standing"
+        lines.append(
+            _("{name}: {soldiers} soldier(s) left, {lost} unit(s) lost.").format(
+                name=side["name"], soldiers=soldiers, lost=lost
+            )
+        )
+    title = _("{winner} wins").format(winner=winner) if winner else _("Nobody is left standing")
     return {
-        "title": "The game is over.",
+        "title": _("The game is over."),
         "text": f"{title} ({why}).",
         "lines": lines,
-        "note": "Undo the last events to play on.",
+        "note": _("Undo the last events to play on."),
     }
 
 
@@ -57,43 +85,49 @@ def _turnbar(state: dict, names: dict, viewer_sides, live: bool) -> list[dict]:
     game = state["game"]
     out = []
     turn = game.get("turn")
-    now = f"Round {game.get('round')}"
+    now = _("Round {round}").format(round=game.get("round"))
     if turn is not None and turn in names:
-        now += f" · Turn: {names[turn]}" + (" (you)" if turn in viewer_sides else "")
+        now += _(" · Turn: {value}").format(value=names[turn]) + (_(" (you)") if turn in viewer_sides else "")
     out.append(w.text(now, tone="now"))
     active = game.get("active_unit")
     if active:
         name = next((u["name"] for u in state["units"] if u["key"] == active), active)
-        out.append(w.text(f"Acting now: {name}"))
+        out.append(w.text(_("Acting now: {name}").format(name=name)))
     initiative = game.get("initiative")
     if initiative:
-        line = f"Initiative: {names.get(initiative['winner'], initiative['winner'])}"
+        line = _("Initiative: {get}").format(get=names.get(initiative["winner"], initiative["winner"]))
         if game.get("order"):
             line += " · order " + ", ".join(names.get(s, str(s)) for s in game["order"])
         out.append(w.text(line))
     else:
-        out.append(w.text("Initiative not rolled this round."))
+        out.append(w.text(_("Initiative not rolled this round.")))
     if game.get("round_over"):
-        out.append(w.text("Every unit has acted: start the next round.", tone="warning"))
+        out.append(w.text(_("Every unit has acted: start the next round."), tone="warning"))
     deployment = game.get("deployment") or {}
     if deployment.get("open"):
         out.append(w.text(_deployment_line(deployment, names)))
     if live:
         buttons = []
         if deployment.get("open") and deployment.get("alternate") and deployment.get("first") is None:
-            buttons.append(w.button("Roll off: who deploys first", "deployment"))
+            buttons.append(w.button(_("Roll off: who deploys first"), "deployment"))
         if not initiative:
-            buttons.append(w.button("Roll initiative", "initiative", secondary=False))
+            buttons.append(w.button(_("Roll initiative"), "initiative", secondary=False))
         standing = [s["index"] for s in state["sides"] if s["index"] not in game.get("eliminated", [])]
         if initiative and not game.get("order") and initiative["winner"] in viewer_sides:
             for first in standing:
                 order = [first] + [s for s in standing if s != first]
-                buttons.append(w.button(f"{names[first]} first", "order", {"order": order}, secondary=False))
+                buttons.append(
+                    w.button(_("{value} first").format(value=names[first]), "order", {"order": order}, secondary=False)
+                )
         buttons.append(
-            w.button(f"Start round {game.get('round', 1) + 1}", "round", secondary=not game.get("round_over"))
+            w.button(
+                _("Start round {value}").format(value=game.get("round", 1) + 1),
+                "round",
+                secondary=not game.get("round_over"),
+            )
         )
-        buttons.append(w.button("Resolve a test…", "", attrs={"act": "shoot"}))
-        buttons.append(w.button("Dispute roll", "", attrs={"act": "dispute"}))
+        buttons.append(w.button(_("Resolve a test…"), "", attrs={"act": "shoot"}))
+        buttons.append(w.button(_("Dispute roll"), "", attrs={"act": "dispute"}))
         out.append(w.buttons(buttons))
     return out
 
@@ -102,20 +136,26 @@ def _deployment_line(deployment: dict, names: dict) -> str:
     """Deployment before round 1 (p.3–4, §5 A3)."""
     left = sum(deployment.get("left", {}).values())
     if not deployment.get("alternate"):
-        return f"Deployment (free order): {left} unit(s) still to place, or roll initiative to skip it."
+        return _("Deployment (free order): {left} unit(s) still to place, or roll initiative to skip it.").format(
+            left=left
+        )
     if deployment.get("first") is None:
-        return "Deployment alternates one unit at a time: roll off who places first (or roll initiative to skip it)."
+        return _("Deployment alternates one unit at a time: roll off who places first (or roll initiative to skip it).")
     nxt = deployment.get("next")
-    return f"Deployment: {names.get(nxt, nxt)} places the next unit ({left} still to place)."
+    return _("Deployment: {get} places the next unit ({left} still to place).").format(
+        get=names.get(nxt, nxt), left=left
+    )
 
 
 def _groups(state: dict, viewer_sides, *, can_write: bool, live: bool) -> list[dict]:
     game = state["game"]
     groups = []
     for side in sorted(state["sides"], key=lambda s: (not s["mine"], s["index"])):
-        who = " (you)" if side["mine"] else f" ({side['player']})" if side["player"] else " (seat open)"
+        who = _(" (you)") if side["mine"] else f" ({side['player']})" if side["player"] else _(" (seat open)")
         soldiers = game.get("soldiers", {}).get(str(side["index"]), 0)
-        subtitle = f"{soldiers} soldier(s)" + (" · eliminated" if side["index"] in game.get("eliminated", []) else "")
+        subtitle = _("{soldiers} soldier(s)").format(soldiers=soldiers) + (
+            _(" · eliminated") if side["index"] in game.get("eliminated", []) else ""
+        )
         units = [u for u in state["units"] if u["owner"] == side["index"]]
         groups.append(
             {
@@ -131,8 +171,8 @@ def _card(u: dict, state: dict, *, can_write: bool, live: bool) -> dict:
     v = u["view"]
     flags = _flags(v["flags"])
     if v["activatable"] and not v["activated"]:
-        flags.append(w.flag("to act"))
-    subtitle = f"{u['kind']} · {v['summary']}" + (" · captured" if u["owner"] != u["side"] else "")
+        flags.append(w.flag(_("to act")))
+    subtitle = f"{_(u['kind'])} · {v['summary']}" + (_(" · captured") if u["owner"] != u["side"] else "")
     card = {
         "key": u["key"],
         "title": u["name"],
@@ -151,14 +191,14 @@ def _card(u: dict, state: dict, *, can_write: bool, live: bool) -> dict:
         main, more = _actions(u, v, state)
         card["widgets"].append(main)
         # One folded group per card: the rarer tests join the rulings by hand where the card has them.
-        by_hand = next((x for x in card["widgets"] if x["type"] == "buttons" and x["title"] == ADJUST_TITLE), None)
+        by_hand = next((x for x in card["widgets"] if x["type"] == "buttons" and x["title"] == _(ADJUST_TITLE)), None)
         if by_hand is not None:
             by_hand["items"][:0] = more
-            by_hand["title"] = MORE_AND_ADJUST_TITLE
+            by_hand["title"] = _(MORE_AND_ADJUST_TITLE)
             card["widgets"].remove(by_hand)
             card["widgets"].append(by_hand)
         else:
-            card["widgets"].append(w.buttons(more, title=MORE_TITLE, folded=True))
+            card["widgets"].append(w.buttons(more, title=_(MORE_TITLE), folded=True))
     return card
 
 
@@ -166,17 +206,26 @@ def _machine(card: dict, u: dict, v: dict, state: dict, *, can_write: bool) -> N
     s = v["strength"]
     items = [{"label": "Броня", "value": s["armour"], "attr": "armour"}]
     if u["kind"] == "vehicle":
-        items.append({"label": "Speed", "value": s["speed"]})
+        items.append({"label": _("Speed"), "value": s["speed"]})
     if v["ammo"]["tracked"]:
-        items.append({"label": "Ammo", "value": f"{v['ammo']['value']}/{v['ammo']['max']}", "attr": "ammo"})
-    items.append({"label": "Shots", "value": f"{v['shots']['used']}/{v['shots']['rof']}"})
+        items.append({"label": _("Ammo"), "value": f"{v['ammo']['value']}/{v['ammo']['max']}", "attr": "ammo"})
+    items.append({"label": _("Shots"), "value": f"{v['shots']['used']}/{v['shots']['rof']}"})
     card["stats"] = {"type": "stats", "items": items}
     widgets = card["widgets"]
-    widgets.append(w.track(f"Strength track: {s['value']} of {s['max']}", s["value"], s["max"], s["cells"]))
+    widgets.append(
+        w.track(
+            _("Strength track: {value} of {max}").format(value=s["value"], max=s["max"]),
+            s["value"],
+            s["max"],
+            s["cells"],
+        )
+    )
     if u["kind"] == "vehicle":
         if v.get("pilot"):
             p = v["pilot"]
-            line = f"Pilot: soldier {p['soldier']} of {p.get('name') or p['unit']}"
+            line = _("Pilot: soldier {soldier} of {value}").format(
+                soldier=p["soldier"], value=p.get("name") or p["unit"]
+            )
             if p.get("armour") is not None:
                 line += f" (Бр {p['armour']})"
         else:
@@ -185,7 +234,7 @@ def _machine(card: dict, u: dict, v: dict, state: dict, *, can_write: bool) -> N
             line += f" · ББ {v['melee_value']}"
         widgets.append(w.text(line, tone="stats" if v.get("pilot") else "error"))
     if v.get("shoot_reason"):
-        widgets.append(w.text(f"Cannot shoot: {v['shoot_reason']}"))
+        widgets.append(w.text(_("Cannot shoot: {shoot_reason}").format(shoot_reason=v["shoot_reason"])))
     widgets.append({"type": "list", "items": [wp["label"] for wp in v["weapons"]]})
     if can_write:
         key = u["key"]
@@ -193,53 +242,57 @@ def _machine(card: dict, u: dict, v: dict, state: dict, *, can_write: bool) -> N
         melee = "in melee" in v["flag_names"]
         adjust = [
             w.button(
-                "Strength −1",
+                _("Strength −1"),
                 "adjust",
                 {"unit": key, "changes": {"strength_step": -1}},
                 disabled=s["value"] == 0,
             ),
             w.button(
-                "Strength +1",
+                _("Strength +1"),
                 "adjust",
                 {"unit": key, "changes": {"strength_step": 1}},
                 disabled=s["value"] == s["max"],
             ),
             w.button(
-                "Ammo −1",
+                _("Ammo −1"),
                 "adjust",
                 {"unit": key, "changes": {"ammo_step": -1}},
                 disabled=v["ammo"]["value"] == 0,
             ),
             w.button(
-                "Ammo +1",
+                _("Ammo +1"),
                 "adjust",
                 {"unit": key, "changes": {"ammo_step": 1}},
                 disabled=v["ammo"]["value"] == v["ammo"]["max"],
             ),
             w.button(
-                "Stand up" if lying else "Lying", "adjust", {"unit": key, "changes": {"flags": {"lying": not lying}}}
+                _("Stand up") if lying else _("Lying"),
+                "adjust",
+                {"unit": key, "changes": {"flags": {"lying": not lying}}},
             ),
             w.button(
-                "Out of melee" if melee else "In melee", "adjust", {"unit": key, "changes": {"in_melee": not melee}}
+                _("Out of melee") if melee else _("In melee"),
+                "adjust",
+                {"unit": key, "changes": {"in_melee": not melee}},
             ),
         ]
-        widgets.append(w.buttons(adjust, title=ADJUST_TITLE, folded=True))
+        widgets.append(w.buttons(adjust, title=_(ADJUST_TITLE), folded=True))
 
 
 def _squad(card: dict, u: dict, v: dict, *, can_write: bool) -> None:
     rows = []
     for s in v["soldiers"]:
-        title = f"#{s['num']}" + (" · pilot" if s["role"] == "pilot" else "")
-        flags = _flags(s["flags"]) + ([] if s["alive"] else [w.flag("dead", "bad")])
+        title = f"#{s['num']}" + (_(" · pilot") if s["role"] == "pilot" else "")
+        flags = _flags(s["flags"]) + ([] if s["alive"] else [w.flag(_("dead"), "bad")])
         text = f"А{s['rank']} Ск{s['speed']} Бр{s['armour']} ББ{s['melee']}"
-        text += f" · {s['range']} / {s['power']}" if s.get("range") else " · no ranged weapon"
+        text += f" · {s['range']} / {s['power']}" if s.get("range") else _(" · no ranged weapon")
         text += "".join(f" · {a}" for a in s.get("abilities", []))
         buttons = []
         if can_write:
             key, num = u["key"], s["num"]
             buttons.append(
                 w.button(
-                    "Killed" if s["alive"] else "Alive",
+                    _("Killed") if s["alive"] else _("Alive"),
                     "adjust",
                     {"unit": key, "changes": {"soldier": num, "alive": not s["alive"]}},
                 )
@@ -248,14 +301,14 @@ def _squad(card: dict, u: dict, v: dict, *, can_write: bool) -> None:
                 melee = "in melee" in s["flag_names"]
                 buttons.append(
                     w.button(
-                        "Out of melee" if melee else "In melee",
+                        _("Out of melee") if melee else _("In melee"),
                         "adjust",
                         {"unit": key, "changes": {"soldier": num, "in_melee": not melee}},
                     )
                 )
                 buttons.append(
                     w.button(
-                        "Moved",
+                        _("Moved"),
                         "adjust",
                         {"unit": key, "changes": {"soldier": num, "action_used": "move"}},
                         disabled="move" in s["actions"],
@@ -265,7 +318,7 @@ def _squad(card: dict, u: dict, v: dict, *, can_write: bool) -> None:
             {"key": s["num"], "title": title, "flags": flags, "text": text, "dead": not s["alive"], "buttons": buttons}
         )
     card["widgets"].append(
-        {"type": "rows", "items": rows, "editable": can_write, "edit_label": "Adjust soldiers by hand"}
+        {"type": "rows", "items": rows, "editable": can_write, "edit_label": _("Adjust soldiers by hand")}
     )
 
 
@@ -281,52 +334,60 @@ def _actions(u: dict, v: dict, state: dict) -> tuple[dict, list[dict]]:
     offered = available_actions(state["settings"])
     more = []
     if u["kind"] == "gun":
-        items = [_act("Fire the gun", "shoot", key, primary=True)]
+        items = [_act(_("Fire the gun"), "shoot", key, primary=True)]
     else:
-        items = [_act("Shoot", "shoot", key, primary=True), _act("Move", "move", key), _act("Melee", "melee", key)]
+        items = [
+            _act(_("Shoot"), "shoot", key, primary=True),
+            _act(_("Move"), "move", key),
+            _act(_("Melee"), "melee", key),
+        ]
     if u["kind"] == "squad":
         abilities = [a for s in v["soldiers"] if s["alive"] for a in s.get("abilities", [])]
         if "jump" in offered and any(jump_steps([a]) for a in abilities):
-            items.append(_act("Jump", "jump", key))
-        items.append(_act("Repair", "repair", key))
-        items.append(_act("Capture", "capture", key))
+            items.append(_act(_("Jump"), "jump", key))
+        items.append(_act(_("Repair"), "repair", key))
+        items.append(_act(_("Capture"), "capture", key))
         if "grenade" in offered:
-            items.append(_act("Grenade", "grenade", key))
-        more.append(_act("Survival test", "survival_test", key))
+            items.append(_act(_("Grenade"), "grenade", key))
+        more.append(_act(_("Survival test"), "survival_test", key))
         if "panic" in offered:
-            more.append(_act("Panic flight", "panic", key))
+            more.append(_act(_("Panic flight"), "panic", key))
     if u["kind"] == "vehicle":
         if v.get("repair_platform") or _pilot_repairs(v, state):
-            items.append(_act("Repair", "repair", key))
+            items.append(_act(_("Repair"), "repair", key))
         if v.get("repair_platform"):
             if v.get("towing"):
                 name = next((x["name"] for x in state["units"] if x["key"] == v["towing"]), v["towing"])
-                items.append(w.button(f"Stop towing {name}", "tow", {"unit": key, "op": "stop"}))
+                items.append(w.button(_("Stop towing {name}").format(name=name), "tow", {"unit": key, "op": "stop"}))
             else:
-                items.append(_act("Tow", "tow", key))
+                items.append(_act(_("Tow"), "tow", key))
         if v.get("pilot"):
-            more.append(_act("Pilot survival test", "survival_test", key))
+            more.append(_act(_("Pilot survival test"), "survival_test", key))
             if "armour_test" in offered:
-                more.append(_act("Armour test", "armour_test", key))
+                more.append(_act(_("Armour test"), "armour_test", key))
             if "panic" in offered:
-                more.append(_act("Pilot panic flight", "panic", key))
+                more.append(_act(_("Pilot panic flight"), "panic", key))
         if v.get("locomotion") == "flying":
-            more.append(_act("Emergency landing", "emergency_landing", key))
+            more.append(_act(_("Emergency landing"), "emergency_landing", key))
     if u["kind"] != "squad" and "ammo_refresh" in offered:
-        items.append(_act("Refill ammo", "ammo_refresh", key))
-    more.append(_act("Dispute roll", "dispute", key))
+        items.append(_act(_("Refill ammo"), "ammo_refresh", key))
+    more.append(_act(_("Dispute roll"), "dispute", key))
     deployment = state["game"].get("deployment") or {}
     # Deployment (p.3–4): alternate order shows "Placed" once the roll-off says who starts; free order at once.
     deploying = deployment.get("open") and (not deployment.get("alternate") or deployment.get("first") is not None)
     if deploying and key not in deployment.get("placed", []):
-        items.append(w.button("Placed", "deploy", {"unit": key}))
+        items.append(w.button(_("Placed"), "deploy", {"unit": key}))
     for solo in v.get("solos", []):
         if solo["activatable"] and not solo["activated"]:
             items.append(
-                w.button(f"Done: #{solo['soldier']} on his own", "done", {"unit": key, "soldier": solo["soldier"]})
+                w.button(
+                    _("Done: #{soldier} on his own").format(soldier=solo["soldier"]),
+                    "done",
+                    {"unit": key, "soldier": solo["soldier"]},
+                )
             )
     if v["activatable"] and not v["activated"]:
-        items.append(w.button("Done", "done", {"unit": key}))
+        items.append(w.button(_("Done"), "done", {"unit": key}))
     return w.buttons(items), more
 
 
@@ -345,11 +406,11 @@ def _footer(state: dict, names: dict) -> list[dict]:
     standing = [s for s in state["sides"] if s["index"] not in game.get("eliminated", [])]
     items = [
         w.button(
-            f"{s['name']} completed the mission",
+            _("{name} completed the mission").format(name=s["name"]),
             "mission",
             {"side": s["index"]},
-            attrs={"confirm": f"Declare that {s['name']} completed the mission? The game ends."},
+            attrs={"confirm": _("Declare that {name} completed the mission? The game ends.").format(name=s["name"])},
         )
         for s in standing
     ]
-    return [w.buttons(items, title="End the game: mission completed", folded=True)]
+    return [w.buttons(items, title=_("End the game: mission completed"), folded=True)]

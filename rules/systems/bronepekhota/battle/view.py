@@ -3,6 +3,7 @@ sheet needs."""
 
 from __future__ import annotations
 
+from rules.i18n import _
 from rules.systems.bronepekhota import tables, tracker
 from rules.systems.bronepekhota.battle.units import PERSONAL, system_settings, unit_facts
 
@@ -85,7 +86,7 @@ def unit_view(state: dict, profile: dict, *, settings: dict, round_: int | None 
         out["solos"] = facts.get("solos", [])
         out["soldiers_alive"] = view["alive"]
         out["alive"] = view["alive"] > 0
-        out["summary"] = f"{view['alive']}/{len(state['soldiers'])} alive"
+        out["summary"] = _("{alive}/{value} alive").format(alive=view["alive"], value=len(state["soldiers"]))
         if state["activated"]:
             out["flags"].append(("done", "good"))
         out["flag_names"] = [label for label, _ in out["flags"]]
@@ -113,7 +114,7 @@ def unit_view(state: dict, profile: dict, *, settings: dict, round_: int | None 
             out["weapons"].append(
                 {
                     "key": w["key"],
-                    "label": _weapon_text(w) + (" (fired)" if fired else ""),
+                    "label": _weapon_text(w) + (_(" (fired)") if fired else ""),
                     "ranged": bool(w.get("range")),
                 }
             )
@@ -156,7 +157,9 @@ def unit_view(state: dict, profile: dict, *, settings: dict, round_: int | None 
         out["shoot_reason"] = view["shoot_reason"]
     out["flags"].extend(flags)
     out["flag_names"] = [label for label, _ in out["flags"]]
-    out["summary"] = f"strength {state['strength']}/{state['strength_max']}"
+    out["summary"] = _("strength {strength}/{strength_max}").format(
+        strength=state["strength"], strength_max=state["strength_max"]
+    )
     return out
 
 
@@ -166,7 +169,7 @@ def available_actions(settings: dict) -> dict:
     real = s["mode"] == "real"
     actions = {
         "shoot": {
-            "label": "Shoot (real)" if real else "Shoot",
+            "label": _("Shoot (real)") if real else _("Shoot"),
             "actor_soldier": True,
             "weapon": True,
             "target": True,
@@ -178,32 +181,32 @@ def available_actions(settings: dict) -> dict:
             "crew": True,
             "aimed": bool(s["aimed_fire"]) and not real,
         },
-        "melee": {"label": "Melee", "actor_soldier": True, "target": True, "target_soldier": True, "surprise": True},
+        "melee": {"label": _("Melee"), "actor_soldier": True, "target": True, "target_soldier": True, "surprise": True},
     }
     if s["grenades"] and not real:
-        actions["grenade"] = {"label": "Throw a grenade", "actor_soldier": True, "target": False}
-    actions["move"] = {"label": "Move", "actor_soldier": True, "target": False, "path": True}
+        actions["grenade"] = {"label": _("Throw a grenade"), "actor_soldier": True, "target": False}
+    actions["move"] = {"label": _("Move"), "actor_soldier": True, "target": False, "path": True}
     if s["jump_packs"]:
-        actions["jump"] = {"label": "Jump (jump pack)", "actor_soldier": True, "target": False, "jump": True}
-    actions["repair"] = {"label": "Repair", "actor_soldier": True, "target": True}
-    actions["capture"] = {"label": "Capture", "actor_soldier": True, "target": True}
-    actions["tow"] = {"label": "Tow (HELIX platform)", "target": True, "tow": True}
+        actions["jump"] = {"label": _("Jump (jump pack)"), "actor_soldier": True, "target": False, "jump": True}
+    actions["repair"] = {"label": _("Repair"), "actor_soldier": True, "target": True}
+    actions["capture"] = {"label": _("Capture"), "actor_soldier": True, "target": True}
+    actions["tow"] = {"label": _("Tow (HELIX platform)"), "target": True, "tow": True}
     if s["ammo_limited"] and s["ammo_refreshes"] > 0:
-        actions["ammo_refresh"] = {"label": "Refill ammo", "target": False}
+        actions["ammo_refresh"] = {"label": _("Refill ammo"), "target": False}
     # Tests of a soldier or a vehicle of either side (the subject), and the dispute roll.
-    actions["survival_test"] = {"label": "Survival test", "actor_soldier": True, "target": False, "any_unit": True}
+    actions["survival_test"] = {"label": _("Survival test"), "actor_soldier": True, "target": False, "any_unit": True}
     if real:
-        actions["armour_test"] = {"label": "Armour test", "target": False, "any_unit": True, "armour_die": True}
-    actions["emergency_landing"] = {"label": "Emergency landing", "target": False, "any_unit": True}
+        actions["armour_test"] = {"label": _("Armour test"), "target": False, "any_unit": True, "armour_die": True}
+    actions["emergency_landing"] = {"label": _("Emergency landing"), "target": False, "any_unit": True}
     if s["panic"]:
         actions["panic"] = {
-            "label": "Panic flight",
+            "label": _("Panic flight"),
             "actor_soldier": True,
             "target": False,
             "any_unit": True,
             "reaches_edge": True,
         }
-    actions["dispute"] = {"label": "Dispute roll", "target": False, "no_unit": True, "sides": True}
+    actions["dispute"] = {"label": _("Dispute roll"), "target": False, "no_unit": True, "sides": True}
     return actions
 
 
@@ -220,7 +223,7 @@ def client_data(state: dict) -> dict:
                 "pilot": s["role"] == "pilot",
                 "label": f"#{s['num']} А{s['rank']} Бр{s['armour']} ББ{s['melee']}"
                 + (f" {s['range']}/{s['power']}" if s.get("range") else "")
-                + (" (pilot)" if s["role"] == "pilot" else ""),
+                + (_(" (pilot)") if s["role"] == "pilot" else ""),
             }
             for s in view.get("soldiers", [])
         ]
@@ -242,7 +245,7 @@ def client_data(state: dict) -> dict:
     return {
         "units": units,
         "actions": available_actions(state["settings"]),
-        "covers": [{"value": k, "label": v} for k, v in COVER_LABELS.items()],
+        "covers": [{"value": k, "label": _(v)} for k, v in COVER_LABELS.items()],
         "mode": system_settings(state["settings"])["mode"],
         "sides": [
             {"index": s["index"], "name": s["name"], "mine": s.get("mine", False)}

@@ -12,6 +12,7 @@ import numpy as np
 
 from rules.contract.simulator import Prepared, SimulatorPart
 from rules.errors import RuleInputError
+from rules.i18n import N_
 from rules.systems.bronepekhota import tables
 from rules.systems.bronepekhota.army import ARMY
 from rules.systems.bronepekhota.simulate import MODEL_DESCRIPTION
@@ -33,8 +34,8 @@ from rules.systems.bronepekhota.simulate.model import (
 
 _DEFAULTS = BattleParams()
 APPROACH_LABELS = {
-    "advance": "Advance: every unit closes in and fights",
-    "hold": "Hold: units that can already hit something stay and shoot",
+    "advance": N_("Advance: every unit closes in and fights"),
+    "hold": N_("Hold: units that can already hit something stay and shoot"),
 }
 
 PARAMS_SCHEMA = {
@@ -46,19 +47,19 @@ PARAMS_SCHEMA = {
             "minimum": 1,
             "maximum": MAX_DISTANCE,
             "default": _DEFAULTS.distance,
-            "title": "Distance",
-            "description": "Steps between the deployment lines (book: 12–14).",
+            "title": N_("Distance"),
+            "description": N_("Steps between the deployment lines (book: 12–14)."),
         },
         "cover_a": {
             "enum": list(COVER_CHOICES),
             "default": _DEFAULTS.cover_a,
-            "title": "Cover of side A",
+            "title": N_("Cover of side A"),
             "x-labels": {c: tables.COVER_LABELS[c] for c in COVER_CHOICES},
         },
         "cover_b": {
             "enum": list(COVER_CHOICES),
             "default": _DEFAULTS.cover_b,
-            "title": "Cover of side B",
+            "title": N_("Cover of side B"),
             "x-labels": {c: tables.COVER_LABELS[c] for c in COVER_CHOICES},
         },
         "rounds": {
@@ -66,19 +67,19 @@ PARAMS_SCHEMA = {
             "minimum": 1,
             "maximum": MAX_ROUNDS,
             "default": _DEFAULTS.rounds,
-            "title": "Rounds",
-            "description": "Then it is a draw.",
+            "title": N_("Rounds"),
+            "description": N_("Then it is a draw."),
         },
         "initiative": {
             "enum": ["rolled", "a", "b"],
             "default": _DEFAULTS.initiative,
-            "title": "Initiative in round 1",
-            "x-labels": {"rolled": "Rolled (d12)", "a": "Side A", "b": "Side B"},
+            "title": N_("Initiative in round 1"),
+            "x-labels": {"rolled": N_("Rolled (d12)"), "a": N_("Side A"), "b": N_("Side B")},
         },
         "approach": {
             "enum": list(APPROACHES),
             "default": _DEFAULTS.approach,
-            "title": "Approach",
+            "title": N_("Approach"),
             "x-labels": dict(APPROACH_LABELS),
         },
     },
@@ -91,17 +92,19 @@ class BronepekhotaSimulator(SimulatorPart):
     job_kinds = ("rosters", "units")
     description = MODEL_DESCRIPTION
     simulated = (
-        "Virtual shooting (§3.7, §7.4 I–III): range roll, power dice against armour and cover, vehicle damage and "
-        "the pilot's survival test",
-        "Initiative by d12 and alternating activations; each element moves, shoots and fights in melee (§1.6)",
-        "Melee on contact (§3.9, Tables 6–7), pilots and gun crews, pilots lost or panicking (§3.4, §3.10)",
-        "Ammo, grenades, jump packs, aimed fire and panic when their settings are on",
-        "Distance and one level of cover per side (Table 5); victory when a side has no soldier left (§1.7)",
+        N_(
+            "Virtual shooting (§3.7, §7.4 I–III): range roll, power dice against armour and cover, vehicle damage "
+            "and the pilot's survival test"
+        ),
+        N_("Initiative by d12 and alternating activations; each element moves, shoots and fights in melee (§1.6)"),
+        N_("Melee on contact (§3.9, Tables 6–7), pilots and gun crews, pilots lost or panicking (§3.4, §3.10)"),
+        N_("Ammo, grenades, jump packs, aimed fire and panic when their settings are on"),
+        N_("Distance and one level of cover per side (Table 5); victory when a side has no soldier left (§1.7)"),
     )
     left_out = (
-        "Real shooting (physical launchers): only virtual shooting is simulated",
-        "Terrain, line of sight and facing (so no surprise attacks); jump heights",
-        "Repair, capture, towing; blast specials and grenade bystanders (no map: nobody knows who stands near)",
+        N_("Real shooting (physical launchers): only virtual shooting is simulated"),
+        N_("Terrain, line of sight and facing (so no surprise attacks); jump heights"),
+        N_("Repair, capture, towing; blast specials and grenade bystanders (no map: nobody knows who stands near)"),
     )
     ignored_settings = dict(IGNORED_SETTINGS)
     fixed_settings = {"mode": "virtual"}

@@ -85,7 +85,7 @@
       cb.value = String(s.index);
       cb.checked = true;
       label.appendChild(cb);
-      label.appendChild(document.createTextNode(" " + s.name + (s.mine ? " (you)" : "")));
+      label.appendChild(document.createTextNode(" " + s.name + (s.mine ? " " + gettext("(you)") : "")));
       box.appendChild(label);
     });
   }
@@ -94,11 +94,11 @@
     var action = form.elements.action.value;
     var spec = (data().actions || {})[action] || {};
     fill(form.elements.unit, unitItems(spec), true);
-    document.getElementById("f-unit-label").textContent = spec.any_unit ? "Whose test" : "Your unit";
+    document.getElementById("f-unit-label").textContent = spec.any_unit ? gettext("Whose test") : gettext("Your unit");
     form.querySelector("[data-unit-field]").hidden = !!spec.no_unit;
     var actor = unitByKey(form.elements.unit.value);
     fill(form.elements.target, targetItems(action, form.elements.unit.value), true);
-    document.getElementById("f-target-label").textContent = action === "tow" ? "What to tow" : "Target";
+    document.getElementById("f-target-label").textContent = action === "tow" ? gettext("What to tow") : gettext("Target");
     var target = unitByKey(form.elements.target.value);
     var mode = data().mode;
     form.querySelectorAll("[data-for]").forEach(function (el) {
@@ -255,7 +255,7 @@
     if (!burstSheet) return;
     burstForm.dataset.throw = seq;
     document.getElementById("burst-text").textContent =
-      "The grenade burst " + steps + " step(s) from the thrower. Tick everything within 1 step of it (the thrower too).";
+      interpolate(gettext("The grenade burst %s step(s) from the thrower. Tick everything within 1 step of it (the thrower too)."), [steps]);
     var box = document.getElementById("burst-victims");
     box.innerHTML = "";
     data().units.forEach(function (u) {
