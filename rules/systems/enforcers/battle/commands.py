@@ -4,6 +4,8 @@ test through the command's dice, and answers one event whose effects name the un
 
 from __future__ import annotations
 
+from abc import abstractmethod
+
 from rules.contract import Command, CommandContext, NewEvent
 from rules.errors import GameConflict, RuleInputError
 from rules.systems.enforcers import statuses
@@ -58,9 +60,9 @@ class ActionCommand(Command):
     cost = 1
     ends_activation = False
 
+    @abstractmethod
     def build(self, ctx: CommandContext, actor, inputs: dict) -> tuple[dict, dict[str, str], dict]:
         """(action inputs, role -> unit key, extra fields per effect kind)."""
-        raise NotImplementedError
 
     def handle(self, ctx: CommandContext, inputs: dict) -> list[NewEvent]:
         actor = active_unit(ctx)
