@@ -5,38 +5,14 @@ a commando jumps with his jump pack (p.44–48, Table 8), and the players settle
 from __future__ import annotations
 
 import pytest
-from django.test import Client
 from playwright.sync_api import expect
 
 from battles import services
-from battles.tests.conftest import PASSWORD, make_roster
+from battles.tests.conftest import make_roster
+from battles.tests.test_browser import close_result, open_unit, phone_for
 
 SYNC_MS = 4000  # the other phone must show a change within this time
 HELIX, BULLDOG, COMMANDOS = "1.e2.1", "1.e3.1", "0.e1.1"
-
-
-def phone_for(phone_context, live_server, user, battle):
-    client = Client()
-    assert client.login(username=user.username, password=PASSWORD)
-    ctx = phone_context()
-    ctx.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}])
-    page = ctx.new_page()
-    page.goto(f"{live_server.url}/battles/{battle.pk}/")
-    expect(page.locator("#sync-status")).to_contain_text("In sync")
-    return page
-
-
-def open_unit(page, key):
-    card = page.locator(f'details[data-unit="{key}"]')
-    if card.get_attribute("open") is None:
-        card.locator("> summary").click()
-    return card
-
-
-def close_result(page):
-    box = page.locator("#result")
-    expect(box).to_be_visible()
-    box.get_by_role("button", name="OK").click()
 
 
 @pytest.fixture

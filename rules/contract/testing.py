@@ -12,6 +12,8 @@ commands, fold, replay, undo, awaiting, redaction) in plain pytest.
 from __future__ import annotations
 
 import copy
+import math
+from collections import Counter
 
 from rules import dice as dicelib
 from rules.contract.battle import Event, GameState, SideSetup, UnitRecord, run_command
@@ -141,3 +143,17 @@ class Table:
             "game": self.part.redact_game(copy.deepcopy(self.state.game), viewer),
             "units": {k: self.part.unit_view(self.state, u, viewer) for k, u in self.state.units.items()},
         }
+
+
+def assert_matches(name: str, expected: dict, counts: Counter, n: int) -> None:
+    """Resolver against exact odds: the distribution sums to 1 and each observed frequency lies within 4 standard
+    errors of its exact probability (exactly equal where the probability is 0 or 1)."""
+    assert sum(expected.values()) == 1, (name, expected)
+    assert set(counts) <= {k for k, p in expected.items() if p > 0}, (name, counts, expected)
+    for value, p in expected.items():
+        freq = counts.get(value, 0) / n
+        if p in (0, 1):
+            assert freq == p, (name, value, freq, p)
+            continue
+        se = math.sqrt(float(p) * (1 - float(p)) / n)
+        assert abs(freq - float(p)) <= 4 * se, (name, value, freq, float(p), se)

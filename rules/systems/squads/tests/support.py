@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import math
 from collections import Counter
 from fractions import Fraction
 
 import pytest
 
 from rules.contract import RuleInputError
+from rules.contract.testing import assert_matches  # noqa: F401  (the suites import it from here)
 from rules.dice import SeededDice, TableDice
 from rules.systems.squads.settings import full_settings
 from rules.systems.squads.system import SYSTEM
@@ -54,19 +54,6 @@ def dist(items: list[dict]) -> dict:
 
 def boolean(p: dict) -> dict:
     return {True: frac(p), False: 1 - frac(p)}
-
-
-def assert_matches(name: str, expected: dict, counts: Counter, n: int) -> None:
-    """Exact distributions sum to 1; each frequency lies within 4 standard errors (exactly where p is 0 or 1)."""
-    assert sum(expected.values()) == 1, (name, expected)
-    assert set(counts) <= {k for k, p in expected.items() if p > 0}, (name, counts, expected)
-    for value, p in expected.items():
-        freq = counts.get(value, 0) / n
-        if p in (0, 1):
-            assert freq == p, (name, value, freq, p)
-            continue
-        se = math.sqrt(float(p) * (1 - float(p)) / n)
-        assert abs(freq - float(p)) <= 4 * se, (name, value, freq, float(p), se)
 
 
 def sample(action: str, inputs: dict, extractors: dict, n: int, seed: int, **over) -> dict[str, Counter]:
