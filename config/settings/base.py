@@ -183,6 +183,8 @@ for _path in RULES_SYSTEMS:
         TEMPLATES[0]["DIRS"].append(_package / "templates")
     if (_package / "static").is_dir():
         STATICFILES_DIRS.append(_package / "static")
+    if (_package / "locale").is_dir():  # its rule texts' translations (<package>/locale/ru/LC_MESSAGES/django.po)
+        LOCALE_PATHS.append(_package / "locale")
 
 # Balance jobs (rules/jobs): the most battles one job may ask for, and how many battles one chunk (task) runs.
 BALANCE_MAX_BATTLES = env.int("BALANCE_MAX_BATTLES", default=2_000_000)
