@@ -197,6 +197,30 @@ def test_balance_advice_relative_to_the_larger_army(mine, theirs, expected):
     assert found == ([expected] if expected else [])
 
 
+@pytest.mark.parametrize(
+    ("settings", "expected"),
+    [
+        ({}, "info"),
+        ({"balance_info_percent": 25, "balance_warning_percent": 40}, None),
+        ({"balance_info_percent": 5, "balance_warning_percent": 12}, "warning"),
+        ({"balance_warning_percent": "junk"}, "info"),
+    ],
+)
+def test_balance_advice_reads_the_named_settings(settings, expected):
+    """§5 A2: the builder's advice uses balance_info_percent / balance_warning_percent, as the jobs' verdict does."""
+    profile = {**P["protectorate_kiberspetsnaz"], "cost": 100}
+    roster = {
+        "faction": "protectorate",
+        "opponent_total": 85,
+        "settings": settings,
+        "entries": [{"key": "a", "profile": profile, "count": 1}],
+    }
+    found = [i for i in army.cost_roster(roster).issues if i.code == "balance"]
+    assert [i.severity for i in found] == ([expected] if expected else [])
+    if found and settings.get("balance_warning_percent") == 12:
+        assert "5–12 %" in found[0].message
+
+
 def test_points_limit():
     entries = [entry("a", "protectorate_kiberspetsnaz")]
     assert "over_limit" in codes(cost(entries, points_limit=80))

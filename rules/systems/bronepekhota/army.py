@@ -21,15 +21,15 @@ from bisect import bisect_left
 from collections.abc import Iterable
 
 from rules.contract import ArmyPart, Issue, RosterReport
+from rules.errors import RuleInputError
 from rules.i18n import N_, _
 from rules.systems.bronepekhota import profile as profiles
 from rules.systems.bronepekhota.profile import PROFILE_EDITOR, PROFILE_SCHEMA
+from rules.systems.bronepekhota.settings import SETTINGS_BY_KEY
 
 SIDES = ("protectorate", "polaris")  # blue and red never share an army; green joins either (p.3)
 SHARED = "green"
 SQUAD_SIZE = 6  # p.5 «по шесть воинов в каждом»
-BALANCE_INFO = 0.10  # §5 A2: info above 10 %, warning above 20 %, relative to the larger army
-BALANCE_WARNING = 0.20
 
 FACTION_NAMES = {
     "protectorate": N_("Protectorate (blue)"),
@@ -437,18 +437,29 @@ def cost_roster(roster: dict) -> RosterReport:
         larger = max(total, opponent)
         if larger > 0:
             share = abs(total - opponent) / larger
+            info, warning = _balance_thresholds(roster.get("settings"))
             text = _("This army costs {total}, the opponent's {opponent}: {share:.0%} apart").format(
                 total=total, opponent=opponent, share=share
             )
-            if share > BALANCE_WARNING:
-                _issue(
-                    issues, "warning", "balance", _("{text}; the rules advise at most 10–20 % (p.3).").format(text=text)
-                )
-            elif share > BALANCE_INFO:
-                _issue(
-                    issues, "info", "balance", _("{text}; the rules advise at most 10–20 % (p.3).").format(text=text)
-                )
+            advice = _("{text}; the rules advise at most {info}–{warning} % (p.3).")
+            level = "warning" if share * 100 > warning else "info" if share * 100 > info else None
+            if level:
+                _issue(issues, level, "balance", advice.format(text=text, info=info, warning=warning))
     return RosterReport(total=total, entry_costs=entry_costs, issues=issues)
+
+
+def _balance_thresholds(settings: dict | None) -> tuple[int, int]:
+    """§5 A2 (p.3): the same named settings as the balance jobs' verdict (balance_info_percent and
+    balance_warning_percent, book default 10 and 20); a roster may carry settings, else the book's values."""
+    settings = settings if isinstance(settings, dict) else {}
+    values = []
+    for key in ("balance_info_percent", "balance_warning_percent"):
+        setting = SETTINGS_BY_KEY[key]
+        try:
+            values.append(setting.check(settings.get(key, setting.default)))
+        except RuleInputError:  # a junk value in a stored roster falls back to the book
+            values.append(setting.default)
+    return values[0], values[1]
 
 
 def upgrade_changes(entry: dict, new_profile: dict | None) -> tuple[list[str], dict | None]:

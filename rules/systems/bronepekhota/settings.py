@@ -15,7 +15,7 @@ Where the settings that have no dice of their own are read (issue 17; none was r
 - enforce_mount_limit (A30): the battle's start (battle/units.py check_mounts). The builder's own check
   (army.py "too_many_weapons") does not read it yet: cost_roster takes no settings.
 - balance_info_percent, balance_warning_percent (A2): the balance jobs' verdict (rules/jobs/analysis.thresholds). The
-  builder's balance note (army.py BALANCE_INFO / BALANCE_WARNING) still uses fixed 10 % and 20 %.
+  builder's balance note reads the same two settings (army.py _balance_thresholds) from the roster's settings.
 """
 
 from __future__ import annotations
