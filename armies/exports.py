@@ -9,6 +9,9 @@ the JSON text of anything else.
 from __future__ import annotations
 
 import json
+from urllib.parse import urlencode
+
+from django.urls import reverse
 
 from armies import systems
 
@@ -113,7 +116,22 @@ def entry_views(state: dict) -> dict[str, dict]:
                 block["value"] = "" if block.get("value") is None else _encoded(block["value"])
             if block.get("type") == "choice":
                 block["current"] = next((c["label"] for c in block["choices"] if c.get("selected")), "")
+            if block.get("type") == "job":
+                block["href"] = job_link(state, block.get("job") or {})
     return views
+
+
+def job_link(state: dict, job: dict) -> str:
+    """The page of the duel job a system's suggested points came from (rules/jobs/replay.py): the viewer's own
+    job with that recipe, or the form to run it, for the pack the roster pins."""
+    query = {
+        "pack": (state.get("pack") or {}).get("id", ""),
+        "battles": job.get("battles", ""),
+        "seed": job.get("seed", ""),
+        "params": _encoded(job.get("params") or {}),
+        "settings": _encoded(job.get("settings") or {}),
+    }
+    return f"{reverse('jobs:replay-duels')}?{urlencode(query)}"
 
 
 def decorate(state: dict) -> dict:
@@ -132,7 +150,8 @@ def roster_text(state: dict) -> str:
     currency = state.get("currency", "")
     limit = f" / {state['points_limit']}" if state["points_limit"] else ""
     lines = [f"{state['name']}: {state['total']}{limit} {currency}".rstrip()]
-    lines += [f"{state['pack']['name']} v{state['pack']['version']}", f"Faction: {state['faction']}"]
+    packs = state.get("packs") or [state["pack"]]
+    lines += [" + ".join(f"{p['name']} v{p['version']}" for p in packs), f"Faction: {state['faction']}"]
     views = entry_views(state)
     groups = systems.kind_groups(state["system"])
     kinds = list(groups) + sorted({e["profile"]["kind"] for e in state["entries"]} - set(groups))

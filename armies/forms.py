@@ -35,11 +35,28 @@ class RosterSettingsForm(forms.Form):
     visibility = forms.ChoiceField(choices=Roster.Visibility.choices, label=gettext_lazy("Visibility"))
     club = forms.TypedChoiceField(coerce=int, required=False, empty_value=None, label=gettext_lazy("Club"))
     notes = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 3}), label=gettext_lazy("Notes"))
+    extra_packs = forms.TypedMultipleChoiceField(
+        coerce=int,
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        label=gettext_lazy("Custom packs"),
+        help_text=gettext_lazy(
+            "Your and your club's published packs whose units this roster may take too, each at the version shown."
+        ),
+    )
 
-    def __init__(self, *args, factions=(), clubs=(), **kwargs):
+    def __init__(self, *args, factions=(), clubs=(), packs=(), **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["faction"].choices = list(factions)
         self.fields["club"].choices = [("", _("No club"))] + [(c.pk, c.name) for c in clubs]
+        self.fields["extra_packs"].choices = [(p.pk, _pack_label(p)) for p in packs]
+        if not packs:  # nothing to choose: no empty heading on the page
+            self.fields["extra_packs"].widget = forms.MultipleHiddenInput()
+
+
+def _pack_label(pack) -> str:
+    whose = _("club {name}").format(name=pack.club.name) if pack.club_id else pack.owner.get_username()
+    return f"{pack.name} v{pack.version} ({whose})"
 
 
 class ImportForm(forms.Form):
@@ -51,7 +68,7 @@ class ImportForm(forms.Form):
             raise forms.ValidationError(_("The file is larger than 1 MB; it is not a roster export."))
         try:
             return json.loads(upload.read().decode("utf-8"))
-        except (UnicodeDecodeError, ValueError) as exc:
+        except (UnicodeDecodeError, ValueError, RecursionError) as exc:  # RecursionError: absurdly deep JSON
             raise forms.ValidationError(_("The file is not valid JSON, so it cannot be a roster export.")) from exc
 
 

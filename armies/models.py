@@ -9,6 +9,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 
@@ -49,6 +50,29 @@ class Membership(models.Model):
     @property
     def can_write(self) -> bool:
         return self.role in self.WRITE_ROLES
+
+
+class ClubInvite(models.Model):
+    """A link (and its QR code) that lets whoever opens it, signed in, join the club with `role`, until it expires
+    or is revoked. Never OWNER: a club has owners only by the owner's own choice."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="invites")
+    token = models.CharField(max_length=64, unique=True)
+    role = models.CharField(max_length=10, choices=Membership.Role.choices, default=Membership.Role.MEMBER)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
+    revoked_at = models.DateTimeField(null=True, blank=True)
+    uses = models.PositiveIntegerField(default=0, help_text="How many people joined through it.")
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"invite to {self.club_id} as {self.role}"
+
+    def is_live(self, now=None) -> bool:
+        return self.revoked_at is None and (now or timezone.now()) < self.expires_at
 
 
 class DataPack(models.Model):
@@ -146,6 +170,9 @@ class Roster(models.Model):
     club = models.ForeignKey(Club, null=True, blank=True, on_delete=models.SET_NULL, related_name="rosters")
     system = models.CharField(max_length=40)
     pack = models.ForeignKey(DataPack, on_delete=models.PROTECT, related_name="rosters")
+    # Custom packs (the player's, the club's) whose units may join too, each pinned to one published version; `pack`
+    # stays the main one (the official pack for a new roster) that names the army's factions.
+    extra_packs = models.ManyToManyField(DataPack, blank=True, related_name="extra_rosters")
     name = models.CharField(max_length=120)
     faction = models.CharField(max_length=40, help_text="Faction slug of the army, e.g. 'protectorate'.")
     points_limit = models.PositiveIntegerField(null=True, blank=True)
@@ -198,3 +225,38 @@ class ShareLink(models.Model):
     @property
     def active(self) -> bool:
         return self.revoked_at is None
+
+
+class ScenarioRecord(models.Model):
+    """One scenario of a campaign roster (a crew): what the system's campaign part rolled after the battle
+    (injuries, repairs, with their dice) and carried into the entries' options. Written once per battle and side;
+    `options_before` keeps each entry's options as they were, so the history says what changed."""
+
+    roster = models.ForeignKey(Roster, on_delete=models.CASCADE, related_name="scenarios")
+    number = models.PositiveIntegerField(help_text="1 for the crew's first scenario, and so on.")
+    # The battle it came from (a plain id: armies keeps no foreign key into battles), its name and side.
+    battle_id = models.PositiveIntegerField(null=True, blank=True)
+    battle_name = models.CharField(max_length=120, blank=True)
+    side_index = models.PositiveSmallIntegerField(default=0)
+    played_at = models.DateTimeField(help_text="When the battle ended.")
+    record = models.JSONField(default=dict, help_text="The campaign part's readable record (agents, repairs).")
+    dice = models.JSONField(default=list, blank=True)
+    options_before = models.JSONField(default=dict, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["roster_id", "-number"]
+        constraints = [
+            models.UniqueConstraint(fields=["roster", "number"], name="scenario_unique_number"),
+            models.UniqueConstraint(
+                fields=["roster", "battle_id", "side_index"],
+                condition=Q(battle_id__isnull=False),
+                name="scenario_once_per_battle_side",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.roster_id} #{self.number}: {self.battle_name}"

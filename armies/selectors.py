@@ -3,6 +3,7 @@
 Access rules (one place, used by every page and API):
 - a roster is readable by its owner; by members of its club when its visibility is "club" or "link"; and by
   anyone holding an active share link when its visibility is "link";
+- a roster draws on its main pack and its extra packs (roster_packs), each pinned to one version;
 - a roster is writable by its owner, and by the club's owners and editors when it is visible to the club;
 - an official published pack is readable by everyone; a custom pack by its owner or its club's members, and
   writable by its owner or its club's owners and editors.
@@ -16,7 +17,7 @@ from django.db.models import Count, Prefetch, Q, QuerySet
 from django.http import Http404
 
 from armies import systems
-from armies.models import Club, DataPack, Faction, Membership, Roster, RosterEntry, ShareLink, UnitProfile
+from armies.models import Club, ClubInvite, DataPack, Faction, Membership, Roster, RosterEntry, ShareLink, UnitProfile
 
 CLUB_VISIBLE = (Roster.Visibility.CLUB, Roster.Visibility.LINK)
 
@@ -49,6 +50,19 @@ def club_get_for_user(user, club_id, *, write: bool = False, owner_only: bool = 
 
 def club_members(club: Club) -> QuerySet[Membership]:
     return Membership.objects.filter(club=club).select_related("user").order_by("role", "user__username")
+
+
+def club_invites(club: Club) -> QuerySet[ClubInvite]:
+    """The club's invitation links, newest first (callers check that the user owns the club)."""
+    return ClubInvite.objects.filter(club=club).select_related("created_by").order_by("-created_at", "-id")
+
+
+def invite_for_token(token: str) -> ClubInvite:
+    """The invitation behind a link, live or not (the page says which); Http404 for a token that never existed."""
+    invite = ClubInvite.objects.select_related("club").filter(token=token).first() if token else None
+    if invite is None:
+        raise Http404("This invitation link does not exist.")
+    return invite
 
 
 def writable_club_ids(user) -> set[int]:
@@ -113,6 +127,34 @@ def pack_newer_version(pack: DataPack) -> DataPack | None:
         .order_by("-version")
         .first()
     )
+
+
+def roster_packs(roster: Roster, *, fresh: bool = False) -> list[DataPack]:
+    """The packs a roster draws on: its main pack first, then its extra custom packs by name (each one version).
+    Read once per roster object, as a page asks several times; writers pass fresh=True."""
+    cached = getattr(roster, "_roster_packs", None)
+    if not fresh and cached is not None and cached[0].pk == roster.pack_id:
+        return list(cached)
+    extras = roster.extra_packs.select_related("owner", "club").order_by("name", "slug", "id") if roster.pk else []
+    roster._roster_packs = [roster.pack, *extras]
+    return list(roster._roster_packs)
+
+
+def extra_pack_choices(user, roster: Roster) -> list[DataPack]:
+    """Packs the roster may draw on besides its main one: those it already pins (at their pinned version), then the
+    newest published version of every other custom pack of its system that `user` may read."""
+    pinned = roster_packs(roster)[1:]
+    taken = {roster.pack.slug, *(p.slug for p in pinned)}
+    others = [
+        p
+        for p in latest_versions(
+            packs_for_system(user, roster.system)
+            .exclude(owner__isnull=True, club__isnull=True)
+            .select_related("owner", "club")
+        )
+        if p.slug not in taken
+    ]
+    return pinned + sorted(others, key=lambda p: (p.name, p.slug))
 
 
 def pack_profiles(pack: DataPack) -> QuerySet[UnitProfile]:
@@ -244,8 +286,21 @@ def roster_state(roster: Roster, *, can_write: bool = False, opponent: Roster | 
     severity_count = {"error": 0, "warning": 0, "info": 0}
     for issue in report.issues:
         severity_count[issue.severity] = severity_count.get(issue.severity, 0) + 1
-    newer = pack_newer_version(roster.pack)
+    packs = roster_packs(roster)
+    newer_of = {p.pk: pack_newer_version(p) for p in packs}
+    newer = newer_of[roster.pack_id]
     pack = roster.pack
+    pack_info = {
+        p.pk: {
+            "id": p.pk,
+            "slug": p.slug,
+            "name": p.name,
+            "version": p.version,
+            "main": p.pk == pack.pk,
+            "newer": {"id": newer_of[p.pk].pk, "version": newer_of[p.pk].version} if newer_of[p.pk] else None,
+        }
+        for p in packs
+    }
     return {
         "id": roster.pk,
         "name": roster.name,
@@ -259,6 +314,7 @@ def roster_state(roster: Roster, *, can_write: bool = False, opponent: Roster | 
         "club": {"id": roster.club_id, "name": roster.club.name} if roster.club_id else None,
         "pack": {"id": pack.pk, "slug": pack.slug, "name": pack.name, "version": pack.version},
         "newer_pack": {"id": newer.pk, "version": newer.version} if newer else None,
+        "packs": list(pack_info.values()),
         "can_write": can_write,
         "currency": systems.currency(roster.system),
         "total": report.total,
@@ -274,6 +330,8 @@ def roster_state(roster: Roster, *, can_write: bool = False, opponent: Roster | 
                 "position": e.position,
                 "cost": report.entry_costs.get(e.key, 0),
                 "profile": {**e.profile.as_rules_dict(), "notes": e.profile.notes},
+                # Which of the roster's packs the unit comes from (None: one the roster no longer lists).
+                "pack": pack_info.get(e.profile.pack_id),
                 "issues": by_entry.get(e.key, []),
             }
             for e in entries

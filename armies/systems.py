@@ -11,7 +11,7 @@ from pathlib import Path
 import jsonschema
 from django.utils.translation import gettext as _
 
-from rules.contract import ArmyPart, RosterReport
+from rules.contract import ArmyPart, BuilderResult, RosterReport
 from rules.errors import RuleInputError
 from rules.registry import all_systems, get_system, known
 
@@ -198,3 +198,36 @@ def options_without(system: str, entry: dict, removed: set[str]) -> dict:
 def entry_views(system: str, roster: dict) -> dict[str, dict]:
     part = army(system)
     return dict(part.entry_views(roster) or {}) if part else {}
+
+
+# The system's own builder buttons (rules/contract/army.py BuilderTool) -------------------------------------
+def builder_tools(system: str) -> list[dict]:
+    """The system's builder tools with their labels, help and fields in the reader's language."""
+    part = army(system)
+    tools = []
+    for tool in part.builder_tools if part else ():
+        fields = []
+        for f in tool.fields:
+            f = dict(f)
+            f["label"] = _(f.get("label", f.get("name", "")))
+            if f.get("help"):
+                f["help"] = _(f["help"])
+            if f.get("choices"):
+                f["choices"] = [[value, _(label)] for value, label in f["choices"]]
+            fields.append(f)
+        tools.append({"key": tool.key, "label": _(tool.label), "help": _(tool.help), "fields": fields})
+    return tools
+
+
+def run_builder_tool(system: str, key: str, roster: dict, profiles: list[dict], inputs) -> BuilderResult:
+    """Checks the inputs against the tool's schema (400 naming the field) and runs it."""
+    part = require_army(system)
+    tool = next((t for t in part.builder_tools if t.key == key), None)
+    if tool is None:
+        raise RuleInputError({"tool": _("There is no builder tool {key!r} here.").format(key=key)})
+    if not isinstance(inputs, dict):
+        raise RuleInputError({"inputs": _("must be a JSON object")})
+    errors = schema_errors(jsonschema.Draft202012Validator(tool.input_schema), inputs, root="inputs", prefix="inputs.")
+    if errors:
+        raise RuleInputError(errors)
+    return part.run_builder_tool(key, roster, profiles, inputs)

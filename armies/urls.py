@@ -3,6 +3,8 @@
 from django.urls import path
 
 from armies import api, views
+from armies.api.campaign import ScenarioListApi
+from armies.views.campaign import scenario_carry_page
 
 app_name = "armies"
 
@@ -22,10 +24,12 @@ api_patterns = [
         api.EntryDuplicateApi.as_view(),
         name="api-entry-duplicate",
     ),
+    path("api/v1/rosters/<int:roster_id>/tools/<slug:key>/", api.BuilderToolApi.as_view(), name="api-builder-tool"),
     path("api/v1/rosters/<int:roster_id>/copy/", api.RosterCopyApi.as_view(), name="api-roster-copy"),
     path("api/v1/rosters/<int:roster_id>/export/", api.RosterExportApi.as_view(), name="api-roster-export"),
     path("api/v1/rosters/<int:roster_id>/text/", api.RosterTextApi.as_view(), name="api-roster-text"),
     path("api/v1/rosters/<int:roster_id>/upgrade/", api.RosterUpgradeApi.as_view(), name="api-roster-upgrade"),
+    path("api/v1/rosters/<int:roster_id>/scenarios/", ScenarioListApi.as_view(), name="api-scenarios"),
     path("api/v1/rosters/<int:roster_id>/links/", api.LinkListApi.as_view(), name="api-links"),
     path("api/v1/rosters/<int:roster_id>/links/<int:link_id>/", api.LinkRevokeApi.as_view(), name="api-link"),
     path("api/v1/shared/<str:token>/", api.SharedRosterApi.as_view(), name="api-shared"),
@@ -33,6 +37,9 @@ api_patterns = [
     path("api/v1/clubs/", api.ClubListApi.as_view(), name="api-clubs"),
     path("api/v1/clubs/<int:club_id>/", api.ClubDetailApi.as_view(), name="api-club"),
     path("api/v1/clubs/<int:club_id>/members/", api.MemberListApi.as_view(), name="api-members"),
+    path("api/v1/clubs/<int:club_id>/invites/", api.InviteListApi.as_view(), name="api-invites"),
+    path("api/v1/clubs/<int:club_id>/invites/<int:invite_id>/", api.InviteDetailApi.as_view(), name="api-invite"),
+    path("api/v1/clubs/join/<str:token>/", api.ClubJoinApi.as_view(), name="api-club-join"),
     path("api/v1/clubs/<int:club_id>/members/<int:user_id>/", api.MemberDetailApi.as_view(), name="api-member"),
 ]
 
@@ -42,12 +49,14 @@ page_patterns = [
     path("rosters/<int:roster_id>/", views.roster_detail, name="roster"),
     path("rosters/<int:roster_id>/live/", views.roster_live, name="roster-live"),
     path("rosters/<int:roster_id>/settings/", views.roster_settings, name="roster-settings"),
+    path("rosters/<int:roster_id>/tools/<slug:key>/", views.builder_tool, name="builder-tool"),
     path("rosters/<int:roster_id>/copy/", views.roster_copy, name="roster-copy"),
     path("rosters/<int:roster_id>/delete/", views.roster_delete, name="roster-delete"),
     path("rosters/<int:roster_id>/print/", views.roster_print, name="roster-print"),
     path("rosters/<int:roster_id>/text/", views.roster_text, name="roster-text"),
     path("rosters/<int:roster_id>/export/", views.roster_export, name="roster-export"),
     path("rosters/<int:roster_id>/upgrade/", views.roster_upgrade, name="roster-upgrade"),
+    path("rosters/<int:roster_id>/scenarios/", scenario_carry_page, name="scenario-carry"),
     path("rosters/<int:roster_id>/links/", views.link_create, name="link-create"),
     path("rosters/<int:roster_id>/links/<int:link_id>/revoke/", views.link_revoke, name="link-revoke"),
     path("s/<str:token>/", views.shared_roster, name="shared"),
@@ -64,6 +73,9 @@ page_patterns = [
     path("packs/<int:pack_id>/units/<slug:slug>/delete/", views.profile_delete, name="profile-delete"),
     path("clubs/", views.club_list, name="clubs"),
     path("clubs/<int:club_id>/", views.club_detail, name="club"),
+    path("clubs/join/<str:token>/", views.club_join, name="club-join"),
+    path("clubs/<int:club_id>/invites/", views.invite_create, name="invite-create"),
+    path("clubs/<int:club_id>/invites/<int:invite_id>/revoke/", views.invite_revoke, name="invite-revoke"),
     path("clubs/<int:club_id>/members/", views.member_add, name="member-add"),
     path("clubs/<int:club_id>/members/<int:user_id>/role/", views.member_role, name="member-role"),
     path("clubs/<int:club_id>/members/<int:user_id>/remove/", views.member_remove, name="member-remove"),

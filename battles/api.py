@@ -421,3 +421,35 @@ class UndoApi(BattleWriteApi):
     def post(self, request, battle_id):
         data = _validated(self.InputSerializer, request.data)
         return self.run(request, battle_id, services.event_undo, seq=data["seq"])
+
+
+class CommandDiceApi(BattleWriteApi):
+    """The dice a command would use with these inputs, in order, one labelled box each («Д12 дальность»,
+    «Д20 мощь 1 из 3»): a dry run, nothing is stored. The body is the command's inputs plus the `dice` typed in so
+    far; the answer lists every die the test may still ask for, and a rule error if the inputs are refused."""
+
+    operation = "command-dice"
+
+    class InputSerializer(serializers.Serializer):
+        class Meta:
+            ref_name = "BattleCommandDiceInput"
+
+        dice = serializers.ListField(child=serializers.IntegerField(), required=False, default=list, max_length=60)
+
+    class OutputSerializer(serializers.Serializer):
+        class Meta:
+            ref_name = "BattleCommandDiceOutput"
+
+        dice = serializers.ListField(child=serializers.DictField())
+        error = serializers.CharField(allow_blank=True)
+
+    @extend_schema(request=InputSerializer, responses={200: OutputSerializer})
+    def post(self, request, battle_id, name):
+        access = self.battle_access  # outsiders 404, spectators 403 (BattleWriteApi.initial)
+        body = request.data if isinstance(request.data, dict) else None
+        if body is None:
+            return Response({"detail": _("Send the command's inputs as a JSON object.")}, status=400)
+        data = _validated(self.InputSerializer, {k: body[k] for k in ("dice",) if k in body and body[k] is not None})
+        inputs = {k: v for k, v in body.items() if k not in ("version", "dice")}
+        battle = Battle.objects.get(pk=access.battle_id)
+        return Response(selectors.command_dice(battle, access, name, inputs, list(data.get("dice") or [])))

@@ -4,3 +4,8 @@ from django.apps import AppConfig
 class BattlesConfig(AppConfig):
     name = "battles"
     verbose_name = "Battles"
+
+    def ready(self):
+        from config.validation import guard_app_models
+
+        guard_app_models(self)  # every row checked against its columns before it is saved (issue #18)

@@ -10,8 +10,9 @@ Who sees a battle:
 from __future__ import annotations
 
 import copy
+import re
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.contrib.auth import get_user_model
 from django.db.models import Exists, OuterRef, Prefetch, QuerySet, Subquery
@@ -20,6 +21,7 @@ from django.utils.translation import gettext as _
 
 from battles import services
 from battles.models import Battle, BattleEvent, BattleSide, BattleUnit
+from rules import dice as dicelib
 from rules.contract import GameState, UnitRecord
 
 SESSION_KEY = "battle_watch"
@@ -34,6 +36,7 @@ class Access:
     role: str  # PLAYER | SPECTATOR
     version: int
     sides: tuple[int, ...] = ()
+    salt: str = field(default="", repr=False)  # the battle's spectator token: tells this battle from a reused id
 
     @property
     def can_write(self) -> bool:
@@ -68,10 +71,10 @@ def battle_access(request, battle_id) -> Access:
     version, spectator_token, players = row
     user = request.user
     if user.is_authenticated and players.get(str(user.pk)):
-        return Access(int(battle_id), PLAYER, version, tuple(sorted(players[str(user.pk)])))
+        return Access(int(battle_id), PLAYER, version, tuple(sorted(players[str(user.pk)])), spectator_token)
     token = request.GET.get("watch") or watch_tokens(request).get(str(battle_id))
     if token and secrets.compare_digest(str(token), spectator_token):
-        return Access(int(battle_id), SPECTATOR, version)
+        return Access(int(battle_id), SPECTATOR, version, salt=spectator_token)
     raise Http404(_("No such battle."))
 
 
@@ -292,3 +295,105 @@ def battle_log(battle: Battle, *, sides=(), limit: int | None = None) -> list[di
             if len(page) < limit * 2:
                 break
     return [event_dict(e, names=names, undone=undone, part=part) for e in rows[:limit]]
+
+
+# Typed-in dice ------------------------------------------------------------------------------------------------
+PROBE_SEEDS = 8  # dry runs that continue past the typed dice: the longest shows every die the test may still need
+_OF = re.compile(r"^(?P<what>.+?) (?P<i>\d+) of (?P<n>\d+)$")
+
+
+class _ProbeDice(dicelib.SeededDice):
+    """The dice a command asks for, in order: the typed-in ones first, then seeded ones standing for the dice still
+    to be rolled at the table."""
+
+    def __init__(self, typed: list, seed: int):
+        super().__init__(seed)
+        self.typed = typed
+
+    def roll(self, faces: int, purpose: str) -> int:
+        position = len(self.rolls)
+        value = self.typed[position] if position < len(self.typed) else None
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= faces:
+            return super().roll(faces, purpose)
+        return self._record(faces, value, purpose)
+
+
+def die_label(faces: int, purpose: str) -> str:
+    """A die as the table says it: «Д12 дальность», «Д20 мощь 2 из 3» (the purpose in the reader's language)."""
+    match = _OF.match(purpose or "")
+    if match:
+        purpose = _("{purpose} {i} of {n}").format(purpose=_(match["what"]), i=match["i"], n=match["n"])
+    else:
+        purpose = _(purpose) if purpose else ""
+    return f"{_('D{faces}').format(faces=faces)} {purpose}".strip()
+
+
+def command_dice(battle: Battle, access: Access, name: str, inputs: dict, typed: list) -> dict:
+    """Which dice a command would use with these inputs, one labelled box each, in the order it uses them: a dry
+    run through the system's own handler (nothing is stored). Past the dice already typed in, the longest of a few
+    seeded runs shows what may still be asked (a hit asks for its power dice). A rule error is answered too, so
+    the form can say it before anything is rolled."""
+    from rules.contract.battle import run_command
+    from rules.errors import ArmlistError
+
+    part = services.battle_part(battle.system)
+    base = services.load_state(battle)
+    runs, error = [], ""
+    for seed in range(PROBE_SEEDS):
+        probe = _ProbeDice(typed, seed)
+        try:
+            run_command(
+                part,
+                copy.deepcopy(base),
+                name,
+                copy.deepcopy(inputs),
+                sides=frozenset(access.sides),
+                next_seq=battle.version + 1,
+                dice_source=lambda probe=probe: probe,
+            )
+        except ArmlistError as exc:
+            error = exc.message
+        runs.append(probe.rolls)
+        if not probe.rolls:
+            break
+    longest = max(runs, key=len) if runs else []
+    return {
+        "dice": [
+            {"faces": r.faces, "purpose": r.purpose, "label": die_label(r.faces, r.purpose), "typed": i < len(typed)}
+            for i, r in enumerate(longest)
+        ],
+        "error": error if not longest else "",
+    }
+
+
+# Starting a battle -------------------------------------------------------------------------------------------
+def faction_names(rosters) -> dict:
+    """{(pack id, faction slug): its name in the pack}, to show «Протекторат», never the code `protectorate`."""
+    from armies.models import Faction
+
+    wanted = {(r.pack_id, r.faction) for r in rosters if r.faction}
+    if not wanted:
+        return {}
+    rows = Faction.objects.filter(pack_id__in={p for p, _ in wanted}).values_list("pack_id", "slug", "name")
+    return {(pack, slug): name for pack, slug, name in rows if (pack, slug) in wanted}
+
+
+def faction_name(pack_id, slug: str) -> str:
+    from armies.models import Faction
+
+    if not slug:
+        return ""
+    return Faction.objects.filter(pack_id=pack_id, slug=slug).values_list("name", flat=True).first() or slug
+
+
+def roster_problems(rosters) -> dict:
+    """{roster id: [the errors its game system finds («380 of 300 points»)]}: shown before a battle starts from it;
+    the players may still go on (a friendly game over the limit)."""
+    from armies.selectors import roster_report
+
+    found = {}
+    for roster in rosters:
+        errors = [i.message for i in roster_report(roster).issues if i.severity == "error"]
+        if errors:
+            found[roster.pk] = errors
+    return found

@@ -375,7 +375,8 @@ def command_run(
         state = load_state(battle)
         if not _rebases(battle, part, state, name, inputs, expected_version):
             _check_version(battle, expected_version)
-        stored = {k: u.state for k, u in state.units.items()}
+        # A copy: a fold that edits a unit's state in place would otherwise leave nothing "changed" to store.
+        stored = {k: copy.deepcopy(u.state) for k, u in state.units.items()}
         specs, ctx = run_command(
             part,
             state,
@@ -501,15 +502,20 @@ def replay_matches(battle: Battle) -> tuple[bool, str]:
 def name_maps(battle: Battle) -> dict:
     """Unit and side names for the log: kept in the game state since the start when the system keeps them."""
     game = battle.state or {}
-    if "unit_names" in game and "side_names" in game:
-        return {"units": game["unit_names"], "sides": {int(k): v for k, v in game["side_names"].items()}}
+    # The roster's names from the table, then the names the game keeps (they may change in play): a log line never
+    # falls back to a unit's internal key («0.307264.1»).
     units = dict(BattleUnit.objects.filter(battle=battle).values_list("key", "name"))
-    sides = dict(BattleSide.objects.filter(battle=battle).values_list("index", "name"))
+    units.update(game.get("unit_names") or {})
+    if "side_names" in game:
+        sides = {int(k): v for k, v in game["side_names"].items()}
+    else:
+        sides = dict(BattleSide.objects.filter(battle=battle).values_list("index", "name"))
     return {"units": units, "sides": sides}
 
 
-def describe_event(part, event: BattleEvent, names: dict) -> str:
-    """One line of the history, in plain words: the runner's own events here, the rest by the system."""
+def describe_event(part, event: BattleEvent, names: dict, *, depth: int = 0) -> str:
+    """One line of the history, in plain words: the runner's own events here, the rest by the system. An undo names
+    what it cancelled as the reader reads it now (their language, the roster's names), not as stored at the time."""
     payload = event.payload
     sides = names["sides"]
 
@@ -523,8 +529,9 @@ def describe_event(part, event: BattleEvent, names: dict) -> str:
     if event.type == "side.joined":
         return _("{player} joins as {side}.").format(player=payload.get("player"), side=side(payload.get("side")))
     if event.type == "undo":
-        verb = _("Redo") if payload.get("undone_type") == "undo" else _("Undo")
-        return _("{verb} of #{seq}: {summary}").format(
-            verb=verb, seq=payload.get("undoes"), summary=payload.get("undone_summary", "")
-        )
+        target = event.undoes if event.undoes_id and depth < 4 else None
+        summary = describe_event(part, target, names, depth=depth + 1) if target else payload.get("undone_summary", "")
+        if payload.get("undone_type") == "undo":
+            return _("Restored #{seq}: {summary}").format(seq=payload.get("undoes"), summary=summary)
+        return _("Undone #{seq}: {summary}").format(seq=payload.get("undoes"), summary=summary)
     return part.describe_event(_as_event(part, event), names)

@@ -18,5 +18,10 @@ urlpatterns = [
     path("api/v1/battles/<int:battle_id>/", api.BattleStateApi.as_view(), name="api-state"),
     path("api/v1/battles/<int:battle_id>/events", api.BattleEventsApi.as_view(), name="api-events"),
     path("api/v1/battles/<int:battle_id>/commands/<slug:name>/", api.CommandApi.as_view(), name="api-command"),
+    path(
+        "api/v1/battles/<int:battle_id>/commands/<slug:name>/dice",
+        api.CommandDiceApi.as_view(),
+        name="api-command-dice",
+    ),
     path("api/v1/battles/<int:battle_id>/undo", api.UndoApi.as_view(), name="api-undo"),
 ]

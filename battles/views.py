@@ -4,12 +4,16 @@ joining by invitation and watching by spectator link. Thin: reads in selectors, 
 from __future__ import annotations
 
 import json
+import threading
+from collections import OrderedDict
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpResponseNotModified
+from django.http import Http404, HttpResponse, HttpResponseNotModified
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
@@ -31,19 +35,29 @@ def battle_list(request):
 
 
 def _settings_form(system: str, values: dict) -> list[dict]:
+    """The settings a battle may change from the book, grouped, each with its label, help and readable choices
+    (rules/contract/settings.py describe()); the readings the engine takes as given (one choice) are not asked."""
     groups = []
-    for category, title in (
-        ("option", _("Options agreed before play")),
-        ("house", _("House rules")),
-        ("ambiguity", _("Readings of unclear rules")),
+    for category, title, help_text in (
+        ("option", _("Options of the book"), _("Rules the book leaves to the players to agree before play.")),
+        ("house", _("House rules"), _("Changes to the book some clubs play with.")),
+        (
+            "ambiguity",
+            _("Readings of unclear rules"),
+            _("Where the book can be read two ways: the first reading is the one the rules pages recommend."),
+        ),
     ):
-        items = [
-            dict(s, value=values.get(s["key"], s["default"]))
-            for s in [st.describe() for st in get_system(system).settings]
-            if s["category"] == category
-        ]
+        items = []
+        for s in [st.describe() for st in get_system(system).settings]:
+            if s["category"] != category:
+                continue
+            value = values.get(s["key"], s["default"])
+            default_label = next((label for c, label in s["choice_labels"] if c == s["default"]), s["default"])
+            if s["kind"] == "bool":
+                default_label = _("yes") if s["default"] else _("no")
+            items.append(dict(s, value=value, changed=value != s["default"], default_label=default_label))
         if items:
-            groups.append({"title": title, "items": items})
+            groups.append({"title": title, "help": help_text, "items": items})
     return groups
 
 
@@ -64,6 +78,10 @@ def _parse_settings(system: str, post) -> dict:
     return values
 
 
+class _Warned(Exception):
+    """A roster breaks its rules: the form is shown again with the warning, nothing is started."""
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def battle_new(request):
@@ -71,26 +89,39 @@ def battle_new(request):
     playable = [s for s in all_systems() if s.battle is not None]
     wanted = request.POST.get("system") or request.GET.get("system") or (rosters[0].system if rosters else "")
     system = next((s.slug for s in playable if s.slug == wanted), playable[0].slug if playable else "")
+    shown = [r for r in rosters if r.system == system]
+    names = selectors.faction_names(shown)
     context = {
-        "rosters": [r for r in rosters if r.system == system],
+        "rosters": [
+            {"roster": r, "faction": names.get((r.pack_id, r.faction), r.faction), "problems": []} for r in shown
+        ],
         "systems": [{"slug": s.slug, "name": s.name} for s in playable],
         "system": system,
         "errors": {},
         "values": {},
         "chosen": [],
         "my_roster": None,
+        "rules": "book",
+        "problems": [],
     }
     if request.method == "POST":
         chosen = [r for r in request.POST.getlist("rosters") if r.isdigit()]
         my_roster = request.POST.get("my_roster", "")
-        values = _parse_settings(system, request.POST)
-        context.update(values=values, chosen=chosen, my_roster=my_roster)
+        # "The book's rules" is one choice: the house rules below it are read only when the player chose them.
+        rules = "house" if request.POST.get("rules") == "house" else "book"
+        values = _parse_settings(system, request.POST) if rules == "house" else {}
+        context.update(values=values, chosen=chosen, my_roster=my_roster, rules=rules)
         links = [line for line in request.POST.get("roster_links", "").splitlines() if line.strip()]
         context["roster_links"] = request.POST.get("roster_links", "")
         try:
             picked = [roster_get_for_user(request.user, rid) for rid in chosen]
             picked += [selectors.roster_from_share_link(link) for link in links[:6]]
             my_side = chosen.index(my_roster) if my_roster in chosen else 0
+            problems = selectors.roster_problems(picked)
+            if problems and request.POST.get("accept_problems") != "on":
+                # Warn and let the player go on: the same form, with a tick to start anyway.
+                context["problems"] = [{"name": r.name, "errors": problems[r.pk]} for r in picked if r.pk in problems]
+                raise _Warned
             battle = services.battle_create(
                 user=request.user,
                 name=request.POST.get("name", ""),
@@ -106,20 +137,44 @@ def battle_new(request):
             }
         except RuleInputError as exc:
             context["errors"] = exc.errors
+        except _Warned:
+            pass
         else:
             messages.success(request, _("Battle started. Send the invitation link to your opponent."))
             return redirect("battles:detail", battle_id=battle.pk)
     context["setting_groups"] = _settings_form(system, context["values"])
+    context["setting_count"] = sum(len(g["items"]) for g in context["setting_groups"])
     status = 400 if context["errors"] else 200
     return render(request, "battles/new.html", context, status=status)
 
 
+MAX_SCALE_CELLS = 40  # a counter with a longer range is stepped only (its cells would not fit a phone's row)
+
+
+def _scale(widget: dict) -> list[dict]:
+    """The cells a slider is set along: a track's printed cells (and 0 below them), a counter's min..max."""
+    low, high, value = widget.get("min") or 0, widget.get("max"), widget.get("value")
+    if widget["type"] == "track":
+        cells = list(widget.get("cells") or [])
+        if widget.get("set") and low == 0 and cells and not any(c.get("n") == 0 for c in cells):
+            cells.append({"n": 0, "on": value == 0, "lost": False, "colour": ""})
+        return cells
+    if not widget.get("set") or high is None or not 0 < high - low <= MAX_SCALE_CELLS:
+        return []
+    return [{"n": n, "on": n == value, "lost": n > value, "colour": ""} for n in range(low, high + 1)]
+
+
 def _with_json_inputs(node):
-    """Every button of a board gets its inputs as JSON for its data-inputs attribute."""
+    """Every button of a board gets its inputs as JSON for its data-inputs attribute; every slider its scale and
+    the command that sets it."""
     if isinstance(node, dict):
         if node.get("type") == "button":
             node["inputs_json"] = json.dumps(node.get("inputs") or {}, ensure_ascii=False)
-        for value in node.values():
+        elif node.get("type") in ("track", "counter"):
+            node["scale"] = _scale(node)
+            if node.get("set"):
+                node["set_json"] = json.dumps(node["set"], ensure_ascii=False)
+        for value in list(node.values()):
             _with_json_inputs(value)
     elif isinstance(node, list):
         for value in node:
@@ -163,24 +218,59 @@ def battle_detail(request, battle_id):
     return render(request, "battles/detail.html", context)
 
 
+BOARD_CACHE_SIZE = 256  # rendered boards kept per server process: a few versions of every battle being played
+_boards: OrderedDict[tuple, tuple[str, str]] = OrderedDict()
+_boards_lock = threading.Lock()
+
+
+def _rendered_board(request, access: selectors.Access) -> tuple[str, str]:
+    """(HTML, ETag) of the board fragment for this viewer, rendered once per (battle, version, what the viewer may
+    see, language): both phones of a side and every spectator share one render. The key holds the viewer's role and
+    sides because the board shows each side's secrets only to that side; the battle's spectator token stands for
+    this very battle (ids may be reused by a test database)."""
+    key = (access.battle_id, access.version, access.role, access.sides, access.salt, translation.get_language())
+    with _boards_lock:
+        hit = _boards.get(key)
+        if hit is not None:
+            _boards.move_to_end(key)
+            return hit
+    context = _board_context(request, access)  # may read a newer version than asked: cached under the one it drew
+    html = render_to_string("battles/_board.html", context, request=request)
+    key = (access.battle_id, access.version, *key[2:])
+    with _boards_lock:
+        _boards[key] = (html, access.etag)
+        while len(_boards) > BOARD_CACHE_SIZE:
+            _boards.popitem(last=False)
+    return html, access.etag
+
+
 @require_GET
 def battle_board(request, battle_id):
     """The board as an HTML fragment for polling: 304 while the battle's version (the ETag) is unchanged.
 
     Long polling: with `?wait=N` (seconds, at most LONG_POLL_SECONDS) an unchanged board is held until the battle
-    changes or the time runs out, so the other phone sees a change within a fraction of a second."""
+    changes or the time runs out, so the other phone sees a change within a fraction of a second. With `&notify=1`
+    a change is answered 204 with the new ETag and no board (nothing rendered on the wake): the phone fetches the
+    board only when it does not hold that version yet (the phone that wrote it usually does)."""
     access = selectors.battle_access(request, battle_id)
     given = request.headers.get("If-None-Match", "").strip()
     wait = _wait_seconds(request.GET.get("wait"))
     if wait and given == access.etag:
         version = selectors.wait_for_change(access.battle_id, access.version, seconds=wait)
         if version != access.version:
+            if request.GET.get("notify") == "1":
+                response = HttpResponse(status=204)
+                response["ETag"] = f'"v{version}"'
+                response["Cache-Control"] = "private, no-cache"
+                response["Vary"] = "Cookie"
+                return response
             access = selectors.battle_access(request, battle_id)
     if given == access.etag:
         response = HttpResponseNotModified()
     else:
-        context = _board_context(request, access)
-        response = render(request, "battles/_board.html", context)
+        html, etag = _rendered_board(request, access)
+        response = HttpResponse(html)
+        access.version = int(etag.strip('"v'))
     response["ETag"] = access.etag
     response["Cache-Control"] = "private, no-cache"
     response["Vary"] = "Cookie"
@@ -214,12 +304,19 @@ def battle_join(request, token):
         try:
             services.battle_join(token=token, user=request.user)
         except services.GameConflict as exc:
-            return render(request, "battles/join.html", {"side": side, "error": exc.message}, status=409)
+            context = {"side": side, "error": exc.message, "faction": _side_faction(side)}
+            return render(request, "battles/join.html", context, status=409)
         messages.success(request, _("You play {name}.").format(name=side.name))
         return redirect("battles:detail", battle_id=side.battle_id)
     if side.player_id == request.user.id:
         return redirect("battles:detail", battle_id=side.battle_id)
-    return render(request, "battles/join.html", {"side": side, "error": None})
+    return render(request, "battles/join.html", {"side": side, "error": None, "faction": _side_faction(side)})
+
+
+def _side_faction(side) -> str:
+    """The side's faction as its pack names it (the roster's pack), not its code."""
+    pack_id = side.roster.pack_id if side.roster_id and side.roster else None
+    return selectors.faction_name(pack_id, side.faction) if pack_id else side.faction
 
 
 @require_GET

@@ -6,7 +6,8 @@ Run:  .venv/bin/python benchmarks/bench_club_night.py               (SQLite in a
       BENCH_DB=env make bench ARGS=benchmarks/bench_club_night.py    (the throwaway PostgreSQL of scripts/test.sh)
 
 Each of the 40 phones (20 battles, two players each) does what the board page does (static/battles/battle.js):
-it keeps a long poll open on its board (GET /battles/<id>/board?wait=15 with If-None-Match, its browser session),
+it keeps a long poll open on its board (GET /battles/<id>/board?wait=15&notify=1 with If-None-Match, its browser
+session; a change is answered 204 with the new ETag, and the phone then fetches the board only if it lacks that version),
 and records an event every 2 s through the API (a slider change, POST /api/v1/battles/<id>/commands/adjust/ with
 If-Match and an Idempotency-Key; a 412 is retried with the version it returns). BENCH_SYNC=poll replaces the long
 poll by API polling with If-None-Match every BENCH_POLL_S (1 s; a 201 rebased on the other phone's newer events is
@@ -19,7 +20,7 @@ battle: from the moment one phone sends an event to the moment the other phone h
 Targets (issue 11): errors 0, post p50 <= 20 ms, post p99 <= 100 ms, sync p95 <= 1 s.
 
 Environment: BENCH_PHASE_S (default 30), BENCH_PHONES (40), BENCH_SYNC (long or poll), BENCH_POLL_S (1.0),
-BENCH_SEED, WEB_WORKERS and WEB_THREADS (the server's, see config/gunicorn_conf.py).
+BENCH_NOTIFY (1; 0: the long poll answers a change with the whole board, as before), BENCH_SEED, WEB_WORKERS and WEB_THREADS (the server's, see config/gunicorn_conf.py).
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ POLL_S = float(os.environ.get("BENCH_POLL_S", "1.0"))
 EVENT_S = 2.0
 SYNC = os.environ.get("BENCH_SYNC", "long")  # "long": the board page's long poll; "poll": API ETag polling
 LONG_POLL_S = 15  # as static/battles/battle.js asks
+NOTIFY = os.environ.get("BENCH_NOTIFY", "1") == "1"  # 0: the long poll answers a change with the whole board
 MODEL_BACKEND = "django.contrib.auth.backends.ModelBackend"
 TARGETS = {"post_p50": 20.0, "post_p99": 100.0, "sync_p95": 1000.0}
 
@@ -288,10 +290,21 @@ class Phone:
         """The board page: a long poll (`?wait=`) after another, each answered when the battle changes."""
         while (left := deadline - time.monotonic()) > 1:
             headers = {"If-None-Match": self.etag} if self.etag else {}
-            path = f"/battles/{self.info['battle']}/board?wait={min(LONG_POLL_S, int(left))}"
+            path = f"/battles/{self.info['battle']}/board?wait={min(LONG_POLL_S, int(left))}" + (
+                "&notify=1" if NOTIFY else ""
+            )
             t = time.perf_counter()
             try:
                 status, headers, _ = await self.page.request("GET", path, headers=headers)
+                if status == 204:  # "changed to vN", no board: fetch it only when this phone lacks vN
+                    self.stats["long204"] += 1
+                    if version_of(headers.get("etag")) <= version_of(self.etag):
+                        continue  # its own write brought it
+                    headers = {"If-None-Match": self.etag} if self.etag else {}
+                    t = time.perf_counter()
+                    status, headers, _ = await self.page.request(
+                        "GET", f"/battles/{self.info['battle']}/board", headers=headers
+                    )
             except (OSError, asyncio.IncompleteReadError) as exc:
                 self.stats["errors"].append(f"long poll: {exc!r}")
                 await asyncio.sleep(1)
@@ -360,6 +373,7 @@ async def club_night(port: int, clients: list[dict]) -> tuple[dict, float]:
         "poll200": [],
         "board200": [],
         "long304": 0,
+        "long204": 0,
         "sync": [],
         "errors": [],
         "rebased": 0,
@@ -459,7 +473,8 @@ def main() -> int:
     noisy = [x for x in lines if x.strip() and not any(q in x for q in quiet)]
     tmp.cleanup()
 
-    requests = sum(len(stats[k]) for k in ("post", "stale", "poll304", "poll200", "board200")) + stats["long304"]
+    requests = sum(len(stats[k]) for k in ("post", "stale", "poll304", "poll200", "board200"))
+    requests += stats["long304"] + stats["long204"]
     row = {
         "errors": len(stats["errors"]),
         "post_p50": pct(stats["post"], 50),
@@ -469,6 +484,8 @@ def main() -> int:
         "poll_p99": pct(stats["poll304"], 99),
         "state_p50": pct(stats["poll200"], 50),
         "state_p99": pct(stats["poll200"], 99),
+        "board_p50": pct(stats["board200"], 50),
+        "board_p99": pct(stats["board200"], 99),
         "sync_p50": pct(stats["sync"], 50),
         "sync_p95": pct(stats["sync"], 95),
         "sync_max": max(stats["sync"], default=float("nan")),
@@ -476,7 +493,8 @@ def main() -> int:
     print(
         f"{requests} requests in {seconds:.1f} s ({requests / seconds:.0f}/s): {len(stats['post'])} events "
         f"({len(stats['stale'])} retried after 412, {stats['rebased']} rebased on the other phone's), {len(stats['poll304'])} polls 304, {len(stats['poll200'])} polls 200, "
-        f"{len(stats['board200'])} long polls answered with a change, {stats['long304']} timed out (304)"
+        f"{stats['long204']} long polls woken by a change (204), {len(stats['board200'])} boards fetched (200), "
+        f"{stats['long304']} timed out (304)"
     )
     print(
         f"  server CPU              {cpu / seconds * 100:.0f} % of one core ({cpu * 1000 / max(requests, 1):.1f} ms a request)"
@@ -488,6 +506,7 @@ def main() -> int:
     print(f"  event, 412 retries incl.                  p99 {row['event_p99']:7.2f} ms")
     print(f"  poll 304                p50 {row['poll_p50']:7.2f} ms   p99 {row['poll_p99']:7.2f} ms")
     print(f"  poll 200 (new state)    p50 {row['state_p50']:7.2f} ms   p99 {row['state_p99']:7.2f} ms")
+    print(f"  board fetch (200)       p50 {row['board_p50']:7.2f} ms   p99 {row['board_p99']:7.2f} ms")
     print(
         f"  sync delay, phone to phone ({len(stats['sync'])} events)  p50 {row['sync_p50']:6.0f} ms   "
         f"p95 {row['sync_p95']:6.0f} ms   max {row['sync_max']:6.0f} ms ({stats['unseen']} sent in the last moments, unseen)"

@@ -2,9 +2,9 @@
 
 On SQLite a write waits for the lock up to SQLITE_TIMEOUT seconds (config/env.py); when that runs out, sqlite3
 raises OperationalError("database is locked"). PostgreSQL's lock and statement timeouts
-(lock_timeout, statement_timeout) are mapped the same way. The middleware catches it from views (DRF re-raises
-what it does not handle, so the API is covered too); `config.views.server_error` catches it from other middleware
-(a session saved on the way out)."""
+(lock_timeout, statement_timeout) are mapped the same way, and so is a PostgreSQL that is restarting. The
+middleware catches it from views (DRF re-raises what it does not handle, so the API is covered too);
+`config.views.server_error` catches it from other middleware (a session saved on the way out)."""
 
 from __future__ import annotations
 
@@ -12,10 +12,17 @@ import sys
 
 from django.db import OperationalError
 from django.http import HttpResponse, JsonResponse
+from django.utils.html import escape
+from django.utils.translation import gettext as _
 
 RETRY_AFTER_S = 2
 _BUSY_MESSAGES = ("database is locked", "database table is locked", "database is busy")
 _PG_BUSY_SQLSTATES = {"55P03", "57014", "40P01"}  # lock_not_available, query_canceled (timeout), deadlock
+
+
+# PostgreSQL going away or coming back (a restart): 503 while it is down. Once it is back, CONN_HEALTH_CHECKS
+# (config/settings/base.py) replaces each thread's dead connection before a request uses it (tests/test_db_restart.py).
+_PG_UNAVAILABLE_SQLSTATES = {"57P01", "57P02", "57P03", "53300"}  # admin/crash shutdown, starting up, too many
 
 
 def is_database_busy(exc: BaseException | None) -> bool:
@@ -24,18 +31,23 @@ def is_database_busy(exc: BaseException | None) -> bool:
     if any(m in str(exc).lower() for m in _BUSY_MESSAGES):
         return True
     cause = exc.__cause__
-    return getattr(cause, "sqlstate", None) in _PG_BUSY_SQLSTATES
+    sqlstate = getattr(cause, "sqlstate", None)
+    if sqlstate in _PG_BUSY_SQLSTATES or sqlstate in _PG_UNAVAILABLE_SQLSTATES:
+        return True
+    # No SQLSTATE from psycopg: no server answered (refused, or the connection closed under the request).
+    return (sqlstate is None and type(cause).__module__.startswith("psycopg")) or str(sqlstate).startswith("08")
 
 
 def busy_response(request) -> HttpResponse:
-    detail = "The server is busy with other players' moves. Nothing was recorded: try again in a moment."
+    detail = _("The server is busy for a moment. Nothing was recorded: try again shortly.")
     if request.path.startswith("/api/") or "application/json" in request.headers.get("Accept", ""):
         response = JsonResponse({"detail": detail, "code": "busy"}, status=503)
     else:
+        # A bare page: the database may be what is missing, so no template tags that query it.
         response = HttpResponse(
             "<!doctype html><meta charset='utf-8'><meta name='viewport' content='width=device-width'>"
-            f"<meta http-equiv='refresh' content='{RETRY_AFTER_S}'><title>Busy · Armlist</title>"
-            f"<h1>One moment</h1><p>{detail} This page reloads by itself.</p>",
+            f"<meta http-equiv='refresh' content='{RETRY_AFTER_S}'><title>{escape(_('One moment'))} · Armlist</title>"
+            f"<h1>{escape(_('One moment'))}</h1><p>{escape(detail)} {escape(_('This page reloads by itself.'))}</p>",
             status=503,
         )
     response["Retry-After"] = str(RETRY_AFTER_S)

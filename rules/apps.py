@@ -13,3 +13,7 @@ class RulesConfig(AppConfig):
 
         i18n.install(translation.gettext, translation.ngettext)
         registry.configure(getattr(settings, "RULES_SYSTEMS", []))
+
+        from config.validation import guard_app_models
+
+        guard_app_models(self)  # the balance jobs' rows, checked against their columns (issue #18)

@@ -1,6 +1,7 @@
 """Celery tasks of the rules app (autodiscovered). Thin: the work is in rules.jobs.services."""
 
 from celery import shared_task
+from celery.signals import worker_ready, worker_shutdown
 
 
 @shared_task(
@@ -15,3 +16,25 @@ def balance_chunk(self, job_id: int, index: int) -> str:
     from rules.jobs.services import balance_chunk_run
 
     return balance_chunk_run(job_id=job_id, index=index, worker=self.request.hostname or "")
+
+
+# Every worker's main process watches for chunks whose worker died (rules/jobs/watchdog.py): celery beat is not
+# needed, so `make run` has it too.
+_watchdog = None
+
+
+@worker_ready.connect
+def _start_watchdog(sender=None, **kwargs):
+    global _watchdog
+    from rules.jobs.watchdog import Watchdog, watchdog_seconds
+
+    if _watchdog is None and watchdog_seconds() > 0:
+        _watchdog = Watchdog().start()
+
+
+@worker_shutdown.connect
+def _stop_watchdog(sender=None, **kwargs):
+    global _watchdog
+    if _watchdog is not None:
+        _watchdog.stop()
+        _watchdog = None

@@ -55,3 +55,14 @@ def test_production_refuses_a_short_secret_key():
     result = run_manage({"SECRET_KEY": "short"}, "check", settings="config.settings.production")
     assert result.returncode != 0
     assert "SECRET_KEY" in result.stderr
+
+
+def test_production_refuses_debug_true_with_a_clear_message():
+    result = run_manage({"DEBUG": "true"}, "check", settings="config.settings.production")
+    assert result.returncode != 0
+    assert "DEBUG=true is refused" in result.stderr
+
+
+def test_base_settings_still_accept_debug_for_local_work():
+    result = run_manage({"DEBUG": "true"}, "check")
+    assert result.returncode == 0, result.stderr

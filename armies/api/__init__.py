@@ -18,8 +18,10 @@ from armies.api.exchange import (
     SharedRosterApi,
     upgrade_preview,
 )
+from armies.api.invites import ClubJoinApi, InviteDetailApi, InviteListApi
 from armies.api.packs import PackDetailApi, PackListApi, PackPublishApi, ProfileDetailApi, ProfileListApi
 from armies.api.rosters import (
+    BuilderToolApi,
     EntryAddApi,
     EntryDetailApi,
     EntryDuplicateApi,
@@ -30,6 +32,10 @@ from armies.api.rosters import (
 )
 
 __all__ = [
+    "ClubJoinApi",
+    "InviteDetailApi",
+    "InviteListApi",
+    "BuilderToolApi",
     "ClubDetailApi",
     "ClubListApi",
     "EntryAddApi",

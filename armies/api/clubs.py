@@ -14,6 +14,7 @@ from armies.api.common import CLUB_ID, BaseAPIView, _require_login, _service_cal
 from armies.api.packs import PackOutputSerializer
 from armies.api.rosters import RosterSummarySerializer
 from armies.models import Club, Membership
+from armies.serializers import notes_field
 
 
 class ClubSerializer(serializers.Serializer):
@@ -42,7 +43,7 @@ def _club_data(club: Club, role: str) -> dict:
 class ClubListApi(BaseAPIView):
     class InputSerializer(serializers.Serializer):
         name = serializers.CharField(max_length=100)
-        description = serializers.CharField(required=False, allow_blank=True, default="")
+        description = notes_field(required=False, default="")
 
         class Meta:
             ref_name = "ArmiesClubCreateInput"
@@ -75,7 +76,7 @@ class ClubDetailApi(BaseAPIView):
 
     class InputSerializer(serializers.Serializer):
         name = serializers.CharField(max_length=100, required=False)
-        description = serializers.CharField(required=False, allow_blank=True)
+        description = notes_field(required=False)
 
         class Meta:
             ref_name = "ArmiesClubUpdateInput"

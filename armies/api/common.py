@@ -57,6 +57,7 @@ class EntryStateSerializer(serializers.Serializer):
     position = serializers.IntegerField()
     cost = serializers.IntegerField()
     profile = ProfileSerializer()
+    pack = serializers.JSONField(allow_null=True, help_text="The roster's pack the unit comes from.")
     issues = IssueSerializer(many=True)
 
     class Meta:
@@ -76,6 +77,7 @@ class RosterStateSerializer(serializers.Serializer):
     club = serializers.JSONField(allow_null=True)
     pack = serializers.JSONField()
     newer_pack = serializers.JSONField(allow_null=True)
+    packs = serializers.JSONField(help_text="Every pack the roster draws on (main first), each pinned to a version.")
     can_write = serializers.BooleanField()
     currency = serializers.CharField(help_text='The unit of cost as a person reads it ("pts"); empty: no price.')
     total = serializers.IntegerField()
@@ -89,7 +91,8 @@ class RosterStateSerializer(serializers.Serializer):
 
 
 def _error_response(exc: services.ServiceError) -> Response:
-    """StaleVersion is 412 with the current version; any other ServiceError 400 with its message and fields."""
+    """StaleVersion is 412 with the current version, NotAllowed 403; any other ServiceError 400 with its message and
+    fields."""
     if isinstance(exc, services.StaleVersion):
         return Response(
             {"detail": exc.message, "current_version": exc.current}, status=status.HTTP_412_PRECONDITION_FAILED
@@ -97,7 +100,8 @@ def _error_response(exc: services.ServiceError) -> Response:
     body = {"detail": exc.message}
     if exc.errors:
         body["errors"] = exc.errors
-    return Response(body, status=status.HTTP_400_BAD_REQUEST)
+    forbidden = isinstance(exc, services.NotAllowed)
+    return Response(body, status=status.HTTP_403_FORBIDDEN if forbidden else status.HTTP_400_BAD_REQUEST)
 
 
 def _service_call(fn, **kwargs):

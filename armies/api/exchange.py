@@ -31,7 +31,10 @@ class ExportSerializer(serializers.Serializer):
     pack = serializers.JSONField()
     roster = serializers.JSONField()
     entries = serializers.JSONField()
-    checksum = serializers.CharField()
+    checksum = serializers.CharField(help_text="sha256 of the rest: integrity only, anyone can recompute it.")
+    signature = serializers.CharField(
+        required=False, help_text="This site's HMAC of the checksum: the file is Armlist's own (absent: unverified)."
+    )
 
     class Meta:
         ref_name = "ArmiesRosterExport"
@@ -49,12 +52,21 @@ class RosterExportApi(BaseAPIView):
         return Response(services.roster_export(roster=roster))
 
 
+class ImportedSerializer(RosterStateSerializer):
+    verified = serializers.BooleanField(help_text="The file carries this site's signature: Armlist's own, unedited.")
+    notice = serializers.CharField(help_text="What the import means for the reader (an unverified file says so).")
+
+    class Meta:
+        ref_name = "ArmiesRosterImported"
+
+
 class RosterImportApi(BaseAPIView):
     @extend_schema(
         operation_id="rosters_import",
         request=ExportSerializer,
-        responses={201: RosterStateSerializer},
-        summary="Create a roster from an export file (versions 1 and 2); a malformed, unknown or altered file is refused.",
+        responses={201: ImportedSerializer},
+        summary="Create a roster from an export file; a malformed, unknown or damaged file is refused, one without "
+        "this site's signature is imported as unverified.",
     )
     def post(self, request):
         _require_login(request)
@@ -64,7 +76,12 @@ class RosterImportApi(BaseAPIView):
             data=request.data,
             visible_packs=selectors.pack_visible_to(request.user),
         )
-        return error or _state_response(request, roster, status_code=status.HTTP_201_CREATED)
+        if error:
+            return error
+        response = _state_response(request, roster, status_code=status.HTTP_201_CREATED)
+        verified = services.export_verified(request.data)
+        response.data = {**response.data, "verified": verified, "notice": services.import_notice(verified)}
+        return response
 
 
 class UpgradePlanSerializer(serializers.Serializer):

@@ -11,6 +11,7 @@ from rest_framework.response import Response
 
 from armies import selectors, services, systems
 from armies.api.common import PACK_ID, BaseAPIView, ProfileSerializer, _require_login, _service_call, _valid
+from armies.serializers import COLUMN_MAX, notes_field, profile_size_errors
 
 
 class PackOutputSerializer(serializers.Serializer):
@@ -35,7 +36,7 @@ class PackListApi(BaseAPIView):
         system = serializers.CharField(required=False, help_text="Game system slug (default: the first one).")
         name = serializers.CharField(max_length=120)
         club = serializers.IntegerField(required=False, allow_null=True)
-        source = serializers.CharField(required=False, allow_blank=True, default="")
+        source = notes_field(required=False, default="")
 
         class Meta:
             ref_name = "ArmiesPackCreateInput"
@@ -126,12 +127,19 @@ class ProfileInputSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=120)
     faction = serializers.CharField(max_length=40)
     kind = serializers.CharField(max_length=10)
-    cost = serializers.IntegerField()
+    cost = serializers.IntegerField(min_value=0, max_value=COLUMN_MAX)
     data = serializers.JSONField()
-    notes = serializers.CharField(required=False, allow_blank=True, default="")
+    notes = notes_field(required=False, default="")
 
     class Meta:
         ref_name = "ArmiesProfileInput"
+
+    def validate_data(self, value):
+        # Measured before the system's schema, which takes seconds on a unit of thousands of soldiers.
+        errors = profile_size_errors(value)
+        if errors:
+            raise serializers.ValidationError(next(iter(errors.values())))
+        return value
 
 
 class ProfileSavedSerializer(serializers.Serializer):

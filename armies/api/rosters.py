@@ -26,6 +26,7 @@ from armies.api.common import (
     _valid,
 )
 from armies.models import Roster, RosterEntry
+from armies.serializers import COLUMN_MAX, OptionsField, notes_field, points_limit_field
 
 
 class RosterSummarySerializer(serializers.Serializer):
@@ -52,10 +53,10 @@ class RosterListApi(BaseAPIView):
         pack = serializers.IntegerField()
         name = serializers.CharField(max_length=120)
         faction = serializers.CharField(max_length=40)
-        points_limit = serializers.IntegerField(required=False, allow_null=True, min_value=0, default=None)
+        points_limit = points_limit_field(required=False, default=None)
         club = serializers.IntegerField(required=False, allow_null=True, default=None)
         visibility = serializers.ChoiceField(choices=Roster.Visibility.choices, default=Roster.Visibility.PRIVATE)
-        notes = serializers.CharField(required=False, allow_blank=True, default="")
+        notes = notes_field(required=False, default="")
 
         class Meta:
             ref_name = "ArmiesRosterCreateInput"
@@ -88,10 +89,16 @@ class RosterDetailApi(BaseAPIView):
     class InputSerializer(serializers.Serializer):
         name = serializers.CharField(max_length=120, required=False)
         faction = serializers.CharField(max_length=40, required=False)
-        points_limit = serializers.IntegerField(required=False, allow_null=True, min_value=0)
+        points_limit = points_limit_field(required=False)
         club = serializers.IntegerField(required=False, allow_null=True)
         visibility = serializers.ChoiceField(choices=Roster.Visibility.choices, required=False)
-        notes = serializers.CharField(required=False, allow_blank=True)
+        notes = notes_field(required=False)
+        extra_packs = serializers.ListField(
+            child=serializers.IntegerField(),
+            required=False,
+            max_length=20,
+            help_text="Ids of the custom pack versions the roster draws on besides its main pack (the whole set).",
+        )
         version = serializers.IntegerField(required=False)
 
         class Meta:
@@ -114,8 +121,13 @@ class RosterDetailApi(BaseAPIView):
         data.pop("version", None)
         if "club" in data:
             data["club"] = selectors.club_get_for_user(request.user, data["club"])[0] if data["club"] else None
+        if "extra_packs" in data:  # pinned packs stay choosable; others must be readable (404 otherwise)
+            choices = {p.pk: p for p in selectors.extra_pack_choices(request.user, roster)}
+            data["extra_packs"] = [
+                choices.get(i) or selectors.pack_get_for_user(request.user, i) for i in data["extra_packs"]
+            ]
         _ignored, error = _service_call(
-            services.roster_update,
+            services.roster_update_with_packs,
             roster=roster,
             user=request.user,
             expected_version=_expected_version(request),
@@ -136,9 +148,14 @@ class RosterDetailApi(BaseAPIView):
 
 class EntryAddApi(BaseAPIView):
     class InputSerializer(serializers.Serializer):
-        profile = serializers.CharField(max_length=80, help_text="Slug of a unit in the roster's pack version.")
-        count = serializers.IntegerField(default=1)
-        options = serializers.JSONField(
+        profile = serializers.CharField(max_length=80, help_text="Slug of a unit in one of the roster's packs.")
+        pack = serializers.IntegerField(
+            required=False,
+            default=None,
+            help_text="Id of the roster's pack the unit is in; default: the main pack first.",
+        )
+        count = serializers.IntegerField(default=1, min_value=1, max_value=99)
+        options = OptionsField(
             required=False, default=None, help_text="Laid over the unit's default options; checked against the system."
         )
         version = serializers.IntegerField(required=False)
@@ -160,11 +177,47 @@ class EntryAddApi(BaseAPIView):
             services.entry_add,
             roster=roster,
             profile=data["profile"],
+            pack=data["pack"],
             count=data["count"],
             options=data["options"],
             expected_version=_expected_version(request),
         )
         return error or _state_response(request, roster, status_code=status.HTTP_201_CREATED)
+
+
+class BuilderToolApi(BaseAPIView):
+    class InputSerializer(serializers.Serializer):
+        inputs = serializers.JSONField(required=False, default=dict, help_text="Checked against the tool's schema.")
+        version = serializers.IntegerField(required=False)
+
+        class Meta:
+            ref_name = "ArmiesBuilderToolInput"
+
+    @extend_schema(
+        operation_id="rosters_builder_tool",
+        parameters=[ROSTER_ID, IF_MATCH],
+        request=InputSerializer,
+        responses={201: OpenApiTypes.OBJECT},
+        summary="Run one of the system's builder tools (e.g. a random figure from the book's tables); answers what it "
+        "made (lines, result, the new entries' keys) and the whole roster.",
+    )
+    def post(self, request, roster_id, key):
+        roster = selectors.roster_get_for_user(request.user, roster_id, write=True)
+        data = _valid(self.InputSerializer, request.data)
+        made, error = _service_call(
+            services.builder_tool_run,
+            roster=roster,
+            key=key,
+            inputs=data["inputs"],
+            expected_version=_expected_version(request),
+        )
+        if error:
+            return error
+        result, entries = made
+        state = _state_response(request, roster, status_code=status.HTTP_201_CREATED)
+        state.data = {"lines": result.lines, "result": result.result, "entries": [e.key for e in entries],
+                      "roster": state.data}  # fmt: skip
+        return state
 
 
 def _entry(roster: Roster, key: str) -> RosterEntry:
@@ -181,9 +234,9 @@ def _entry(roster: Roster, key: str) -> RosterEntry:
 
 class EntryDetailApi(BaseAPIView):
     class InputSerializer(serializers.Serializer):
-        count = serializers.IntegerField(required=False)
-        options = serializers.JSONField(required=False, help_text="Replaces the entry's options as a whole.")
-        position = serializers.IntegerField(required=False)
+        count = serializers.IntegerField(required=False, min_value=1, max_value=99)
+        options = OptionsField(required=False, help_text="Replaces the entry's options as a whole.")
+        position = serializers.IntegerField(required=False, min_value=0, max_value=COLUMN_MAX)
         version = serializers.IntegerField(required=False)
 
         class Meta:

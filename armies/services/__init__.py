@@ -8,16 +8,35 @@ game (profile schemas, entry options, costs) is asked of the system through armi
 """
 
 from armies.services.clubs import club_create, member_add, member_remove, member_set_role
-from armies.services.common import ServiceError, StaleVersion, canonical_json, checksum_of, lock_and_bump
+from armies.services.common import (
+    NotAllowed,
+    ServiceError,
+    StaleVersion,
+    canonical_json,
+    checksum_of,
+    lock_and_bump,
+)
 from armies.services.exchange import (
     READABLE_FORMAT_VERSIONS,
     ROSTER_FORMAT,
     ROSTER_FORMAT_VERSION,
+    export_signature,
+    export_verified,
+    import_notice,
     options_from_columns,
     roster_export,
     roster_import,
     roster_upgrade,
     roster_upgrade_plan,
+)
+from armies.services.invites import (
+    INVITE_DAYS,
+    INVITE_ROLES,
+    InviteDead,
+    club_invite_create,
+    club_invite_revoke,
+    club_join,
+    invite_state,
 )
 from armies.services.packs import (
     PACK_FORMAT,
@@ -36,6 +55,7 @@ from armies.services.packs import (
 )
 from armies.services.rosters import (
     MAX_ENTRIES,
+    builder_tool_run,
     clean_options,
     entry_add,
     entry_duplicate,
@@ -44,19 +64,30 @@ from armies.services.rosters import (
     roster_copy,
     roster_create,
     roster_delete,
+    roster_set_extra_packs,
     roster_update,
+    roster_update_with_packs,
     share_link_create,
     share_link_revoke,
 )
 
 __all__ = [
+    "INVITE_DAYS",
+    "INVITE_ROLES",
+    "InviteDead",
+    "club_invite_create",
+    "club_invite_revoke",
+    "club_join",
+    "invite_state",
     "MAX_ENTRIES",
     "PACK_FORMAT",
     "READABLE_FORMAT_VERSIONS",
     "ROSTER_FORMAT",
     "ROSTER_FORMAT_VERSION",
+    "NotAllowed",
     "ServiceError",
     "StaleVersion",
+    "builder_tool_run",
     "canonical_json",
     "checksum_of",
     "clean_options",
@@ -65,6 +96,9 @@ __all__ = [
     "entry_duplicate",
     "entry_remove",
     "entry_update",
+    "export_signature",
+    "export_verified",
+    "import_notice",
     "load_packs",
     "lock_and_bump",
     "member_add",
@@ -85,7 +119,9 @@ __all__ = [
     "roster_delete",
     "roster_export",
     "roster_import",
+    "roster_set_extra_packs",
     "roster_update",
+    "roster_update_with_packs",
     "roster_upgrade",
     "roster_upgrade_plan",
     "share_link_create",

@@ -23,6 +23,11 @@ class ServiceError(Exception):
         self.errors = errors or {}
 
 
+class NotAllowed(ServiceError):
+    """A write the user may not make on a roster they may otherwise change (403, not 400): an editor changing who
+    sees it, for one."""
+
+
 class StaleVersion(ServiceError):
     def __init__(self, current: int):
         super().__init__(

@@ -1,45 +1,76 @@
 """Rosters leaving and entering the site: the versioned export format, import, and upgrades to a newer version
 of the roster's pack.
 
-Format "armlist-roster": version 2 holds each entry's `options`; version 1 (before options existed) held `loadout`
-and `pilot` beside each other and still imports, converted the way migration 0002 converted stored entries.
+Format "armlist-roster": version 3 adds `extra_packs` (the custom packs the roster draws on, each slug and version)
+and an entry's `pack` slug when its unit comes from one of them; version 2 holds each entry's `options`; version 1
+(before options existed) held `loadout` and `pilot` beside each other and still imports, converted the way
+migration 0002 converted stored entries. Versions 1 and 2 read as rosters of their one pack.
 """
 
 from __future__ import annotations
 
+import hmac
 import re
 
+from django.core import signing
 from django.db import transaction
 from django.utils.translation import gettext as _
 
 from armies import systems
 from armies.models import DataPack, Roster, RosterEntry, UnitProfile
-from armies.selectors import roster_entries, roster_for_rules
+from armies.selectors import roster_entries, roster_for_rules, roster_packs
+from armies.serializers import ImportEntrySerializer, ImportRosterSerializer, errors_of
 from armies.services.common import ServiceError, checksum_of, lock_and_bump, rule_errors
 from armies.services.rosters import MAX_ENTRIES, clean_options, roster_create
+from config.validation import check_rows, json_problem
 
 ROSTER_FORMAT = "armlist-roster"
-ROSTER_FORMAT_VERSION = 2
-READABLE_FORMAT_VERSIONS = (1, 2)
+ROSTER_FORMAT_VERSION = 3
+READABLE_FORMAT_VERSIONS = (1, 2, 3)
+EXPORT_SALT = "armies.roster-export"
 
 
 # Export / import ---------------------------------------------------------------------------------------------
 def roster_export(*, roster: Roster, entries: list[RosterEntry] | None = None) -> dict:
     entries = roster_entries(roster) if entries is None else entries
+    main, *extras = roster_packs(roster, fresh=True)
+    slug_of = {p.pk: p.slug for p in extras}
+
+    def entry(e: RosterEntry) -> dict:
+        row = {"key": e.key, "profile": e.profile.slug, "count": e.count, "options": e.options}
+        return {**row, "pack": slug_of[e.profile.pack_id]} if e.profile.pack_id in slug_of else row
+
     body = {
         "format": ROSTER_FORMAT,
         "format_version": ROSTER_FORMAT_VERSION,
         "system": roster.system,
-        "pack": {"slug": roster.pack.slug, "version": roster.pack.version, "checksum": roster.pack.checksum},
+        "pack": {"slug": main.slug, "version": main.version, "checksum": main.checksum},
+        "extra_packs": [{"slug": p.slug, "version": p.version, "checksum": p.checksum, "name": p.name} for p in extras],
         "roster": {
             "name": roster.name,
             "faction": roster.faction,
             "points_limit": roster.points_limit,
             "notes": roster.notes,
         },
-        "entries": [{"key": e.key, "profile": e.profile.slug, "count": e.count, "options": e.options} for e in entries],
+        "entries": [entry(e) for e in entries],
     }
-    return {**body, "checksum": checksum_of(body)}
+    checksum = checksum_of(body)
+    return {**body, "checksum": checksum, "signature": export_signature(checksum)}
+
+
+def export_signature(checksum: str) -> str:
+    """HMAC of a file's checksum under a key derived from SECRET_KEY: only this site can make it, so a file that
+    carries it is Armlist's own, unedited. The checksum alone is integrity only (anyone can recompute it)."""
+    return signing.Signer(salt=EXPORT_SALT).signature(checksum)
+
+
+def export_verified(data) -> bool:
+    """Whether an export file carries this site's signature of its checksum (an unsigned, edited-and-rechecksummed
+    or foreign file imports as "unverified", after the same validation as any other)."""
+    if not isinstance(data, dict) or not isinstance(data.get("checksum"), str):
+        return False
+    signature = data.get("signature")
+    return isinstance(signature, str) and hmac.compare_digest(signature, export_signature(data["checksum"]))
 
 
 def options_from_columns(loadout, pilot) -> dict:
@@ -67,6 +98,35 @@ def _entry_options(e: dict, version: int, i: int):
     return options
 
 
+def import_notice(verified: bool) -> str:
+    """What an import means, for the person who made it."""
+    if verified:
+        return _("Imported from a file this site signed: it is Armlist's own, unedited.")
+    return _(
+        "Imported, but unverified: the file does not carry this site's signature (made elsewhere, or edited). "
+        "Every field was checked like any other input."
+    )
+
+
+def _validated_file(data: dict, roster_info: dict, entries: list) -> tuple[dict, list[dict]]:
+    """The file's roster and entries through the bounds the API's inputs use (armies.serializers), before any
+    pack or rules lookup: a huge loadout, `points_limit: true` or megabytes of notes are refused here."""
+    found = json_problem(data)
+    if found is not None:
+        _refuse(f"{found[0] or 'the file'}: {found[1]}")
+    fields = ImportRosterSerializer(data=roster_info)
+    if not fields.is_valid():
+        _refuse(" ".join(f"roster.{k}: {v}" for k, v in errors_of(fields).items()))
+    cleaned = []
+    for i, e in enumerate(entries):
+        entry = ImportEntrySerializer(data=e) if isinstance(e, dict) else None
+        if entry is None or not entry.is_valid():
+            why = " ".join(f"{k}: {v}" for k, v in errors_of(entry).items()) if entry else "not an object."
+            _refuse(f"entry {i + 1}: {why}")
+        cleaned.append(dict(entry.validated_data))
+    return dict(fields.validated_data), cleaned
+
+
 @transaction.atomic
 def roster_import(*, user, data, visible_packs) -> Roster:
     """Creates a roster from an export file. A malformed, foreign-version or altered file creates nothing."""
@@ -78,24 +138,41 @@ def roster_import(*, user, data, visible_packs) -> Roster:
     if isinstance(version, bool) or version not in READABLE_FORMAT_VERSIONS:
         readable = " and ".join(map(str, READABLE_FORMAT_VERSIONS))
         _refuse(f"format version {version!r} is not supported (this site reads versions {readable}).")
-    body = {k: v for k, v in data.items() if k != "checksum"}
+    body = {k: v for k, v in data.items() if k not in ("checksum", "signature")}
     if not isinstance(data.get("checksum"), str) or checksum_of(body) != data["checksum"]:
         _refuse("the checksum does not match: the file was altered or damaged after export.")
+    signature = data.get("signature")
+    if signature is not None and not (isinstance(signature, str) and len(signature) <= 100):
+        _refuse("the signature is not one this site makes (a short text).")
     pack_info, roster_info, entries = data.get("pack"), data.get("roster"), data.get("entries")
     if not isinstance(pack_info, dict) or not isinstance(roster_info, dict) or not isinstance(entries, list):
         _refuse("the file lacks its pack, roster or entries.")
     if len(entries) > MAX_ENTRIES:
         _refuse(f"more than {MAX_ENTRIES} entries.")
-    pack = visible_packs.filter(
-        system=data.get("system"), slug=pack_info.get("slug"), version=pack_info.get("version"), published=True
-    ).first()
-    if pack is None:
-        _refuse(f"the data pack {pack_info.get('slug')!r} version {pack_info.get('version')!r} is not available here.")
-    profiles = {p.slug: p for p in UnitProfile.objects.filter(pack=pack).select_related("faction")}
+    roster_info, entries = _validated_file(data, roster_info, entries)
+    extra_info = data.get("extra_packs", []) if version >= 3 else []
+    if not isinstance(extra_info, list) or not all(isinstance(p, dict) for p in extra_info):
+        _refuse("the file's extra packs are not a list of packs.")
+    packs = {}
+    for info in [pack_info, *extra_info]:
+        found = visible_packs.filter(
+            system=data.get("system"), slug=info.get("slug"), version=info.get("version"), published=True
+        ).first()
+        if found is None:
+            _refuse(f"the data pack {info.get('slug')!r} version {info.get('version')!r} is not available here.")
+        if found.slug in packs:
+            _refuse(f"the data pack {found.slug!r} is named twice.")
+        packs[found.slug] = found
+    pack, *extra_packs = packs.values()
+    profiles = {
+        (p.pack.slug, p.slug): p
+        for p in UnitProfile.objects.filter(pack__in=packs.values()).select_related("faction", "pack")
+    }
     keys, rows = set(), []
     for i, e in enumerate(entries):
-        if not isinstance(e, dict) or e.get("profile") not in profiles:
-            _refuse(f"entry {i + 1} names a unit that is not in {pack}.")
+        from_pack = e.get("pack", pack.slug) if isinstance(e, dict) else None
+        if (from_pack, e.get("profile") if isinstance(e, dict) else None) not in profiles:
+            _refuse(f"entry {i + 1} names a unit that is not in {packs.get(from_pack, pack)}.")
         key = e.get("key")
         if not isinstance(key, str) or not re.fullmatch(r"[A-Za-z0-9_-]{1,16}", key) or key in keys:
             _refuse(f"entry {i + 1} has a missing or repeated key.")
@@ -103,7 +180,7 @@ def roster_import(*, user, data, visible_packs) -> Roster:
         count = e.get("count", 1)
         if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= 99:
             _refuse(f"entry {i + 1} has a bad count.")
-        profile = profiles[e["profile"]]
+        profile = profiles[(from_pack, e["profile"])]
         try:
             options = clean_options(
                 system=pack.system, profile=profile.as_rules_dict(), options=_entry_options(e, version, i)
@@ -119,26 +196,48 @@ def roster_import(*, user, data, visible_packs) -> Roster:
             faction=str(roster_info.get("faction") or ""),
             points_limit=roster_info.get("points_limit"),
             notes=str(roster_info.get("notes") or ""),
+            extra_packs=extra_packs,
         )
     except ServiceError as exc:
         _refuse(exc.message)
     RosterEntry.objects.bulk_create(
-        RosterEntry(roster=roster, key=key, profile=profile, count=count, options=options, position=i + 1)
-        for i, (key, profile, count, options) in enumerate(rows)
+        check_rows(  # bulk_create sends no pre_save: the row check by hand
+            RosterEntry(roster=roster, key=key, profile=profile, count=count, options=options, position=i + 1)
+            for i, (key, profile, count, options) in enumerate(rows)
+        )
     )
     return roster
 
 
 # Pack upgrade ------------------------------------------------------------------------------------------------
+def upgraded_pack(roster: Roster, target: DataPack) -> DataPack | None:
+    """The roster's pack (main or extra) that `target` is a newer version of, or None."""
+    for pack in roster_packs(roster, fresh=True):
+        if (pack.system, pack.slug, pack.owner_id, pack.club_id) == (
+            target.system,
+            target.slug,
+            target.owner_id,
+            target.club_id,
+        ) and target.version > pack.version:
+            return pack
+    return None
+
+
 def roster_upgrade_plan(*, roster: Roster, target: DataPack, entries: list[RosterEntry] | None = None) -> dict:
-    """What moving `roster` to `target` (a newer version of its pack) would change, entry by entry."""
+    """What moving `roster` to `target` (a newer version of its main pack or of one of its extra packs) would
+    change, entry by entry; entries of the roster's other packs stay as they are."""
     entries = roster_entries(roster) if entries is None else entries
+    current = upgraded_pack(roster, target) or roster.pack
     new_profiles = {p.slug: p for p in UnitProfile.objects.filter(pack=target).select_related("faction")}
     rules_roster = roster_for_rules(roster, entries=entries)
+    from_current = {e.key for e in entries if e.profile.pack_id == current.pk}
     with rule_errors("This roster cannot be upgraded:"):
         old_report = systems.cost_roster(roster.system, rules_roster)
         changes, new_entries, removed = [], [], []
         for rules_entry in rules_roster["entries"]:
+            if rules_entry["key"] not in from_current:
+                new_entries.append(rules_entry)
+                continue
             new_profile = new_profiles.get(rules_entry["profile"]["slug"])
             lines, options = systems.upgrade_changes(
                 roster.system, rules_entry, new_profile.as_rules_dict() if new_profile else None
@@ -154,7 +253,7 @@ def roster_upgrade_plan(*, roster: Roster, target: DataPack, entries: list[Roste
                 e["options"] = systems.options_without(roster.system, e, set(removed))
         new_report = systems.cost_roster(roster.system, {**rules_roster, "entries": new_entries})
     return {
-        "from": {"id": roster.pack_id, "version": roster.pack.version},
+        "from": {"id": current.pk, "version": current.version},
         "to": {"id": target.pk, "version": target.version},
         "total_before": old_report.total,
         "total_after": new_report.total,
@@ -167,7 +266,8 @@ def roster_upgrade_plan(*, roster: Roster, target: DataPack, entries: list[Roste
 
 @transaction.atomic
 def roster_upgrade(*, roster: Roster, target: DataPack, expected_version: int | None = None) -> dict:
-    if target.system != roster.system or target.slug != roster.pack.slug or target.version <= roster.pack.version:
+    current = upgraded_pack(roster, target)
+    if target.system != roster.system or current is None:
         raise ServiceError(_("That is not a newer version of this roster's pack."), {"pack": _("not newer")})
     if not target.published:
         raise ServiceError(_("That version is not published."), {"pack": "draft"})
@@ -181,9 +281,16 @@ def roster_upgrade(*, roster: Roster, target: DataPack, expected_version: int | 
             entry.delete()
             continue
         planned = by_key[entry.key]
-        entry.profile = new_profiles[planned["profile"]["slug"]]
-        entry.options = planned["options"]
+        if entry.profile.pack_id == current.pk:
+            entry.profile = new_profiles[planned["profile"]["slug"]]
+        if entry.options != planned["options"]:  # an entry of another pack may lose pilots from removed entries
+            entry.options = planned["options"]
         entry.save(update_fields=["profile", "options"])
-    roster.pack = target
-    roster.save(update_fields=["pack", "updated_at"])
+    if current.pk == roster.pack_id:
+        roster.pack = target
+        roster.save(update_fields=["pack", "updated_at"])
+    else:
+        roster.extra_packs.remove(current)
+        roster.extra_packs.add(target)
+    roster._roster_packs = None  # selectors.roster_packs reads them again
     return plan

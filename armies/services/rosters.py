@@ -17,8 +17,8 @@ from django.utils.translation import gettext as _
 
 from armies import systems
 from armies.models import Club, DataPack, Membership, Roster, RosterEntry, ShareLink, UnitProfile
-from armies.selectors import entry_for_rules, roster_entries
-from armies.services.common import ServiceError, lock_and_bump, rule_errors
+from armies.selectors import entry_for_rules, pack_profiles, roster_entries, roster_for_rules, roster_packs
+from armies.services.common import NotAllowed, ServiceError, lock_and_bump, rule_errors
 
 MAX_ENTRIES = 500
 MAX_OPTIONS_CHARS = 5000
@@ -55,7 +55,10 @@ def roster_create(
     club: Club | None = None,
     visibility: str = Roster.Visibility.PRIVATE,
     notes: str = "",
+    extra_packs=(),
 ) -> Roster:
+    """A new roster on `pack` (the official pack by default, chosen by the caller), drawing also on `extra_packs`
+    (custom packs of the same system, each a published version)."""
     name = (name or "").strip()
     if not name:
         raise ServiceError(_("Give the roster a name."), {"name": "required"})
@@ -63,7 +66,8 @@ def roster_create(
     _check_club(user=owner, club=club)
     if visibility == Roster.Visibility.CLUB and club is None:
         raise ServiceError(_("Choose a club to share the roster with."), {"club": _("required for club visibility")})
-    return Roster.objects.create(
+    _check_extra_packs(main=pack, packs=list(extra_packs))
+    roster = Roster.objects.create(
         owner=owner,
         pack=pack,
         system=pack.system,
@@ -74,6 +78,54 @@ def roster_create(
         visibility=visibility,
         notes=notes or "",
     )
+    roster.extra_packs.set(extra_packs)
+    return roster
+
+
+def _check_extra_packs(*, main: DataPack, packs: list[DataPack]) -> None:
+    """Extra packs: published custom packs of the main pack's system, one version of each pack."""
+    slugs = [main.slug]
+    for p in packs:
+        message = None
+        if p.system != main.system or not p.published or p.is_official:
+            message = _("«{name}» cannot join this roster: only published custom packs of the same game.")
+        elif p.slug in slugs:
+            message = _("A roster draws on one version of «{name}».")
+        if message:
+            raise ServiceError(message.format(name=p.name), {"extra_packs": message.format(name=p.name)})
+        slugs.append(p.slug)
+
+
+@transaction.atomic
+def roster_set_extra_packs(*, roster: Roster, packs, expected_version: int | None = None) -> Roster:
+    """Pins the custom packs (DataPack versions) the roster draws on besides its main pack. A pack whose units the
+    roster still holds cannot be dropped (remove those entries first); nothing changes when the set is the same."""
+    packs = list(dict.fromkeys(packs))
+    _check_extra_packs(main=roster.pack, packs=packs)
+    keep = {p.pk for p in packs} | {roster.pack_id}
+    in_use = (
+        RosterEntry.objects.filter(roster=roster).exclude(profile__pack_id__in=keep).select_related("profile__pack")
+    )
+    if in_use:
+        names = ", ".join(sorted({f"{e.profile.name} ({e.profile.pack.name})" for e in in_use}))
+        message = _("The roster still holds units of that pack: {names}. Remove them first.").format(names=names)
+        raise ServiceError(message, {"extra_packs": message})
+    if {p.pk for p in packs} != set(roster.extra_packs.values_list("pk", flat=True)):
+        lock_and_bump(roster, expected_version)
+        roster.extra_packs.set(packs)
+        roster._roster_packs = None  # selectors.roster_packs reads them again
+    return roster
+
+
+@transaction.atomic
+def roster_update_with_packs(*, roster: Roster, user, extra_packs=None, expected_version=None, **fields) -> Roster:
+    """roster_update and, when `extra_packs` is given, roster_set_extra_packs: both or neither."""
+    if fields or extra_packs is None:
+        roster_update(roster=roster, user=user, expected_version=expected_version, **fields)
+        expected_version = None
+    if extra_packs is not None:
+        roster_set_extra_packs(roster=roster, packs=extra_packs, expected_version=expected_version)
+    return roster
 
 
 @transaction.atomic
@@ -97,8 +149,10 @@ def roster_update(*, roster: Roster, user, expected_version: int | None = None, 
     if fields.get("visibility") == Roster.Visibility.CLUB and club is None:
         raise ServiceError(_("Choose a club to share the roster with."), {"club": _("required for club visibility")})
     if "visibility" in fields and roster.owner_id != user.id and fields["visibility"] != roster.visibility:
-        raise ServiceError(_("Only the roster's owner may change who sees it."), {"visibility": _("owner only")})
+        raise NotAllowed(_("Only the roster's owner may change who sees it."), {"visibility": _("owner only")})
     lock_and_bump(roster, expected_version)
+    if "visibility" in fields and fields["visibility"] != roster.visibility:
+        _share_links_revoke_all(roster)
     for key, value in fields.items():
         setattr(roster, key, value.strip() if key == "name" else value)
     roster.save(update_fields=[*fields.keys(), "updated_at"])
@@ -118,17 +172,27 @@ def _new_key(taken: set[str]) -> str:
             return key
 
 
-def _profile_in_pack(roster: Roster, profile: UnitProfile | str) -> UnitProfile:
+def _profile_in_pack(roster: Roster, profile: UnitProfile | str, pack=None) -> UnitProfile:
+    """The unit from one of the roster's packs (the pinned versions): `pack` (a DataPack or id) names which, else
+    the main pack is searched first, then the extra packs in order (roster_packs)."""
+    packs = roster_packs(roster, fresh=True)
     if isinstance(profile, UnitProfile):
-        if profile.pack_id != roster.pack_id:
-            raise ServiceError(_("That unit is not in this roster's pack version."), {"profile": _("other pack")})
+        if profile.pack_id not in {p.pk for p in packs}:
+            raise ServiceError(_("That unit is not in this roster's pack versions."), {"profile": _("other pack")})
         return profile
-    found = UnitProfile.objects.select_related("faction").filter(pack_id=roster.pack_id, slug=profile).first()
-    if found is None:
-        raise ServiceError(
-            _("No unit {profile!r} in {pack}.").format(profile=profile, pack=roster.pack), {"profile": "unknown"}
-        )
-    return found
+    if pack is not None:
+        pack_id = getattr(pack, "pk", pack)
+        packs = [p for p in packs if str(p.pk) == str(pack_id)]
+        if not packs:
+            raise ServiceError(_("This roster does not draw on that pack."), {"pack": _("not one of the roster's")})
+    found = {
+        u.pack_id: u for u in UnitProfile.objects.select_related("faction").filter(pack__in=packs, slug=str(profile))
+    }
+    for p in packs:
+        if p.pk in found:
+            return found[p.pk]
+    names = ", ".join(str(p) for p in packs)
+    raise ServiceError(_("No unit {profile!r} in {pack}.").format(profile=profile, pack=names), {"profile": "unknown"})
 
 
 def _clean_count(count) -> int:
@@ -156,9 +220,11 @@ def entry_add(
     count: int = 1,
     options: dict | None = None,
     expected_version: int | None = None,
+    pack=None,
 ) -> RosterEntry:
-    """Adds an entry; the options given are laid over the unit's default options (its system's choice)."""
-    profile = _profile_in_pack(roster, profile)
+    """Adds an entry; the options given are laid over the unit's default options (its system's choice). `pack` (a
+    DataPack or id) says which of the roster's packs a slug is in; without it the main pack comes first."""
+    profile = _profile_in_pack(roster, profile, pack)
     count = _clean_count(count)
     rules_profile = profile.as_rules_dict()
     with rule_errors("This unit cannot be added:"):
@@ -178,6 +244,21 @@ def entry_add(
         options=options,
         position=max((p for _, p in existing), default=0) + 1,
     )
+
+
+@transaction.atomic
+def builder_tool_run(*, roster: Roster, key: str, inputs, expected_version: int | None = None):
+    """Runs the system's builder tool `key` (e.g. a random figure rolled on the book's tables) and adds the entries
+    it made, all or none; answers (the tool's BuilderResult, the new entries)."""
+    profiles = [p.as_rules_dict() for p in pack_profiles(roster.pack)]
+    with rule_errors(_("This cannot be done:")):
+        result = systems.run_builder_tool(roster.system, key, roster_for_rules(roster), profiles, inputs)
+    added = [
+        entry_add(roster=roster, profile=e["profile"], count=e.get("count", 1), options=e.get("options"),
+                  expected_version=expected_version if i == 0 else None)
+        for i, e in enumerate(result.entries)
+    ]  # fmt: skip
+    return result, added
 
 
 @transaction.atomic
@@ -250,6 +331,7 @@ def roster_copy(*, roster: Roster, user, name: str | None = None) -> Roster:
         notes=roster.notes,
         visibility=Roster.Visibility.PRIVATE,
     )
+    copy.extra_packs.set(roster.extra_packs.all())  # the same pinned versions, so the copy costs the same
     RosterEntry.objects.bulk_create(
         RosterEntry(roster=copy, key=e.key, profile=e.profile, count=e.count, options=e.options, position=e.position)
         for e in entries
@@ -262,12 +344,19 @@ def roster_copy(*, roster: Roster, user, name: str | None = None) -> Roster:
 def share_link_create(*, roster: Roster, user) -> ShareLink:
     """A read-only link; the roster becomes link-visible (club members keep seeing it)."""
     if roster.owner_id != user.id:
-        raise ServiceError(_("Only the roster's owner may share it by link."))
+        raise NotAllowed(_("Only the roster's owner may share it by link."))
     if roster.visibility != Roster.Visibility.LINK:
         lock_and_bump(roster, None)
+        _share_links_revoke_all(roster)  # links hidden earlier stay dead: sharing again makes a new token only
         roster.visibility = Roster.Visibility.LINK
         roster.save(update_fields=["visibility", "updated_at"])
     return ShareLink.objects.create(roster=roster, token=secrets.token_urlsafe(32), created_by=user)
+
+
+def _share_links_revoke_all(roster: Roster) -> None:
+    """Who sees the roster changed: every link still open is revoked for good (issue #18), so that going back to
+    "link" later never brings an old token back to life."""
+    ShareLink.objects.filter(roster=roster, revoked_at__isnull=True).update(revoked_at=timezone.now())
 
 
 @transaction.atomic

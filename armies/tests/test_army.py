@@ -1,5 +1,6 @@
 """«Бронепехота» costing and validation (rules/systems/bronepekhota/army.py), on profiles of the official pack."""
 
+import copy
 import json
 from pathlib import Path
 
@@ -227,10 +228,17 @@ def test_points_limit():
     assert "over_limit" not in codes(cost(entries, points_limit=90))
 
 
-def test_squad_of_four_and_gun_without_crew_are_warnings():
-    report = army.cost_roster(
-        {"faction": "protectorate", "entries": [entry("v", "protectorate_tyazhyolaya_shturmovaya_pehota_veliana")]}
-    )
+def test_printed_squads_of_four_pass_but_a_squad_of_seven_warns_and_so_does_a_gun_without_crew():
+    # Both printed four-soldier Armlists (p.6: the card lists each soldier) raise no issue of their own.
+    for slug, faction in (
+        ("protectorate_tyazhyolaya_shturmovaya_pehota_veliana", "protectorate"),
+        ("polaris_spetsnaz_planety_shidu", "polaris"),
+    ):
+        assert len(P[slug]["data"]["soldiers"]) == 4
+        assert army.cost_roster({"faction": faction, "entries": [entry("v", slug)]}).issues == []
+    seven = copy.deepcopy(P["protectorate_kiberspetsnaz"])
+    seven["data"]["soldiers"].append(dict(seven["data"]["soldiers"][0], num=7))
+    report = army.cost_roster({"faction": "protectorate", "entries": [{"key": "x", "profile": seven, "count": 1}]})
     assert [(i.severity, i.code) for i in report.issues] == [("warning", "squad_size")]
     guns = cost([entry("s", "protectorate_ruteniyskaya_gvardiya"), entry("c", "sparennaya_pushka")])
     assert [(i.severity, i.code, i.entry) for i in guns.issues] == [("warning", "no_gun_crew", "c")]

@@ -84,7 +84,9 @@ def test_roster_fields_are_checked(owner, official_pack):
 def test_export_import_round_trip(roster, make_user):
     data = services.roster_export(roster=roster)
     assert data["format"] == "armlist-roster"
-    assert data["format_version"] == 2
+    assert data["format_version"] == 3
+    assert data["extra_packs"] == []  # official pack only: no entry names a pack
+    assert all("pack" not in e for e in data["entries"])
     assert "loadout" not in data["entries"][1]
     assert data["entries"][1]["options"]["pilot"]
     other = make_user("other")
@@ -104,7 +106,7 @@ def test_export_import_round_trip(roster, make_user):
     [
         (lambda d: "not a dict", "not an Armlist roster"),
         (lambda d: {**d, "format": "battlescribe"}, "not an Armlist roster export"),
-        (lambda d: {**d, "format_version": 3}, "format version 3 is not supported"),
+        (lambda d: {**d, "format_version": 4}, "format version 4 is not supported"),
         (lambda d: {**d, "roster": {**d["roster"], "name": "Tampered"}}, "checksum does not match"),
         (lambda d: {k: v for k, v in d.items() if k != "checksum"}, "checksum does not match"),
     ],
@@ -119,7 +121,7 @@ def test_import_refuses_bad_files_and_creates_nothing(roster, mutate, message):
 
 def test_import_refuses_unknown_units_even_with_a_valid_checksum(roster):
     data = services.roster_export(roster=roster)
-    body = {k: v for k, v in data.items() if k != "checksum"}
+    body = {k: v for k, v in data.items() if k not in ("checksum", "signature")}  # a forger drops the signature
     body["entries"][0]["profile"] = "made-up"
     forged = {**body, "checksum": services.checksum_of(body)}
     before = (Roster.objects.count(), RosterEntry.objects.count())

@@ -3,8 +3,10 @@
 depends on the game is drawn from what the roster's or pack's system declares (armies.systems)."""
 
 from armies.views.clubs import club_detail, club_list, member_add, member_remove, member_role
+from armies.views.invites import club_join, invite_create, invite_revoke
 from armies.views.packs import pack_detail, pack_list, pack_publish, profile_delete, profile_edit, profile_template
 from armies.views.rosters import (
+    builder_tool,
     link_create,
     link_revoke,
     roster_copy,
@@ -26,8 +28,12 @@ from armies.views.rosters import (
 )
 
 __all__ = [
+    "builder_tool",
     "club_detail",
+    "club_join",
     "club_list",
+    "invite_create",
+    "invite_revoke",
     "link_create",
     "link_revoke",
     "member_add",

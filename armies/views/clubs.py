@@ -12,6 +12,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from armies import selectors, services
 from armies.forms import ClubCreateForm, MemberAddForm, MemberRoleForm
 from armies.models import Membership
+from armies.views.invites import InviteForm, invite_rows
 
 
 # Clubs -------------------------------------------------------------------------------------------------------
@@ -42,6 +43,9 @@ def club_detail(request, club_id):
         "roles": Membership.Role.choices,
         "is_owner": role == Membership.Role.OWNER,
     }
+    if context["is_owner"]:  # invitation links are the owner's alone; members never see their tokens
+        context["invites"] = invite_rows(request, club)
+        context["invite_form"] = InviteForm()
     return render(request, "armies/club_detail.html", context)
 
 

@@ -13,12 +13,14 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from armies import exports, selectors, services, systems
 from armies.forms import ImportForm, RosterCreateForm, RosterSettingsForm
 from armies.models import Faction, Roster
 from armies.views.common import army_packs, form_errors, side_factions
+from config.downloads import attachment, safe_filename
 
 
 # Rosters -----------------------------------------------------------------------------------------------------
@@ -47,18 +49,53 @@ def roster_list(request):
 
 
 def _pack_catalogue(roster: Roster) -> list[dict]:
-    """Units of the roster's pack that its army may take (own faction and those that join any army), grouped by
-    kind under the system's headings."""
-    allowed = {roster.faction} | set(
-        Faction.objects.filter(pack=roster.pack, joins_any=True).values_list("slug", flat=True)
-    )
+    """Units of the roster's packs (main, then extra custom packs) that its army may take (own faction and those
+    that join any army), grouped by kind under the system's headings; a unit of an extra pack carries its pack."""
+    packs = selectors.roster_packs(roster)
+    shared = set(Faction.objects.filter(pack__in=packs, joins_any=True).values_list("pack_id", "slug"))
     labels = systems.kind_groups(roster.system)
     groups: dict[str, list] = {kind: [] for kind in labels}
-    for p in selectors.pack_profiles(roster.pack):
-        if p.faction.slug in allowed:
-            p.note = systems.profile_note(roster.system, p.as_rules_dict())
-            groups.setdefault(p.kind, []).append(p)
+    for pack in packs:
+        for p in selectors.pack_profiles(pack):
+            if p.faction.slug == roster.faction or (pack.pk, p.faction.slug) in shared:
+                p.note = systems.profile_note(roster.system, p.as_rules_dict())
+                p.from_pack = None if pack.pk == roster.pack_id else pack
+                groups.setdefault(p.kind, []).append(p)
     return [{"kind": k, "label": labels.get(k, k), "profiles": v} for k, v in groups.items() if v]
+
+
+def _settings_form(user, roster: Roster, data=None) -> RosterSettingsForm:
+    clubs = list(selectors.clubs_of(user)) if roster.owner_id == user.pk else []
+    return RosterSettingsForm(
+        data,
+        initial={
+            "name": roster.name,
+            "faction": roster.faction,
+            "points_limit": roster.points_limit,
+            "visibility": roster.visibility,
+            "club": roster.club_id,
+            "notes": roster.notes,
+            "extra_packs": [p.pk for p in selectors.roster_packs(roster)[1:]],
+        },
+        factions=side_factions([roster.pack]),
+        clubs=clubs or ([roster.club] if roster.club_id else []),
+        packs=selectors.extra_pack_choices(user, roster),
+    )
+
+
+def _link_rows(request, roster: Roster) -> list[dict]:
+    """Each share link with its real state, asked of the same selector that serves /s/<token>/: "live" (it opens
+    the roster), "revoked", or "stopped" (not revoked, but the roster is not shared by link now)."""
+    rows = []
+    for link in selectors.roster_share_links(roster):
+        try:
+            selectors.roster_for_token(link.token)
+            state = "live"
+        except Http404:
+            state = "revoked" if link.revoked_at else "stopped"
+        url = request.build_absolute_uri(reverse("armies:shared", args=[link.token]))
+        rows.append({"link": link, "state": state, "url": url})
+    return rows
 
 
 def _live_context(state: dict) -> dict:
@@ -85,21 +122,12 @@ def _roster_page(request, roster: Roster, *, can_write: bool, token: str | None 
         context["is_owner"] = roster.owner_id == user.pk
         if can_write:
             context["catalogue"] = _pack_catalogue(roster)
-            clubs = selectors.clubs_of(user) if roster.owner_id == user.pk else []
-            context["settings_form"] = RosterSettingsForm(
-                initial={
-                    "name": roster.name,
-                    "faction": roster.faction,
-                    "points_limit": roster.points_limit,
-                    "visibility": roster.visibility,
-                    "club": roster.club_id,
-                    "notes": roster.notes,
-                },
-                factions=side_factions([roster.pack]),
-                clubs=clubs or ([roster.club] if roster.club_id else []),
-            )
+            context["builder_tools"] = systems.builder_tools(roster.system)
+            context["settings_form"] = _settings_form(user, roster)
         if context["is_owner"]:
-            context["links"] = selectors.roster_share_links(roster)
+            context["links"] = _link_rows(request, roster)
+            context["live_links"] = sum(row["state"] == "live" for row in context["links"])
+            context["stopped_links"] = any(row["state"] == "stopped" for row in context["links"])
     return render(request, "armies/roster_detail.html", context)
 
 
@@ -126,25 +154,71 @@ def roster_live(request, roster_id):
 @require_POST
 def roster_settings(request, roster_id):
     roster = selectors.roster_get_for_user(request.user, roster_id, write=True)
-    clubs = selectors.clubs_of(request.user) if roster.owner_id == request.user.pk else []
-    form = RosterSettingsForm(
-        request.POST,
-        factions=side_factions([roster.pack]),
-        clubs=list(clubs) or ([roster.club] if roster.club_id else []),
-    )
+    form = _settings_form(request.user, roster, request.POST)
     if not form.is_valid():
         messages.error(request, _("Settings not saved: ") + "; ".join(f"{k}: {v[0]}" for k, v in form.errors.items()))
         return redirect("armies:roster", roster_id=roster.pk)
     data = dict(form.cleaned_data)
     club_id = data.pop("club")
     data["club"] = selectors.club_get_for_user(request.user, club_id)[0] if club_id else None
+    # Only packs the form offered (pinned, or readable by this user) can be chosen: a forged id fails validation.
+    chosen = set(data.pop("extra_packs"))
+    packs = [p for p in selectors.extra_pack_choices(request.user, roster) if p.pk in chosen]
+    was_live = sum(row["state"] == "live" for row in _link_rows(request, roster))
     try:
-        services.roster_update(roster=roster, user=request.user, **data)
+        services.roster_update_with_packs(roster=roster, user=request.user, extra_packs=packs, **data)
+    except services.NotAllowed as exc:  # an editor changing who sees it: 403, as the API answers
+        raise PermissionDenied(exc.message) from exc
     except services.ServiceError as exc:
         messages.error(request, _("Settings not saved: ") + (" ".join(exc.errors.values()) or exc.message))
     else:
         messages.success(request, _("Roster settings saved."))
+        stopped = was_live - sum(row["state"] == "live" for row in _link_rows(request, roster))
+        if stopped > 0:
+            messages.warning(
+                request,
+                ngettext(
+                    "{n} share link stopped working: the roster is no longer shared by link.",
+                    "{n} share links stopped working: the roster is no longer shared by link.",
+                    stopped,
+                ).format(n=stopped),
+            )
     return redirect("armies:roster", roster_id=roster.pk)
+
+
+def _tool_inputs(tool: dict, data) -> dict:
+    """The form of a builder tool as its inputs: numbers as numbers (empty: left out), checks as true/false."""
+    inputs: dict = {}
+    for f in tool["fields"]:
+        raw = data.get(f["name"], "")
+        if f.get("type") == "check":
+            inputs[f["name"]] = raw in ("on", "1", "true")
+        elif f.get("type") == "int":
+            raw = raw.strip()
+            if raw:
+                inputs[f["name"]] = int(raw) if raw.lstrip("-").isdigit() else raw  # the schema names a bad one
+        elif raw != "":
+            inputs[f["name"]] = raw
+    return inputs
+
+
+@login_required
+@require_POST
+def builder_tool(request, roster_id, key):
+    """A system's builder tool from the roster page (a plain form): adds what it made and says how it was made."""
+    roster = selectors.roster_get_for_user(request.user, roster_id, write=True)
+    tool = next((t for t in systems.builder_tools(roster.system) if t["key"] == key), None)
+    if tool is None:
+        raise Http404(_("No such tool."))
+    try:
+        result, entries = services.builder_tool_run(roster=roster, key=key, inputs=_tool_inputs(tool, request.POST))
+    except services.ServiceError as exc:
+        messages.error(request, exc.message)
+        return redirect("armies:roster", roster_id=roster.pk)
+    for line in result.lines:
+        messages.success(request, line)
+    anchor = f"#entry-{entries[0].key}" if entries else ""
+    return redirect(reverse("armies:roster", kwargs={"roster_id": roster.pk}) + anchor)
 
 
 @login_required
@@ -190,8 +264,10 @@ def roster_text(request, roster_id):
 def _export_response(roster: Roster) -> HttpResponse:
     body = json.dumps(services.roster_export(roster=roster), ensure_ascii=False, indent=1)
     response = HttpResponse(body, content_type="application/json; charset=utf-8")
-    safe = "".join(c if c.isalnum() else "-" for c in roster.name.lower()).strip("-") or "roster"
-    response["Content-Disposition"] = f'attachment; filename="{safe[:40]}.armlist.json"'
+    # RFC 6266: the roster's own (often Cyrillic) name, and a transliterated ASCII name for old browsers.
+    name = safe_filename(roster.name, limit=60) or "roster"
+    fallback = f"{services.slug_from(roster.name, limit=40) or 'roster'}.armlist.json"
+    response["Content-Disposition"] = attachment(f"{name}.armlist.json", fallback=fallback)
     return response
 
 
@@ -216,6 +292,8 @@ def roster_import(request):
             form.add_error("file", exc.message)
         else:
             messages.success(request, _("Imported «{name}».").format(name=roster.name))
+            if not services.export_verified(form.cleaned_data["file"]):
+                messages.warning(request, services.import_notice(False))
             return redirect("armies:roster", roster_id=roster.pk)
     status = 400 if request.method == "POST" else 200
     return render(request, "armies/roster_import.html", {"form": form}, status=status)
@@ -226,7 +304,11 @@ def roster_import(request):
 def roster_upgrade(request, roster_id):
     write = request.method == "POST"
     roster = selectors.roster_get_for_user(request.user, roster_id, write=write)
-    target = selectors.pack_newer_version(roster.pack)
+    # ?pack=<id> names which of the roster's packs to upgrade (an extra custom pack); the main pack otherwise.
+    chosen = request.POST.get("pack") or request.GET.get("pack") or ""
+    packs = selectors.roster_packs(roster)
+    current = next((p for p in packs if str(p.pk) == chosen), roster.pack)
+    target = selectors.pack_newer_version(current)
     if target is None:
         messages.info(request, _("This roster already uses the newest version of its pack."))
         return redirect("armies:roster", roster_id=roster.pk)
@@ -246,6 +328,7 @@ def roster_upgrade(request, roster_id):
     names = {e["key"]: e["profile"]["name"] for e in selectors.roster_for_rules(roster)["entries"]}
     context = {
         "roster": roster,
+        "current": current,
         "target": target,
         "plan": plan,
         "names": names,

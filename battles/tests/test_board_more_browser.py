@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 
 from battles import services
 from battles.tests.conftest import make_roster
-from battles.tests.test_browser import close_result, open_unit, phone_for
+from battles.tests.test_browser import close_result, open_unit, phone_for, type_dice
 
 SYNC_MS = 4000  # the other phone must show a change within this time
 HELIX, BULLDOG, COMMANDOS = "1.e2.1", "1.e3.1", "0.e1.1"
@@ -103,7 +103,7 @@ def test_towing_a_jump_and_a_dispute_from_the_board(live_server, phone_context, 
     expect(sheet.locator("#f-unit")).to_be_hidden()
     expect(sheet.locator("#f-sides input[type=checkbox]")).to_have_count(2)
     sheet.locator("#f-note").fill("is the БУЛЬДОГ in cover?")
-    sheet.locator("#f-dice").fill("5 5 2 6")  # a tie, then red's 6 beats blue's 2 (d12, A33)
+    type_dice(sheet, [5, 5, 2, 6])  # a tie, then red's 6 beats blue's 2 (d12, A33)
     sheet.locator("#f-go").click()
     expect(blue.locator("#result")).to_contain_text("Red repairmen wins the dispute")
     close_result(blue)

@@ -39,6 +39,17 @@ def close_result(page):
     box.get_by_role("button", name="OK").click()
 
 
+def type_dice(sheet, values):
+    """The dice rolled at the table, one box per die (battle.js diceBoxes): the boxes come from the test itself."""
+    boxes = sheet.locator("[data-dice-boxes] input")
+    for i, value in enumerate(values):
+        expect(boxes.nth(i)).to_be_visible()
+        boxes.nth(i).fill(str(value))
+    expect(boxes).to_have_count(len(values))
+    for i, value in enumerate(values):
+        expect(boxes.nth(i)).to_have_value(str(value))
+
+
 def seen_within(locator, text, *, since: float) -> float:
     expect(locator).to_contain_text(text, timeout=SYNC_MS)
     return time.monotonic() - since
@@ -59,7 +70,7 @@ def test_two_phones_play_a_short_game(live_server, phone_context, battle, alice,
     expect(sheet).to_be_visible()
     sheet.locator("#f-target").select_option("0.e2.1")
     sheet.locator("#f-distance").fill("5")
-    sheet.locator("#f-dice").fill("3 8 12 5")
+    type_dice(sheet, [3, 8, 12, 5])
     sheet.locator("#f-go").click()
     result = red.locator("#result")
     expect(result).to_contain_text("Hit: 2 damage")
@@ -79,7 +90,7 @@ def test_two_phones_play_a_short_game(live_server, phone_context, battle, alice,
     sheet.locator("#f-soldier").select_option("1")
     sheet.locator("#f-target").select_option("1.e1.1")
     sheet.locator("#f-target-soldier").select_option("1")
-    sheet.locator("#f-dice").fill("5 2")
+    type_dice(sheet, [5, 2])
     sheet.locator("#f-go").click()
     expect(blue.locator("#result")).to_contain_text("the defender is destroyed")
     start = time.monotonic()
@@ -90,9 +101,9 @@ def test_two_phones_play_a_short_game(live_server, phone_context, battle, alice,
     # Blue undoes the melee from the history: the clone is back on both phones.
     melee_line = blue.locator("ol.log li.event", has_text=re.compile(r"#\d+\s+Melee by"))
     melee_line.locator("button[data-undo]").click()
-    expect(blue.locator("#result")).to_contain_text("Undo of #")
+    expect(blue.locator("#result")).to_contain_text("Undone #")
     start = time.monotonic()
     lag_undo = seen_within(clones, "6/6 alive", since=start)
-    expect(red.locator("ol.log")).to_contain_text("Undo of #")
+    expect(red.locator("ol.log")).to_contain_text("Undone #")
     expect(blue.locator('details[data-unit="1.e1.1"] > summary')).to_contain_text("6/6 alive")
     print(f"sync lag: shot {lag_shot:.2f}s, melee {lag_melee:.2f}s, undo {lag_undo:.2f}s")

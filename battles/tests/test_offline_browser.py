@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from battles.models import BattleEvent
-from battles.tests.test_browser import close_result, open_unit, phone_for
+from battles.tests.test_browser import close_result, open_unit, phone_for, type_dice
 
 SYNC_MS = 5000
 
@@ -25,11 +25,12 @@ def adjust_box(card):
 def test_three_changes_made_offline_reach_the_other_phone(live_server, phone_context, battle, alice, bob):
     blue = phone_for(phone_context, live_server, alice, battle)
     red = phone_for(phone_context, live_server, bob, battle)
-    box = adjust_box(open_unit(blue, "0.e2.1"))
+    card = open_unit(blue, "0.e2.1")
+    box = adjust_box(card)
     blue.context.set_offline(True)
-    box.get_by_role("button", name="Strength −1").click()
+    card.get_by_role("button", name="Strength −1").click()  # the sliders are on the unit's row
     expect(blue.locator("#sync-status")).to_contain_text("1 change waiting")
-    box.get_by_role("button", name="Ammo −1").click()
+    card.get_by_role("button", name="Ammo −1").click()
     box.get_by_role("button", name="Lying").click()
     expect(blue.locator("#sync-status")).to_contain_text("3 changes waiting")
     assert BattleEvent.objects.filter(battle=battle, type="unit.adjusted").count() == 0
@@ -59,7 +60,7 @@ def test_an_offline_change_refused_on_return_is_shown_not_lost(live_server, phon
     sheet = red.locator("#action-sheet")
     sheet.locator("#f-target").select_option("0.e2.1")
     sheet.locator("#f-distance").fill("5")
-    sheet.locator("#f-dice").fill("3 8 12 5")
+    type_dice(sheet, [3, 8, 12, 5])
     sheet.locator("#f-go").click()
     close_result(red)
 
@@ -84,5 +85,5 @@ def test_the_board_page_opens_without_a_connection(live_server, phone_context, b
     blue.reload()
     expect(blue.locator('details[data-unit="0.e2.1"]')).to_be_visible()
     # The page from the phone's cache works: a change waits in the outbox.
-    adjust_box(open_unit(blue, "0.e2.1")).get_by_role("button", name="Ammo −1").click()
+    open_unit(blue, "0.e2.1").get_by_role("button", name="Ammo −1").click()
     expect(blue.locator("#sync-status")).to_contain_text("1 change waiting", timeout=SYNC_MS)

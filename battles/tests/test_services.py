@@ -271,7 +271,7 @@ def test_the_log_marks_undone_commands_and_their_effects(battle, alice, bob):
     log = {e["seq"]: e for e in selectors.battle_log(battle)}
     assert log[3]["undone"] is False  # redone
     assert log[4]["undone"] is True
-    assert log[5]["text"].startswith("Redo of #4")
+    assert log[5]["text"].startswith("Restored #4")
     assert log[4]["actor"] == "alice"
     assert log[5]["actor"] == "bob"
     assert unit(battle, "0.e2.1").state["strength"] == 5

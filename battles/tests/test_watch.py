@@ -41,3 +41,115 @@ def test_a_waiter_times_out_when_nothing_changes(battle):
     start = time.monotonic()
     assert watch.wait(battle.pk, battle.version, seconds=0.4) == battle.version
     assert time.monotonic() - start >= 0.4
+
+
+# The long poll's "changed" answer and the shared render (issue 11: club night on SQLite) ---------------------
+def _wake_after_change(battle, alice, client, *, notify: bool):
+    """A long poll from `client` that waits on the battle's version while alice records a change 0.3 s later."""
+    from battles import watch
+
+    answers = []
+
+    def change():
+        time.sleep(0.3)
+        try:
+            commands.unit_adjust(
+                battle_id=battle.pk, user=alice, expected_version=battle.version, unit="0.e2.1", changes={"ammo": 11}
+            )
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=change)
+    thread.start()
+    try:
+        url = f"/battles/{battle.pk}/board?wait=5" + ("&notify=1" if notify else "")
+        answers.append(client.get(url, HTTP_IF_NONE_MATCH=f'"v{battle.version}"'))
+    finally:
+        thread.join(timeout=10)
+    assert watch.WATCH  # the process's one watcher served the wait
+    return answers[0]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_long_poll_with_notify_answers_a_change_with_the_new_etag_and_no_board(battle, alice, bob, monkeypatch):
+    from battles import views
+    from battles.tests.test_api import client_for
+
+    drawn = []
+    monkeypatch.setattr(views, "_board_context", lambda *a, **k: drawn.append(1) or pytest.fail("rendered"))
+    response = _wake_after_change(battle, alice, client_for(bob), notify=True)
+    assert response.status_code == 204
+    assert response["ETag"] == f'"v{battle.version + 1}"'
+    assert response.content == b""
+    assert drawn == []  # the wake drew no board: the phone fetches it only when it lacks that version
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_long_poll_without_notify_still_answers_the_board(battle, alice, bob):
+    from battles.tests.test_api import client_for
+
+    response = _wake_after_change(battle, alice, client_for(bob), notify=False)
+    assert response.status_code == 200
+    assert response["ETag"] == f'"v{battle.version + 1}"'
+    assert "SALAMANDER" in response.content.decode()
+
+
+@pytest.mark.django_db
+def test_a_long_poll_on_a_stale_etag_answers_the_board_at_once(battle, bob):
+    from battles.tests.test_api import client_for
+
+    start = time.monotonic()
+    response = client_for(bob).get(f"/battles/{battle.pk}/board?wait=5&notify=1", HTTP_IF_NONE_MATCH='"v1"')
+    assert response.status_code == 200
+    assert response["ETag"] == f'"v{battle.version}"'
+    assert time.monotonic() - start < 4
+
+
+@pytest.mark.django_db
+def test_one_render_per_version_and_viewer_and_never_across_what_viewers_may_see(battle, alice, bob, monkeypatch):
+    from battles import views
+    from battles.tests.test_api import client_for, spectator_client
+
+    real = views._board_context
+    drawn = []
+
+    def counting(request, access):
+        drawn.append((access.role, access.sides))
+        return real(request, access)
+
+    monkeypatch.setattr(views, "_board_context", counting)
+    url = f"/battles/{battle.pk}/board"
+    spectator = spectator_client(battle).get(url).content.decode()
+    first = client_for(alice).get(url).content.decode()
+    again = client_for(alice).get(url).content.decode()  # her second phone: the same render
+    bobs = client_for(bob).get(url).content.decode()
+    assert drawn == [("spectator", ()), ("player", (0,)), ("player", (1,))]
+    assert again == first
+    assert "data-undo=" in first and "data-undo=" not in spectator  # a player's controls never reach a spectator
+    assert bobs != first
+    assert spectator_client(battle).get(url).content.decode() == spectator
+    assert len(drawn) == 3
+    # A new version is drawn anew, and each answer carries the version it shows.
+    commands.unit_adjust(
+        battle_id=battle.pk, user=alice, expected_version=battle.version, unit="0.e2.1", changes={"ammo": 11}
+    )
+    response = client_for(alice).get(url, HTTP_IF_NONE_MATCH=f'"v{battle.version}"')
+    assert response.status_code == 200
+    assert response["ETag"] == f'"v{battle.version + 1}"'
+    assert len(drawn) == 4
+    assert client_for(alice).get(url, HTTP_IF_NONE_MATCH=response["ETag"]).status_code == 304
+
+
+@pytest.mark.django_db
+def test_the_render_is_per_language(battle, alice, monkeypatch):
+    from battles import views
+    from battles.tests.test_api import client_for
+
+    real = views._board_context
+    drawn = []
+    monkeypatch.setattr(views, "_board_context", lambda request, access: drawn.append(1) or real(request, access))
+    c = client_for(alice)
+    english = c.get(f"/battles/{battle.pk}/board", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    russian = c.get(f"/battles/{battle.pk}/board", HTTP_ACCEPT_LANGUAGE="ru").content.decode()
+    assert len(drawn) == 2
+    assert "History" in english and "History" not in russian

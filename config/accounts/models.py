@@ -17,3 +17,18 @@ class Preferences(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user}: {self.language or '-'}"
+
+
+class SignUpRecord(models.Model):
+    """One account made, and from which address: sign-ups are limited per address and hour (config/throttle.py).
+    Rows older than the window are dropped as new ones come."""
+
+    address = models.CharField(max_length=64, db_index=True)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        verbose_name = _("sign-up")
+        verbose_name_plural = _("sign-ups")
+
+    def __str__(self) -> str:
+        return f"{self.address} {self.created_at:%Y-%m-%d %H:%M}"

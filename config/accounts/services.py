@@ -48,3 +48,14 @@ def preferences_set_language(*, user, language: str) -> None:
     from config.accounts.models import Preferences
 
     Preferences.objects.update_or_create(user=user, defaults={"language": language})
+
+
+def sign_up_record(*, address: str | None) -> None:
+    """Counts one new account against its address (config/throttle.signup_wait); forgets those past the window."""
+    from django.utils import timezone
+
+    from config.accounts.models import SignUpRecord
+    from config.throttle import SIGNUP_WINDOW
+
+    SignUpRecord.objects.filter(created_at__lt=timezone.now() - SIGNUP_WINDOW).delete()
+    SignUpRecord.objects.create(address=(address or "")[:64])

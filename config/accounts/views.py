@@ -8,9 +8,15 @@ from django.views.decorators.http import require_http_methods
 
 @require_http_methods(["GET", "POST"])
 def sign_up(request):
+    from config.accounts.services import sign_up_record
+    from config.throttle import client_address, signup_wait, too_many
+
     form = UserCreationForm(request.POST or None)
+    if request.method == "POST" and (wait := signup_wait(request)):
+        return too_many(request, wait, template="registration/signup.html", context={"form": UserCreationForm()})
     if request.method == "POST" and form.is_valid():
         user = form.save()
+        sign_up_record(address=client_address(request))
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, f"Welcome, {user.username}! Your account is ready.")
         return redirect("home")

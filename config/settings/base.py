@@ -1,6 +1,9 @@
 """Settings shared by every environment. Everything that differs comes from the environment."""
 
+from datetime import timedelta
 from pathlib import Path
+
+from csp.constants import NONCE, NONE, SELF
 
 from config.env import (
     BASE_DIR,
@@ -31,7 +34,10 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "rest_framework",
     "rest_framework.authtoken",
+    "axes",
+    "csp",
     "drf_spectacular",
+    "drf_spectacular_sidecar",  # Redoc's files for /api/docs/, served from here rather than a CDN
     "config.accounts",
     "rules",
     "armies",
@@ -41,15 +47,18 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "config.busy.DatabaseBusyMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
+    "config.guard.ApiInputMiddleware",  # junk in an /api/ path, query or header: 400 (issue #18)
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "config.accounts.middleware.AccountLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "axes.middleware.AxesMiddleware",  # last, as axes asks: turns a locked-out login into its 429
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -73,7 +82,11 @@ TEMPLATES = [
 ]
 
 DATABASES = {"default": env_database("DATABASE_URL")}
+# Persistent connections (a minute), checked at the start of each request: after a PostgreSQL restart a thread's
+# old connection is dead, and without the check its first request would answer 500 (issue #18,
+# tests/test_db_restart.py). On SQLite the check costs nothing.
 DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("DB_CONN_MAX_AGE", default=60))
+DATABASES["default"].setdefault("CONN_HEALTH_CHECKS", env_bool("DB_CONN_HEALTH_CHECKS", default=True))
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # The embedded default serves a club's phones: see config/env.py, and config/sqlite/base.py for the writers of a
     # process queueing in turn. SQLITE_TIMEOUT is how long a write waits for the lock (seconds) before the request
@@ -91,6 +104,19 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# Guessing is throttled (config/throttle.py, issue #18): failed logins per account+address and per address, through
+# django-axes; sign-ups per address. PROXY_COUNT: how many trusted proxies append to X-Forwarded-For (0: none).
+AUTHENTICATION_BACKENDS = ["config.throttle.LoginThrottleBackend", "django.contrib.auth.backends.ModelBackend"]
+AXES_HANDLER = "config.throttle.LoginThrottleHandler"
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]
+AXES_FAILURE_LIMIT = env.int("LOGIN_FAILURE_LIMIT", default=5)
+LOGIN_ADDRESS_FAILURE_LIMIT = env.int("LOGIN_ADDRESS_FAILURE_LIMIT", default=30)
+AXES_COOLOFF_TIME = timedelta(minutes=env.int("LOGIN_LOCKOUT_MINUTES", default=15))
+AXES_LOCKOUT_CALLABLE = "config.throttle.lockout_response"
+AXES_CLIENT_IP_CALLABLE = "config.throttle.client_address"
+AXES_DISABLE_ACCESS_LOG = True  # successful logins need no row each
+PROXY_COUNT = env.int("PROXY_COUNT", default=0)
+SIGNUP_LIMIT_PER_HOUR = env.int("SIGNUP_LIMIT_PER_HOUR", default=5)
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
@@ -114,17 +140,45 @@ STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # whitenoise warns at every star
 
 VAR_DIR = BASE_DIR / "var"
 
+# Content-Security-Policy on every answer (django-csp, issue #18): scripts, styles, fonts and connections only from
+# this site; no inline script or style="" anywhere (behaviours are in static/js/site.js, styles in the css files);
+# images also as data: URLs.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF, NONCE],  # the nonce is sent only by a page that uses it: Redoc's <style> elements
+        "img-src": [SELF, "data:"],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "manifest-src": [SELF],
+        "worker-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    }
+}
+
 # Sessions and cache never depend on Redis, so pages keep working when it is down.
 SESSION_ENGINE = "django.contrib.sessions.backends.db"
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 REST_FRAMEWORK = {
+    # Token first: DRF answers an anonymous or bad-token request with the first class's challenge, so it is a 401
+    # with `WWW-Authenticate: Token` rather than a 403 (session auth has no challenge). Issue #18.
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.SessionAuthentication",
         "rest_framework.authentication.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "config.schema.AutoSchema",  # documents the shared error answers once
+    # Bounded bodies: depth, NUL, sizes (config/parsers.py, issue #18).
+    "DEFAULT_PARSER_CLASSES": [
+        "config.parsers.JSONParser",
+        "config.parsers.FormParser",
+        "config.parsers.MultiPartParser",
+    ],
     "EXCEPTION_HANDLER": "config.api.exception_handler",
     "DEFAULT_PAGINATION_CLASS": None,
 }
@@ -135,6 +189,7 @@ SPECTACULAR_SETTINGS = {
     "SERVE_INCLUDE_SCHEMA": False,
     "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],
     "COMPONENT_SPLIT_REQUEST": True,
+    "REDOC_DIST": "SIDECAR",
 }
 
 # Celery: Redis when REDIS_URL is set, else kombu's filesystem transport under var/ (embedded default).
@@ -189,6 +244,12 @@ for _path in RULES_SYSTEMS:
 # Balance jobs (rules/jobs): the most battles one job may ask for, and how many battles one chunk (task) runs.
 BALANCE_MAX_BATTLES = env.int("BALANCE_MAX_BATTLES", default=2_000_000)
 BALANCE_CHUNK_BATTLES = env.int("BALANCE_CHUNK_BATTLES", default=20_000)
+# A running chunk beats every few seconds; every worker's watchdog resends a chunk silent for longer than the stale
+# limit (its worker died), so a lost chunk costs well under a minute, not the broker's visibility timeout
+# (rules/jobs/watchdog.py, issue #18).
+BALANCE_CHUNK_HEARTBEAT_SECONDS = env.float("BALANCE_CHUNK_HEARTBEAT_SECONDS", default=5.0)
+BALANCE_CHUNK_STALE_SECONDS = env.float("BALANCE_CHUNK_STALE_SECONDS", default=30.0)
+BALANCE_WATCHDOG_SECONDS = env.float("BALANCE_WATCHDOG_SECONDS", default=5.0)
 # Where balance jobs read rosters and packs (rules/jobs/sources.py): rules never imports armies itself.
 BALANCE_SOURCE = "armies.jobs_source.SOURCE"
 
@@ -197,4 +258,5 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
+    "loggers": {"axes": {"level": "WARNING"}},  # failed logins and lockouts, not every successful one
 }

@@ -10,7 +10,15 @@ if len(SECRET_KEY) < 50 or len(set(SECRET_KEY)) < 5:
 
     raise ImproperlyConfigured("SECRET_KEY must be at least 50 random characters in production.")
 
-DEBUG = env_bool("DEBUG", default=False)
+# A debug page shows settings and source to anyone: production refuses it outright rather than quietly turning it off.
+if env_bool("DEBUG", default=False):
+    from django.core.exceptions import ImproperlyConfigured
+
+    raise ImproperlyConfigured(
+        "DEBUG=true is refused by the production settings (config.settings.production): set DEBUG=false, "
+        "or use config.settings.base on your own machine."
+    )
+DEBUG = False
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", default=True)
 SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=31536000)

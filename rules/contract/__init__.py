@@ -15,7 +15,7 @@ Like Django's database backends: the generic core calls the interface; each syst
 """
 
 from rules.contract.actions import Action, Outcome, distribution, exact, prob
-from rules.contract.army import ArmyPart, Issue, RosterReport
+from rules.contract.army import ArmyPart, BuilderResult, BuilderTool, Issue, RosterReport
 from rules.contract.battle import (
     Awaiting,
     BattlePart,
@@ -42,6 +42,8 @@ __all__ = [
     "ArmyPart",
     "Awaiting",
     "BattlePart",
+    "BuilderResult",
+    "BuilderTool",
     "CampaignPart",
     "Command",
     "CommandContext",

@@ -45,6 +45,30 @@ class Issue:
 
 
 @dataclass
+class BuilderTool:
+    """A system's own button in the builder that adds entries made by its rules (e.g. «roll a random figure» on
+    the book's tables). `fields` draw its small form: [{"name", "label", "type": "int" | "check" | "select",
+    "choices": [[value, label]], "min", "max", "help"}] (labels marked N_(), translated where drawn);
+    `input_schema` checks what is sent (400 naming the field otherwise)."""
+
+    key: str
+    label: str
+    help: str = ""
+    fields: tuple = ()
+    input_schema: dict = field(default_factory=lambda: {"type": "object"})
+
+
+@dataclass
+class BuilderResult:
+    """What a builder tool made: the entries to add ({"profile": slug, "count", "options"}), the lines the player
+    reads about how they were made (the seed, every die), and the same as data for the API."""
+
+    entries: list[dict]
+    lines: list[str] = field(default_factory=list)
+    result: dict = field(default_factory=dict)
+
+
+@dataclass
 class RosterReport:
     total: int
     entry_costs: dict[str, int]
@@ -126,6 +150,14 @@ class ArmyPart(ABC):
         """`entry`'s options once the entries whose keys are in `removed` have left the roster. Default: unchanged."""
         return dict(entry.get("options") or {})
 
+    #: The system's own builder buttons (BuilderTool), drawn on the roster page for writers. Empty: none.
+    builder_tools: tuple = ()
+
+    def run_builder_tool(self, key: str, roster: dict, profiles: list[dict], inputs: dict) -> BuilderResult:
+        """Runs builder tool `key` for `roster` (the army part's shape) with the roster's pack `profiles` and the
+        inputs already checked against its schema; answers the entries to add. Raises RuleInputError (400)."""
+        raise RuleInputError({"tool": f"There is no builder tool {key!r}."})
+
     def example_roster(self, profiles: list[dict], side: int) -> dict:
         """A small legal roster of these profiles (the system's official pack) for side `side` of a demo or of
         the contract test suite: {"faction", "points_limit", "entries"}. Default: the first two profiles of one
@@ -155,6 +187,8 @@ ENTRY_VIEW_DOC = """An entry view: {"blocks": [block], "card": [block], "summary
 - Display blocks: {"type": "text", "text"}; {"type": "list", "items": [{"label", "note", "title"}]};
   {"type": "table", "columns": [{"label", "title"}], "rows": [{"cells": [str], "mark": bool}], "summary": str}
   (a table with a summary is folded under it).
+  {"type": "job", "label", "note", "job": {"battles", "seed", "params", "settings"}}: a link to the unit-against-unit
+  balance job of the roster's pack with that recipe (suggested points, pricing "simulated"; rules/jobs/pricing.py).
 - Control blocks, each writing one key of the entry's options (`option`); read-only viewers see the choice made:
   {"type": "choice", "option", "label", "choices": [{"value", "label", "selected", "disabled"}], "resets": [keys]}
   (sets options[option] to the chosen value and drops the keys in `resets`);

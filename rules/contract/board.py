@@ -28,18 +28,62 @@ def text(value: str, tone: str = "muted") -> dict:
     return {"type": "text", "value": value, "tone": tone}
 
 
-def track(label: str, value: int, maximum: int, cells: list[dict] | None = None, *, set_command=None) -> dict:
-    """A slider on a printed track (strength, ammo). `cells`: [{"n", "on", "lost", "colour"}] from max to 1.
-    `set_command`: {"command", "inputs", "field"} to set a value by hand."""
-    return {"type": "track", "label": label, "value": value, "max": maximum, "cells": cells, "set": set_command}
+def set_value(command: str, inputs: dict, field: str) -> dict:
+    """How a slider sets a value by hand (a long press or a drag): the command, its inputs, and the dotted path in
+    the inputs where the value goes ("changes.ammo")."""
+    return {"command": command, "inputs": inputs, "field": field}
+
+
+def track(
+    label: str,
+    value: int,
+    maximum: int,
+    cells: list[dict] | None = None,
+    *,
+    set_command=None,
+    minus: dict | None = None,
+    plus: dict | None = None,
+    minimum: int = 0,
+) -> dict:
+    """A slider on a printed track (strength, ammo), drawn on the unit's row. `cells`: [{"n", "on", "lost",
+    "colour"}] from max to 1. `minus`/`plus`: button() dicts, one tap steps; `set_command` (set_value()): a long
+    press or a drag along the track sets a value."""
+    step = {"minus": minus, "plus": plus} if minus and plus else None
+    return {
+        "type": "track",
+        "label": label,
+        "value": value,
+        "max": maximum,
+        "min": minimum,
+        "cells": cells,
+        "set": set_command,
+        "step": step,
+    }
 
 
 def counter(
-    label: str, value: int, maximum: int | None = None, *, minus: dict | None = None, plus: dict | None = None
+    label: str,
+    value: int,
+    maximum: int | None = None,
+    *,
+    minus: dict | None = None,
+    plus: dict | None = None,
+    set_command=None,
+    minimum: int = 0,
 ) -> dict:
-    """A number with − and + buttons (ammo, wound markers, command points): `minus`/`plus` are button() dicts."""
+    """A number with − and + buttons (ammo, wound markers, command points): `minus`/`plus` are button() dicts, one
+    tap steps. With a `maximum` and `set_command` (set_value()) the row also draws a scale from `minimum` to it:
+    a long press or a drag sets a value."""
     step = {"minus": minus, "plus": plus} if minus and plus else None
-    return {"type": "counter", "label": label, "value": value, "max": maximum, "step": step}
+    return {
+        "type": "counter",
+        "label": label,
+        "value": value,
+        "max": maximum,
+        "min": minimum,
+        "step": step,
+        "set": set_command,
+    }
 
 
 def button(
@@ -50,11 +94,14 @@ def button(
     secondary: bool = True,
     disabled: bool = False,
     attrs: dict | None = None,
+    aria_label: str = "",
 ) -> dict:
-    """A button that sends a command at once. `attrs`: extra data-* attributes the board script reads."""
+    """A button that sends a command at once. `attrs`: extra data-* attributes the board script reads;
+    `aria_label`: what a screen reader says when the label is a sign (the − and + of a slider: «Ammo −1»)."""
     return {
         "type": "button",
         "label": label,
+        "aria_label": aria_label,
         "command": command,
         "inputs": inputs or {},
         "secondary": secondary,
@@ -63,9 +110,9 @@ def button(
     }
 
 
-def buttons(items: list[dict], *, title: str = "", folded: bool = False) -> dict:
-    """A row of buttons, optionally folded under a title (e.g. rulings by hand)."""
-    return {"type": "buttons", "items": items, "title": title, "folded": folded}
+def buttons(items: list[dict], *, title: str = "", folded: bool = False, help: str = "") -> dict:
+    """A row of buttons, optionally folded under a title (e.g. rulings by hand); `help` says what they are for."""
+    return {"type": "buttons", "items": items, "title": title, "folded": folded, "help": help}
 
 
 def rows(items: list[dict]) -> dict:

@@ -19,6 +19,9 @@ class Setting:
     source: str = ""  # spec section it comes from, e.g. "§5 A7"
     category: str = "ambiguity"  # "option" (the book's optional rules) | "house" | "ambiguity" | "interpretation"
     help: str = ""
+    #: Readable words for each choice, ((value, label), …), marked N_() where declared; a choice left out is shown
+    #: as its value in words ("tied_only" → "tied only").
+    choice_labels: tuple = ()
 
     def check(self, value: Any) -> Any:
         if self.kind == "bool":
@@ -41,4 +44,7 @@ class Setting:
         data["choices"] = list(self.choices)
         data["label"] = _(self.label)
         data["help"] = _(self.help)
+        named = dict(self.choice_labels)
+        data["choice_labels"] = [[c, _(named[c]) if c in named else _(str(c).replace("_", " "))] for c in self.choices]
+        data["options"] = [{"value": c, "label": label} for c, label in data["choice_labels"]]
         return data

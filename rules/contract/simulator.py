@@ -14,6 +14,8 @@ Optional, with defaults (added for the generic job pages; a part that leaves the
 - `fixed_settings`: {setting key: the one value the simulator runs with} (e.g. a mode it cannot simulate
   otherwise); the job form does not offer them.
 - `describe_forces(forces)`: the forces a job stored (`Prepared.forces`) as lines per side for the job page.
+- `report(job)`: tables of a finished job in the system's own terms (e.g. what a build is worth in its currency
+  against its printed price), shown on the job page under the results.
 Parameters: `params_schema` properties may carry "title" (the field's label), "description" (its help) and, for
 an "enum", "x-labels": {value: label}; the job form is drawn from them.
 """
@@ -105,6 +107,12 @@ class SimulatorPart(ABC):
                 label = "AB"[k] if k < 2 else str(k + 1)
             sides.append({"side": label, "cost": side.get("cost"), "lines": lines})
         return sides
+
+    def report(self, job: dict) -> list[dict]:
+        """Tables of a finished job in the system's own terms, drawn on the job page under the results. `job` is
+        plain data: {"kind": "rosters" | "units", "inputs", "result", "params", "settings"} as the job stored them.
+        Answers [{"title": str, "columns": [str], "rows": [[str | number | None]], "note": str}]; default none."""
+        return []
 
     def describe(self) -> dict:
         return {

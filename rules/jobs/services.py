@@ -6,8 +6,10 @@ Why the pieces look as they do:
   is down the publish raises, the transaction rolls back and the caller gets BrokerUnavailable (503): nothing is
   half-created. A worker may see a task before the commit, so a chunk waits briefly for its row to appear.
 - A chunk's result goes into its own JobChunk row under select_for_update; a second completion of the same chunk
-  (a redelivered message after a lost worker) finds it done and changes nothing. The job row is locked first, so
-  completions are serialised and the one that completes the last chunk aggregates, in chunk order.
+  (a message sent again after a lost worker, by the watchdog or the broker) finds it done and changes nothing.
+  A running chunk keeps a heartbeat; rules/jobs/watchdog.py resends a chunk whose heartbeat went stale. The job
+  row is locked first, so completions are serialised and the one that completes the last chunk aggregates, in
+  chunk order.
 - Seeds: chunk i of a roster job draws from SeedSequence(job seed, spawn_key=(i,)); the duel of units (i, j)
   from SeedSequence(job seed, spawn_key=(i, j)). The same seed and inputs give the same numbers whatever the
   number of workers or the order chunks finish in.
@@ -30,10 +32,10 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from config.api import BrokerUnavailable
 from rules.contract.simulator import SimulatorPart
 from rules.errors import RuleInputError
-from rules.jobs import analysis
+from rules.jobs import analysis, watchdog
+from rules.jobs.broker import publish_chunks
 from rules.jobs.sources import source
 from rules.models import BalanceJob, JobChunk
 from rules.registry import all_systems, get_system, known
@@ -43,7 +45,6 @@ logger = logging.getLogger(__name__)
 DEFAULT_MAX_BATTLES = 2_000_000
 DEFAULT_CHUNK_BATTLES = 20_000
 CHUNK_ROW_WAIT_SECONDS = 10.0
-CHUNK_TASK = "rules.balance_chunk"  # the Celery task of one chunk (rules/tasks.py)
 SURVIVING_BINS = 10  # surviving cost as a share of the side's cost, in bins of 10 %
 KIND_OF_JOB = {BalanceJob.Kind.ROSTERS: "rosters", BalanceJob.Kind.DUELS: "units"}  # job kind -> part's job_kinds
 
@@ -278,32 +279,8 @@ def _create_and_publish(job: BalanceJob, chunks: list[tuple[int, int, dict]]) ->
         JobChunk.objects.bulk_create(
             [JobChunk(job=job, index=i, battles=n, spec=spec) for i, n, spec in chunks], batch_size=500
         )
-        publish_chunks(job)  # raises BrokerUnavailable: the rows above roll back
+        publish_chunks(job.pk, range(job.chunk_count))  # raises BrokerUnavailable: the rows above roll back
     return job
-
-
-def publish_chunks(job: BalanceJob) -> None:
-    """Sends every chunk of the job as one Celery group, on a fresh connection so a broker that went away is seen
-    at once (no retries: the user is told to try again)."""
-    from celery import group
-    from kombu.exceptions import KombuError, OperationalError
-
-    from config.celery import app
-
-    # by name (rules/tasks.py registers it), so rules.jobs does not import rules.tasks, which imports it
-    signatures = group(app.signature(CHUNK_TASK, args=(job.pk, i), immutable=True) for i in range(job.chunk_count))
-    try:
-        with app.connection_for_write() as conn:
-            conn.ensure_connection(max_retries=0)
-            signatures.apply_async(producer=app.amqp.Producer(conn))
-    except (OperationalError, KombuError, OSError) as exc:
-        logger.warning("balance job %s: broker unreachable: %s", job.pk, exc)
-        raise BrokerUnavailable() from exc
-    except Exception as exc:  # redis-py errors that kombu did not wrap
-        if type(exc).__module__.startswith(("redis", "kombu", "amqp")):
-            logger.warning("balance job %s: broker error: %s", job.pk, exc)
-            raise BrokerUnavailable() from exc
-        raise
 
 
 # Cancellation ----------------------------------------------------------------------------------------------
@@ -340,11 +317,14 @@ def balance_chunk_run(*, job_id: int, index: int, worker: str = "") -> str:
     BalanceJob.objects.filter(pk=job_id, status=BalanceJob.Status.QUEUED).update(
         status=BalanceJob.Status.RUNNING, started_at=now
     )
-    JobChunk.objects.filter(pk=chunk.pk).update(attempts=F("attempts") + 1, worker=worker[:200], started_at=now)
+    JobChunk.objects.filter(pk=chunk.pk).update(
+        attempts=F("attempts") + 1, worker=worker[:200], started_at=now, heartbeat_at=now
+    )
     try:
-        if not _test_pause(job_id):
-            return "skipped"
-        result = compute_chunk(job, chunk)
+        with watchdog.heartbeat(chunk.pk):  # silent for too long: a live worker's watchdog sends it again
+            if not _test_pause(job_id):
+                return "skipped"
+            result = compute_chunk(job, chunk)
     except Exception as exc:  # a bug or bad data: the job fails with a message instead of retrying forever
         logger.exception("balance job %s chunk %s failed", job_id, index)
         _fail(job_id, f"Chunk {index} failed: {type(exc).__name__}: {exc}")

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from rules.jobs import api, views
+from rules.jobs import api, replay, views
 
 app_name = "jobs"
 
@@ -16,6 +16,7 @@ urlpatterns = [
     path("jobs/", views.jobs_page, name="jobs"),
     path("jobs/new/rosters/", views.roster_job_submit, name="submit-rosters"),
     path("jobs/new/duels/", views.duel_job_submit, name="submit-duels"),
+    path("jobs/replay/duels/", replay.duel_replay, name="replay-duels"),
     path("jobs/<int:job_id>/", views.job_page, name="job"),
     path("jobs/<int:job_id>/result.json", views.job_result_json, name="result-json"),
     path("jobs/<int:job_id>/result.csv", views.job_result_csv, name="result-csv"),

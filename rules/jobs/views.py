@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from config.api import BrokerUnavailable
+from config.downloads import attachment
 from rules.errors import RuleInputError
 from rules.jobs import analysis, selectors, services
 from rules.jobs.forms import DuelJobForm, RosterJobForm
@@ -168,6 +169,11 @@ def job_page(request, job_id: int):
     forces = []
     if job.kind == BalanceJob.Kind.ROSTERS and part is not None:
         forces = part.describe_forces(job.inputs.get("forces"))
+    report = []
+    if part is not None and job.status == BalanceJob.Status.DONE and job.result:
+        # The system's own reading of the numbers (e.g. a build's worth in its currency): SimulatorPart.report.
+        report = part.report({"kind": job.kind, "inputs": job.inputs, "result": job.result, "params": job.params,
+                              "settings": job.settings})  # fmt: skip
     context = {
         "job": job,
         "system_name": system.name if system else job.system,
@@ -176,6 +182,7 @@ def job_page(request, job_id: int):
         "changed_settings": changed,
         "ignored_settings": ignored,
         "forces": forces,
+        "report": report,
         "model": _model(part) if part else None,
         "method": analysis.__doc__,
         "chart_data": {
@@ -201,7 +208,7 @@ def job_result_json(request, job_id: int):
         "result": job.result,
     }
     response = HttpResponse(json.dumps(body, ensure_ascii=False, indent=1), content_type="application/json")
-    response["Content-Disposition"] = f'attachment; filename="balance-job-{job.pk}.json"'
+    response["Content-Disposition"] = attachment(f"balance-job-{job.pk}.json")
     return response
 
 
@@ -213,5 +220,5 @@ def job_result_csv(request, job_id: int):
     table = request.GET.get("table", "")
     suffix = "-matrix" if table == "matrix" and job.kind == BalanceJob.Kind.DUELS else ""
     response = HttpResponse(selectors.job_result_csv(job, table), content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="balance-job-{job.pk}{suffix}.csv"'
+    response["Content-Disposition"] = attachment(f"balance-job-{job.pk}{suffix}.csv")
     return response

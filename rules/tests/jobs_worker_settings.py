@@ -1,14 +1,25 @@
 """Settings of the test workers that get killed (DJANGO_SETTINGS_MODULE of those worker processes only).
 
-- BALANCE_TEST_CHUNK_SLEEP makes every chunk take a while, so a test can kill the worker in the middle of one.
-- A short visibility timeout lets the next worker take back the killed worker's unacknowledged message within
-  seconds instead of the production ten minutes.
+BALANCE_TEST_CHUNK_SLEEP makes every chunk take a while, so a test can kill the worker in the middle of one.
+Everything else is production's: the broker's visibility timeout stays at 600 s, so a chunk redone within a minute
+of the kill was redone by the watchdog (rules/jobs/watchdog.py), not by the broker.
 """
 
 import os
 
 from config.settings.base import *  # noqa: F403
-from config.settings.base import CELERY_BROKER_TRANSPORT_OPTIONS
 
 BALANCE_TEST_CHUNK_SLEEP = float(os.environ.get("BALANCE_TEST_CHUNK_SLEEP", "0"))
-CELERY_BROKER_TRANSPORT_OPTIONS = {**CELERY_BROKER_TRANSPORT_OPTIONS, "visibility_timeout": 3}
+
+# The filesystem broker of `make run` (REDIS_URL empty), in the test's own folder rather than the shared var/.
+_BROKER_DIR = os.environ.get("ARMLIST_TEST_BROKER_DIR")
+if _BROKER_DIR:
+    CELERY_BROKER_URL = "filesystem://"
+    CELERY_RESULT_BACKEND = f"file://{_BROKER_DIR}/results"
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "data_folder_in": f"{_BROKER_DIR}/queue",
+        "data_folder_out": f"{_BROKER_DIR}/queue",
+        "processed_folder": f"{_BROKER_DIR}/processed",
+        "control_folder": f"{_BROKER_DIR}/control",
+        "store_processed": False,
+    }

@@ -540,3 +540,54 @@ def test_grenade_cover_counts_only_with_blast_cover(blast_cover, armour):
     assert outcome.result["victims"][0]["destroyed"] is True
     held = run("grenade", GRENADE, [5], settings)  # 5 beats Бр 2, not Бр 2 + 3 for cover
     assert held.result["victims"][0]["destroyed"] is (not blast_cover)
+
+
+# The three forms of the grenade rule agree (A6, A15): the resolver rolled many times, the exact odds and the
+# simulator's primitives (simulate_grenade, with blast_armour as the battles use it), with blast_cover off and on.
+GRENADE_ROLLED = {
+    "thrower": {"kind": "infantry", "armour": 3, "ref": "t", "soldier": 1},
+    "victims": [
+        {"kind": "infantry", "armour": 2, "ref": "v", "soldier": 4, "cover": "under_half_visible", "bursts": [3, 4]},
+        {
+            "kind": "vehicle",
+            "ref": "w",
+            "strength": 9,
+            "strength_max": 12,
+            "pilot": {"armour": 3},
+            "cover": "over_half_visible",
+            "bursts": [2, 3, 4],
+        },
+    ],
+}
+
+
+@pytest.mark.parametrize("blast_cover", [False, True])
+def test_grenade_resolver_odds_and_simulator_agree(blast_cover):
+    from rules.systems.bronepekhota import tables
+    from rules.systems.bronepekhota.simulate import simulate_grenade
+
+    settings = {**BASE, "grenades": True, "blast_cover": blast_cover, "panic": True}
+    odds = SYSTEM.action("grenade").odds(GRENADE_ROLLED, settings)
+    n = 20_000
+    sim = simulate_grenade(GRENADE_ROLLED, settings, n=n, seed=5)
+    dice, counts = SeededDice(29), Counter()
+    keys = ("destroyed", "pilot_killed", "panic")
+    for _ in range(n):
+        outcome = SYSTEM.action("grenade").resolve(GRENADE_ROLLED, settings, dice)
+        for v in outcome.result["victims"]:
+            counts[(v["role"], "attacked")] += 1
+            counts[(v["role"], "damaged")] += v["damage"] > 0
+            counts[(v["role"], "destroyed")] += v["destroyed"]
+            counts[(v["role"], "pilot_killed")] += v.get("pilot") == tables.KILLED
+            counts[(v["role"], "panic")] += tables.PANIC in (v.get("pilot"), v.get("survival"))
+    assert [v["role"] for v in odds["victims"]] == [v["role"] for v in sim["victims"]]
+    for exact, simulated in zip(odds["victims"], sim["victims"], strict=True):
+        role = exact["role"]
+        for key in ("attacked", "damaged", *keys):
+            p = float(Fraction(exact[f"p_{key}"]["exact"]))
+            se = max((p * (1 - p) / n) ** 0.5, 1 / n)
+            assert abs(simulated[f"p_{key}"] - p) <= 4 * se, (role, key, "simulator")
+            assert abs(counts[(role, key)] / n - p) <= 4 * se, (role, key, "resolver")
+    # the setting matters: the soldier in cover (+3) is destroyed less often with it on
+    soldier = Fraction(odds["victims"][0]["p_destroyed"]["exact"])
+    assert soldier == Fraction(2, 6) * Fraction(20 - (5 if blast_cover else 2), 20)

@@ -101,3 +101,25 @@ def test_resolve_settings_rejects_unknown_and_bad_values():
         with pytest.raises(RuleInputError) as exc:
             system.resolve_settings(bad)
         assert field in exc.value.errors
+
+
+def test_every_choice_has_a_readable_label_in_both_languages():
+    """Issue «At the table»: the setup page shows words, not codes such as `tied_only` or `per_gun`."""
+    from django.utils import translation
+
+    from rules.systems.bronepekhota.settings import SETTINGS
+
+    choice_settings = [s for s in SETTINGS if s.kind == "choice"]
+    assert choice_settings
+    for setting in choice_settings:
+        assert {value for value, _label in setting.choice_labels} == set(setting.choices), setting.key
+        with translation.override("en"):
+            english = dict(map(tuple, setting.describe()["choice_labels"]))
+        with translation.override("ru"):
+            russian = dict(map(tuple, setting.describe()["choice_labels"]))
+        for value in setting.choices:
+            assert english[value] != str(value), (setting.key, value)
+            assert russian[value] != english[value] or english[value].startswith(("D", "+", "§")), (setting.key, value)
+    with translation.override("ru"):
+        labels = dict(map(tuple, SETTINGS_BY_KEY["initiative_reroll"].describe()["choice_labels"]))
+    assert labels["tied_only"] == "перебрасывают только сравнявшиеся"

@@ -135,7 +135,8 @@ def test_a_roster_you_cannot_see_is_404(api, rosters, bob, pack):
 
 def test_anonymous_users_cannot_submit(rosters):
     response = APIClient().post("/api/v1/jobs/rosters/", roster_body(rosters), format="json")
-    assert response.status_code in (401, 403)
+    assert response.status_code == 401
+    assert response["WWW-Authenticate"] == "Token"
     assert not BalanceJob.objects.exists()
 
 

@@ -74,7 +74,9 @@
     const action = button.dataset.action;
     const entry = entryOf(button);
     if (action === "add") {
-      enqueue("POST", api + "entries/", { profile: button.dataset.profile });
+      const body = { profile: button.dataset.profile };
+      if (button.dataset.pack) body.pack = parseInt(button.dataset.pack, 10);  // a unit of an extra custom pack
+      enqueue("POST", api + "entries/", body);
     } else if (action === "inc" || action === "dec") {
       const count = parseInt(entry.dataset.count, 10) + (action === "inc" ? 1 : -1);
       if (count >= 1) enqueue("PATCH", entryUrl(entry), { count: count });

@@ -46,6 +46,13 @@
     var openBoxes = Array.prototype.map.call(board.querySelectorAll("details.unit details[open]"), function (d) {
       return d.closest("details.unit").dataset.unit + "|" + (d.className || "");
     });
+    if (press) {
+      window.clearTimeout(press.timer); // the scale being pressed is about to be replaced
+      press = null;
+    }
+    var focus = focusMark(document.activeElement);
+    var anchor = scrollAnchor(focus);
+    var typed = typedValues();
     board.innerHTML = html;
     openDetails.forEach(function (key) {
       var d = board.querySelector('details[data-unit="' + key + '"]');
@@ -63,18 +70,127 @@
       var d = board.querySelector('details[data-unit="' + parts[0] + '"] details.' + (parts[1] || "x").split(" ")[0]);
       if (d) d.open = true;
     });
+    restoreTyped(typed);
+    restoreFocus(focus);
+    keepScroll(anchor);
     etag = newEtag;
     root.dataset.etag = etag;
     root.dataset.version = (etag || "").replace(/[^0-9]/g, "");
     document.dispatchEvent(new CustomEvent("battle:updated"));
   }
 
+  // Focus, scroll and typed values survive a board update (the other phone changed something): the player's
+  // place is kept, never moved to the page's body (issue 19).
+  var FOCUSABLE = "button, input, select, textarea, [tabindex]";
+
+  function focusMark(el) {
+    if (!el || el === document.body || !board.contains(el)) return null;
+    var scope = el.closest("[data-unit]") || board;
+    var sel = null;
+    if (el.dataset.command) sel = 'button[data-command="' + CSS.escape(el.dataset.command) + '"][data-inputs="' + CSS.escape(el.dataset.inputs || "{}") + '"]';
+    else if (el.dataset.undo) sel = 'button[data-undo="' + CSS.escape(el.dataset.undo) + '"]';
+    else if (el.dataset.set) sel = '.scale[data-set="' + CSS.escape(el.dataset.set) + '"]';
+    else if (el.name) {
+      var form = el.closest("form[data-order-command]");
+      sel = (form ? 'form[data-order-command="' + CSS.escape(form.dataset.orderCommand) + '"] ' : "") + '[name="' + CSS.escape(el.name) + '"]';
+    }
+    return {
+      unit: scope === board ? null : scope.dataset.unit,
+      sel: sel,
+      nth: Array.prototype.indexOf.call(scope.querySelectorAll(FOCUSABLE), el),
+      nthSame: sel ? Array.prototype.indexOf.call(scope.querySelectorAll(sel), el) : -1,
+      top: el.getBoundingClientRect().top,
+      el: el,
+    };
+  }
+
+  function markScope(mark) {
+    return mark.unit ? board.querySelector('[data-unit="' + CSS.escape(mark.unit) + '"]') : board;
+  }
+
+  function restoreFocus(mark) {
+    if (!mark) return;
+    var scope = markScope(mark);
+    if (!scope) return;
+    var el = mark.sel ? scope.querySelectorAll(mark.sel)[Math.max(mark.nthSame, 0)] : null;
+    if (!el || el.disabled) el = scope.querySelectorAll(FOCUSABLE)[mark.nth];
+    if (el && el.disabled) el = el.parentNode.querySelector("button:not([disabled]), .scale[tabindex]");
+    if (el) {
+      if (returnFocus === mark.el) returnFocus = el;
+      mark.el = el;
+      el.focus({ preventScroll: true });
+    }
+  }
+
+  // What stays put on the screen: the focused control, else the first unit card in view.
+  function scrollAnchor(mark) {
+    if (mark) return { mark: mark };
+    var cards = board.querySelectorAll("details[data-unit]");
+    for (var i = 0; i < cards.length; i++) {
+      var r = cards[i].getBoundingClientRect();
+      if (r.bottom > 0) return { unit: cards[i].dataset.unit, top: r.top, y: window.scrollY };
+    }
+    return { y: window.scrollY };
+  }
+
+  function keepScroll(anchor) {
+    var el = null;
+    var top = null;
+    if (anchor.mark && anchor.mark.el && document.contains(anchor.mark.el)) {
+      el = anchor.mark.el;
+      top = anchor.mark.top;
+    } else if (anchor.unit) {
+      el = board.querySelector('details[data-unit="' + CSS.escape(anchor.unit) + '"]');
+      top = anchor.top;
+    }
+    if (el) window.scrollBy(0, el.getBoundingClientRect().top - top);
+    else if (anchor.y !== undefined) window.scrollTo(0, anchor.y);
+  }
+
+  function typedValues() {
+    var kept = [];
+    board.querySelectorAll("form[data-order-command]").forEach(function (f) {
+      var values = {};
+      Array.prototype.forEach.call(f.elements, function (el, i) {
+        if (el.name) values[el.name + "|" + i] = el.type === "checkbox" ? el.checked : el.value;
+      });
+      kept.push({ command: f.dataset.orderCommand, values: values, error: f.querySelector(".form-error") });
+    });
+    return kept;
+  }
+
+  function restoreTyped(kept) {
+    kept.forEach(function (k) {
+      var f = board.querySelector('form[data-order-command="' + CSS.escape(k.command) + '"]');
+      if (!f) return;
+      Array.prototype.forEach.call(f.elements, function (el, i) {
+        var v = k.values[el.name + "|" + i];
+        if (v === undefined) return;
+        if (el.type === "checkbox") el.checked = v;
+        else el.value = v;
+      });
+      if (k.error) f.insertBefore(k.error, f.firstChild.nextSibling);
+    });
+  }
+
   // `wait`: seconds the server may hold an unchanged board (long polling); 0 for an immediate answer.
   function refresh(wait) {
-    var url = wait ? boardUrl + "?wait=" + wait : boardUrl;
+    var url = wait ? boardUrl + "?wait=" + wait + "&notify=1" : boardUrl;
     var asked = etag;
     return fetch(url, { headers: { "If-None-Match": asked }, credentials: "same-origin", cache: "no-store" })
       .then(function (r) {
+        if (r.status === 204) {
+          // The long poll says the battle changed (no board in it): fetch the board only if this phone lacks that
+          // version; the phone that wrote it already has it from its own write.
+          if (r.headers.get("ETag") !== etag) {
+            return refresh(0).then(function (ok) {
+              if (!ok) throw new Error("board");
+            });
+          }
+          if (outbox.length && !flushing) return flush();
+          setStatus(gettext("In sync") + " · v" + root.dataset.version, "ok");
+          return;
+        }
         if (r.status === 304) {
           if (outbox.length) return flush();
           setStatus(gettext("In sync") + " · v" + root.dataset.version, "ok");
@@ -113,12 +229,19 @@
 
   function showResult(title, lines, dice, kind) {
     if (!resultBox) return;
+    if (document.activeElement && document.activeElement !== document.body && !resultBox.contains(document.activeElement)) {
+      returnFocus = document.activeElement;
+    }
     resultBox.hidden = false;
     resultBox.className = "result card " + (kind || "");
     resultBox.innerHTML = "";
     var h = document.createElement("strong");
     h.textContent = title;
     resultBox.appendChild(h);
+    // The lines scroll inside the box; OK stays in view on a 360 × 740 phone however long the result.
+    var body = document.createElement("div");
+    body.className = "result-body";
+    resultBox.appendChild(body);
     if (dice && dice.length) {
       var row = document.createElement("div");
       row.className = "dice";
@@ -132,28 +255,47 @@
         s.appendChild(p);
         row.appendChild(s);
       });
-      resultBox.appendChild(row);
+      body.appendChild(row);
     }
     (lines || []).forEach(function (line) {
       var p = document.createElement("p");
       p.textContent = line;
-      resultBox.appendChild(p);
+      body.appendChild(p);
     });
+    var actions = document.createElement("div");
+    actions.className = "result-actions";
     var close = document.createElement("button");
     close.type = "button";
-    close.className = "small secondary";
+    close.className = "secondary result-ok";
     close.textContent = gettext("OK");
     close.addEventListener("click", function () {
+      var back = resultBox.contains(document.activeElement) ? returnFocus : null;
       resultBox.hidden = true;
+      if (back && document.contains(back)) back.focus({ preventScroll: true });
     });
-    resultBox.appendChild(close);
+    actions.appendChild(close);
+    resultBox.appendChild(actions);
   }
+  var returnFocus = null; // where the player was when a result box opened: OK brings the focus back there
 
   // Writes ------------------------------------------------------------------------------------------------
   var resultHooks = [];
 
-  function command(name, inputs, label) {
-    return send("commands/" + name + "/", inputs, label);
+  // A write's answer goes to whoever waits for it: `command()` answers a promise of {ok, status, payload} (or
+  // {queued: true} without a connection). With {ownErrors: true} the caller (a sheet, a form) shows a refusal
+  // itself, next to what the player typed, instead of the result box.
+  var waiters = {};
+  var ownErrors = {};
+
+  function command(name, inputs, label, opts) {
+    return send("commands/" + name + "/", inputs, label, opts);
+  }
+
+  function answer(key, value) {
+    var waiter = waiters[key];
+    delete waiters[key];
+    delete ownErrors[key];
+    if (waiter) waiter(value);
   }
 
   // The outbox: every write goes through it, so a change made without a connection waits on this phone (with its
@@ -226,6 +368,7 @@
 
   function refused(res, writes) {
     var p = res.payload || {};
+    if (writes.length === 1 && ownErrors[writes[0].key] && res.status !== 412) return;
     var title = res.status === 412 ? gettext("The battle changed on another phone") : p.detail || gettext("Refused");
     var lines = [];
     if (res.status === 412) lines.push(gettext("Nothing of this was recorded. The board now shows the battle as it is:"));
@@ -243,7 +386,6 @@
     if (!resultBox) return;
     var again = document.createElement("button");
     again.type = "button";
-    again.className = "small";
     again.textContent = writes.length > 1 ? gettext("Send them again") : gettext("Send again");
     again.addEventListener("click", function () {
       resultBox.hidden = true;
@@ -253,7 +395,7 @@
       saveOutbox();
       flush();
     });
-    resultBox.appendChild(again);
+    resultBox.querySelector(".result-actions").appendChild(again);
   }
 
   function flush() {
@@ -277,28 +419,72 @@
             saveOutbox();
             chain = res.etag;
             shown(write, res.payload || {});
+            answer(write.key, { ok: true, status: res.status, payload: res.payload || {} });
             return next();
           }
           var writes = outbox.splice(0, outbox.length);
           saveOutbox();
           refused(res, writes);
+          writes.forEach(function (w, i) {
+            answer(w.key, { ok: false, status: i ? 0 : res.status, payload: i ? {} : res.payload || {} });
+          });
           return done();
         },
         function () {
           flushing = false;
           busy = false;
           showWaiting(); // no connection: kept, sent when it returns
+          outbox.forEach(function (w) {
+            answer(w.key, { ok: false, queued: true });
+          });
         }
       );
     }
     return next();
   }
 
-  function send(path, body, label) {
-    if (!canWrite) return Promise.resolve();
-    outbox.push({ path: path, body: body, key: newKey(), base: etag, label: label || path.replace(/^commands\/|\/$/g, "") });
+  function send(path, body, label, opts) {
+    if (!canWrite) return Promise.resolve({ ok: false, status: 403 });
+    var key = newKey();
+    outbox.push({ path: path, body: body, key: key, base: etag, label: label || path.replace(/^commands\/|\/$/g, "") });
     saveOutbox();
-    return flush();
+    var answered = new Promise(function (resolve) {
+      waiters[key] = resolve;
+    });
+    if (opts && opts.ownErrors) ownErrors[key] = true;
+    flush();
+    return answered;
+  }
+
+  // A refusal shown in the form that sent it: the form stays open with what was typed, the fields named in
+  // the answer are marked.
+  function formError(form, res) {
+    clearFormError(form);
+    if (!res || res.ok || res.queued) return;
+    var p = res.payload || {};
+    var box = document.createElement("div");
+    box.className = "form-error error";
+    box.setAttribute("role", "alert");
+    var head = document.createElement("p");
+    head.textContent = p.detail || gettext("Refused");
+    box.appendChild(head);
+    Object.keys(p.errors || {}).forEach(function (k) {
+      var line = document.createElement("p");
+      line.textContent = p.errors[k];
+      box.appendChild(line);
+      var field = form.querySelector('[name="' + CSS.escape(k.split(".").pop()) + '"]');
+      if (field) field.setAttribute("aria-invalid", "true");
+    });
+    var title = form.querySelector("h2, h3, strong");
+    form.insertBefore(box, title ? title.nextSibling : form.firstChild);
+  }
+
+  function clearFormError(form) {
+    var old = form.querySelector(".form-error");
+    if (old) old.remove();
+    form.querySelectorAll("[aria-invalid]").forEach(function (el) {
+      el.removeAttribute("aria-invalid");
+    });
   }
 
   window.addEventListener("online", function () {
@@ -318,12 +504,15 @@
     var btn = ev.target.closest("button");
     if (!btn || !canWrite) return;
     if (btn.dataset.undo) {
-      send("undo", { seq: parseInt(btn.dataset.undo, 10) }, "Undo of #" + btn.dataset.undo);
+      var row = btn.closest("li");
+      var what = row && row.querySelector(".text") ? row.querySelector(".text").textContent : "#" + btn.dataset.undo;
+      send("undo", { seq: parseInt(btn.dataset.undo, 10) }, btn.textContent.trim() + ": " + what);
     } else if (btn.dataset.command) {
       if (btn.dataset.confirm && !window.confirm(btn.dataset.confirm)) return;
       var card = btn.closest("details.unit");
       var name = card ? card.querySelector(".name").textContent + ": " : "";
-      command(btn.dataset.command, JSON.parse(btn.dataset.inputs || "{}"), name + btn.textContent.trim());
+      var label = btn.getAttribute("aria-label") || btn.textContent.trim();
+      command(btn.dataset.command, JSON.parse(btn.dataset.inputs || "{}"), name + label);
     } else if (btn.dataset.act) {
       document.dispatchEvent(new CustomEvent("battle:act", { detail: { act: btn.dataset.act, unit: btn.dataset.unit } }));
     }
@@ -342,17 +531,217 @@
       else inputs[el.name] = el.type === "number" ? Number(el.value) : el.value;
     });
     if (dice.length) inputs.dice = dice;
-    command(f.dataset.orderCommand, inputs);
+    var name = f.dataset.orderCommand;
+    var submit = f.querySelector("[type=submit]");
+    if (submit) submit.disabled = true;
+    clearFormError(f);
+    command(name, inputs, f.getAttribute("aria-label") || (f.querySelector("h3") || {}).textContent, { ownErrors: true }).then(
+      function (res) {
+        var now = board.querySelector('form[data-order-command="' + CSS.escape(name) + '"]');
+        if (!now) return;
+        var go = now.querySelector("[type=submit]");
+        if (go) go.disabled = false;
+        formError(now, res);
+      }
+    );
+  });
+
+  // Sliders (templates/battles/widgets/slider.html): a long press on a number of the scale, or a drag along it,
+  // sets that value; a short tap only says how; the arrow keys step like − and +, Home and End set the ends.
+  var HOLD_MS = 450;
+  var press = null;
+
+  function cellAt(x, y, scale) {
+    var el = document.elementFromPoint(x, y);
+    var cell = el && el.closest(".cell[data-n]");
+    return cell && scale.contains(cell) ? cell : null;
+  }
+
+  function aim(scale, cell) {
+    scale.querySelectorAll(".cell").forEach(function (c) {
+      c.classList.toggle("aim", c === cell);
+    });
+  }
+
+  function setSlider(scale, value) {
+    var spec = JSON.parse(scale.dataset.set);
+    var inputs = JSON.parse(JSON.stringify(spec.inputs || {}));
+    var path = spec.field.split(".");
+    var node = inputs;
+    for (var i = 0; i < path.length - 1; i++) {
+      node[path[i]] = node[path[i]] || {};
+      node = node[path[i]];
+    }
+    node[path[path.length - 1]] = value;
+    scale.setAttribute("aria-valuenow", value);
+    var card = scale.closest("details.unit");
+    var name = card ? card.querySelector(".name").textContent + ": " : "";
+    command(spec.command, inputs, name + scale.getAttribute("aria-label") + " → " + value);
+  }
+
+  board.addEventListener("pointerdown", function (ev) {
+    var scale = ev.target.closest(".scale.settable");
+    var cell = ev.target.closest(".cell[data-n]");
+    if (!scale || !cell || !canWrite || (ev.pointerType === "mouse" && ev.button !== 0)) return;
+    scale.focus({ preventScroll: true });
+    press = { scale: scale, cell: cell, dragged: false, done: false };
+    press.timer = window.setTimeout(function () {
+      if (!press || press.dragged) return;
+      press.done = true;
+      aim(press.scale, null);
+      setSlider(press.scale, parseInt(press.cell.dataset.n, 10));
+    }, HOLD_MS);
+    aim(scale, cell);
+    try {
+      scale.setPointerCapture(ev.pointerId);
+    } catch (e) {
+      /* capture is a nicety: moves are found by position anyway */
+    }
+  });
+
+  board.addEventListener("pointermove", function (ev) {
+    if (!press) return;
+    var cell = cellAt(ev.clientX, ev.clientY, press.scale);
+    if (cell && cell !== press.cell) {
+      press.cell = cell;
+      press.dragged = true;
+      window.clearTimeout(press.timer);
+      aim(press.scale, cell);
+    }
+  });
+
+  function endPress(cancelled) {
+    if (!press) return;
+    var p = press;
+    press = null;
+    window.clearTimeout(p.timer);
+    aim(p.scale, null);
+    if (cancelled || p.done || !document.contains(p.scale)) return;
+    if (p.dragged) setSlider(p.scale, parseInt(p.cell.dataset.n, 10));
+    else setStatus(gettext("Hold a number or drag along the scale to set it; + and − step by one."), "");
+  }
+
+  board.addEventListener("pointerup", function () {
+    endPress(false);
+  });
+  board.addEventListener("pointercancel", function () {
+    endPress(true);
+  });
+  board.addEventListener("contextmenu", function (ev) {
+    if (ev.target.closest(".scale.settable")) ev.preventDefault(); // a long press is ours, not the menu's
+  });
+
+  board.addEventListener("keydown", function (ev) {
+    var scale = ev.target.closest && ev.target.closest(".scale.settable");
+    if (!scale) return;
+    var steps = scale.closest(".slider").querySelectorAll(".steps button");
+    var minus = steps[0];
+    var plus = steps[steps.length - 1];
+    if (ev.key === "ArrowDown" || ev.key === "ArrowLeft") {
+      if (minus && !minus.disabled) minus.click();
+    } else if (ev.key === "ArrowUp" || ev.key === "ArrowRight") {
+      if (plus && !plus.disabled) plus.click();
+    } else if (ev.key === "Home") {
+      setSlider(scale, parseInt(scale.getAttribute("aria-valuemin"), 10));
+    } else if (ev.key === "End") {
+      setSlider(scale, parseInt(scale.getAttribute("aria-valuemax"), 10));
+    } else {
+      return;
+    }
+    ev.preventDefault();
   });
 
   document.addEventListener("visibilitychange", function () {
     if (!document.hidden) refresh();
   });
+  // Dice typed in from the table: one labelled box per die («Д12 дальность», «Д20 мощь 1 из 3»), in the order the
+  // test uses them, asked from the command itself (a dry run on the server: POST …/commands/<name>/dice). The boxes
+  // follow the inputs and the dice typed so far (a miss asks for no power dice); typed values stay put.
+  function diceBoxes(box) {
+    var timer = null;
+    var asked = 0;
+    var list = box.querySelector(".boxes") || box;
+
+    function typed() {
+      var values = [];
+      var inputs = list.querySelectorAll("input");
+      for (var i = 0; i < inputs.length; i++) {
+        if (inputs[i].value.trim() === "") break;
+        values.push(parseInt(inputs[i].value, 10));
+      }
+      return values;
+    }
+
+    function draw(dice) {
+      var old = Array.prototype.map.call(list.querySelectorAll("input"), function (el) {
+        return { key: el.dataset.key, value: el.value };
+      });
+      var focused = document.activeElement && list.contains(document.activeElement) ? document.activeElement.dataset.index : null;
+      list.innerHTML = "";
+      dice.forEach(function (d, i) {
+        var label = document.createElement("label");
+        label.className = "die-box";
+        var input = document.createElement("input");
+        input.type = "number";
+        input.inputMode = "numeric";
+        input.min = "1";
+        input.max = String(d.faces);
+        input.name = "die";
+        input.dataset.index = String(i);
+        input.dataset.key = d.faces + "|" + d.purpose;
+        if (old[i] && old[i].key === input.dataset.key) input.value = old[i].value;
+        label.appendChild(document.createTextNode(d.label + " "));
+        label.appendChild(input);
+        list.appendChild(label);
+        if (focused === String(i)) input.focus({ preventScroll: true });
+      });
+      box.hidden = !dice.length;
+    }
+
+    function update(name, inputs) {
+      window.clearTimeout(timer);
+      timer = window.setTimeout(function () {
+        var n = ++asked;
+        var body = Object.assign({}, inputs, { dice: typed() });
+        fetch(apiUrl + "commands/" + name + "/dice", {
+          method: "POST",
+          credentials: "same-origin",
+          headers: { "Content-Type": "application/json", "X-CSRFToken": cookie("csrftoken") },
+          body: JSON.stringify(body),
+        })
+          .then(function (r) {
+            return r.ok ? r.json() : null;
+          })
+          .then(function (p) {
+            if (p && n === asked) draw(p.dice || []);
+          })
+          .catch(function () {
+            /* offline: the boxes stay as they are; the server rolls if none is typed */
+          });
+      }, 150);
+    }
+
+    return {
+      update: update,
+      typed: typed,
+      clear: function () {
+        list.innerHTML = "";
+        box.hidden = true;
+      },
+      onInput: function (hook) {
+        list.addEventListener("input", hook);
+      },
+    };
+  }
+
   // What a system's board script may use (rules/systems/<package>/static/<package>/board.js).
   window.ArmlistBattle = {
     command: command,
     data: data,
     canWrite: canWrite,
+    diceBoxes: diceBoxes,
+    formError: formError,
+    clearFormError: clearFormError,
     onResult: function (hook) {
       resultHooks.push(hook);
     },

@@ -31,7 +31,8 @@
     if (schema.enum) {
       input = document.createElement("select");
       if (!required) input.appendChild(new Option("—", ""));
-      schema.enum.forEach(function (v) { input.appendChild(new Option(String(v), JSON.stringify(v))); });
+      var names = schema["x-labels"] || {}; // a system may name an enum's values (as in the jobs form)
+      schema.enum.forEach(function (v) { input.appendChild(new Option(names[v] || String(v), JSON.stringify(v))); });
       input.dataset.kind = "enum";
     } else if (schema.type === "boolean") {
       input = document.createElement("input");

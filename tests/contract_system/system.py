@@ -179,7 +179,8 @@ class OrdersBattle(BattlePart):
         elif event.type == "attack.resolved":
             target = state.units[p["target"]]
             loss = (1 if p["hit"] else 0) + (1 if p["choice"] == "fire" else 0)
-            target.state = {"strength": max(0, target.state["strength"] - loss)}
+            # In place on purpose: the runner must store a state a fold edits in place (battles.services copies).
+            target.state["strength"] = max(0, target.state["strength"] - loss)
             state.changed.add(target.key)
             game["queue"] = game["queue"][1:]
             self._next_question(state)

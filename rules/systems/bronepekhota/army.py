@@ -29,7 +29,10 @@ from rules.systems.bronepekhota.settings import SETTINGS_BY_KEY
 
 SIDES = ("protectorate", "polaris")  # blue and red never share an army; green joins either (p.3)
 SHARED = "green"
-SQUAD_SIZE = 6  # p.5 «по шесть воинов в каждом»
+# p.5 «по шесть воинов в каждом»; yet the squad's Armlist lists "each infantryman of the squad" (p.6), and two
+# printed Armlists have four: «Тяжёлая штурмовая пехота Велиана» and «Спецназ планеты Шиду» (four rows, miniatures
+# 1–4, in /work/shared/reference/bronepekhota-tehnolog). The card wins: a squad of 1 to 6 is accepted as printed.
+SQUAD_SIZE = 6
 
 FACTION_NAMES = {
     "protectorate": N_("Protectorate (blue)"),
@@ -393,7 +396,7 @@ def cost_roster(roster: dict) -> RosterReport:
         kind, data = e["profile"].get("kind"), e["profile"].get("data") or {}
         if kind == "squad":
             size = len(data.get("soldiers") or [])
-            if size != SQUAD_SIZE:
+            if not 1 <= size <= SQUAD_SIZE:  # fewer is a printed card (see SQUAD_SIZE); more or none is not
                 _issue(
                     issues,
                     "warning",

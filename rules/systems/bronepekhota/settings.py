@@ -39,6 +39,10 @@ SETTINGS: tuple[Setting, ...] = (
         help=N_(
             "Virtual: shots are resolved with dice and infantry can shoot. Real: spring launchers; infantry cannot shoot."
         ),
+        choice_labels=(
+            ("virtual", N_("Virtual shooting (dice)")),
+            ("real", N_("Real shooting (spring launchers)")),
+        ),
     ),
     Setting(
         key="ammo_limited",
@@ -126,6 +130,10 @@ SETTINGS: tuple[Setting, ...] = (
         help=N_(
             "Alternate: one unit at a time, who starts settled by a d12 roll-off. Free: in any order. The board's deployment (before the first initiative) follows it."
         ),
+        choice_labels=(
+            ("alternate", N_("In turn, one unit each")),
+            ("free", N_("In any order")),
+        ),
     ),
     Setting(
         key="initiative_reroll",
@@ -135,6 +143,10 @@ SETTINGS: tuple[Setting, ...] = (
         choices=("tied_only", "everyone"),
         source="§5 A4 (p.9)",
         help=N_("Who re-rolls when the highest initiative results tie: only the tied players, or everyone."),
+        choice_labels=(
+            ("tied_only", N_("Only the tied players re-roll")),
+            ("everyone", N_("Everyone re-rolls")),
+        ),
     ),
     Setting(
         key="blast_hits_target",
@@ -158,6 +170,10 @@ SETTINGS: tuple[Setting, ...] = (
         choices=("literal", "strict"),
         source="§5 A7 (p.35–36)",
         help=N_("Literal: allowed while ammo > 0, the slider stops at 0. Strict: ammo must cover the whole cost."),
+        choice_labels=(
+            ("literal", N_("Allowed while ammo is above 0")),
+            ("strict", N_("Ammo must cover the whole cost")),
+        ),
     ),
     Setting(
         key="half_step_obstacle_free",
@@ -199,6 +215,10 @@ SETTINGS: tuple[Setting, ...] = (
         choices=("zero", "absolute"),
         source="§5 A12 (p.46–48)",
         help=N_("Zero: a drop counts as height 0. Absolute: the drop counts like a rise."),
+        choice_labels=(
+            ("zero", N_("A drop counts as height 0")),
+            ("absolute", N_("A drop counts like a rise")),
+        ),
     ),
     Setting(
         key="panic_ends_actions",
@@ -222,6 +242,11 @@ SETTINGS: tuple[Setting, ...] = (
         choices=(6, 12, 20),
         source="§5 A14 (p.21)",
         help=N_("The book says Д6 «usually» and never names a case for Д12 or Д20."),
+        choice_labels=(
+            (6, N_("D6 (the book: «usually»)")),
+            (12, N_("D12")),
+            (20, N_("D20")),
+        ),
     ),
     Setting(
         key="grenade_replaces_shot",
@@ -238,6 +263,10 @@ SETTINGS: tuple[Setting, ...] = (
         choices=("unified", "literal"),
         source="§5 A16 (p.23, p.31, p.41)",
         help=N_("Unified: anything touching an enemy model cannot fire. Literal: each mode's own wording."),
+        choice_labels=(
+            ("unified", N_("Nothing touching an enemy may fire")),
+            ("literal", N_("Each mode's own wording")),
+        ),
     ),
     Setting(
         key="melee_in_contact",
@@ -247,6 +276,10 @@ SETTINGS: tuple[Setting, ...] = (
         choices=("in_contact_may_attack", "movement_only"),
         source="§5 A17 (p.38, p.41)",
         help=N_("(b) a unit that starts in contact may attack without moving; (a) only a new contact by movement."),
+        choice_labels=(
+            ("in_contact_may_attack", N_("A unit already in contact may attack")),
+            ("movement_only", N_("Only a new contact by movement")),
+        ),
     ),
     Setting(
         key="lying_vehicle_defence",
@@ -272,6 +305,10 @@ SETTINGS: tuple[Setting, ...] = (
         choices=(1, 3),
         source="§5 A21 (p.31)",
         help=N_("Armour bonus when exactly half of the target is hidden: +1 (recommended) or +3."),
+        choice_labels=(
+            (1, N_("+1 to armour (recommended)")),
+            (3, N_("+3 to armour")),
+        ),
     ),
     Setting(
         key="gun_rof_rule",
@@ -281,6 +318,10 @@ SETTINGS: tuple[Setting, ...] = (
         choices=("per_gun", "per_barrel"),
         source="§5 A23 (p.24, p.35)",
         help=N_("Per gun: a gun may fire its listed weapon up to its RoF each round. Per barrel: once per weapon."),
+        choice_labels=(
+            ("per_gun", N_("Per gun: up to its rate of fire")),
+            ("per_barrel", N_("Per weapon: once each")),
+        ),
     ),
     Setting(
         key="virtual_infantry_damage",
@@ -290,6 +331,10 @@ SETTINGS: tuple[Setting, ...] = (
         choices=("destroyed", "survival_test"),
         source="§5 A24 (p.20)",
         help=N_("Destroyed: any damage kills (the book). Survival test: a house rule giving a Д6 test instead."),
+        choice_labels=(
+            ("destroyed", N_("Destroyed (the book)")),
+            ("survival_test", N_("A D6 survival test (house rule)")),
+        ),
     ),
     Setting(
         key="armour_test_after_damage",
@@ -336,6 +381,11 @@ SETTINGS: tuple[Setting, ...] = (
         choices=(6, 12, 20),
         source="§5 A33 (p.51)",
         help=N_("Each disputing player rolls this die; ties re-roll among the tied."),
+        choice_labels=(
+            (6, N_("D6")),
+            (12, N_("D12")),
+            (20, N_("D20")),
+        ),
     ),
 )
 
@@ -352,6 +402,7 @@ SETTINGS += (
         source="§5 A0 (p.3)",
         category=INTERPRETATION,
         help=N_("The book prints no unit numbers: they come from a data pack or from custom Armlists typed in."),
+        choice_labels=(("data_pack", N_("A data pack or custom Armlists")),),
     ),
     Setting(
         key="cost_per",
@@ -364,6 +415,7 @@ SETTINGS += (
         help=N_(
             "Each squad Armlist (six soldiers), vehicle and gun has its own cost; «взвод» on p.3 is loose wording."
         ),
+        choice_labels=(("squad", N_("Each squad, vehicle and gun")),),
     ),
     Setting(
         key="grenade_damage_section",
@@ -374,6 +426,7 @@ SETTINGS += (
         source="§5 A5 (p.37)",
         category=INTERPRETATION,
         help=N_("The grenade text points at items II and III of «раздела 7.3»; they are in §7.4 (damage, pilot test)."),
+        choice_labels=(("7.4", N_("§7.4 (damage, pilot test)")),),
     ),
     Setting(
         key="distance_measured_between",
@@ -384,6 +437,7 @@ SETTINGS += (
         source="§5 A20 (p.31)",
         category=INTERPRETATION,
         help=N_("Closest points of base or hull; players measure and type the distance, rounded up to 5 cm steps."),
+        choice_labels=(("closest_points", N_("The closest points of bases or hulls")),),
     ),
     Setting(
         key="light_heavy_mechanics",
@@ -394,6 +448,7 @@ SETTINGS += (
         source="§5 A27 (p.8, p.42)",
         category=INTERPRETATION,
         help=N_("Only where the pilot figure stands (platform or Armlist); no rule changes with the weight class."),
+        choice_labels=(("pilot_figure_only", N_("Only where the pilot figure stands")),),
     ),
     Setting(
         key="twin_cannon_names",
@@ -404,6 +459,7 @@ SETTINGS += (
         source="§5 A28 (p.23, p.34)",
         category=INTERPRETATION,
         help=N_("The two names in the book are one stationary gun of rank 2."),
+        choice_labels=(("one_gun", N_("One stationary gun of rank 2")),),
     ),
     Setting(
         key="speed_sectors_from",
@@ -414,6 +470,7 @@ SETTINGS += (
         source="§5 A29 (p.15–16)",
         category=INTERPRETATION,
         help=N_("Sector bounds and speeds are printed only on the cards: each profile's speed_sectors."),
+        choice_labels=(("data_pack", N_("The cards in the data pack")),),
     ),
 )
 

@@ -17,6 +17,7 @@ the other way round; an info issue says so).
 from __future__ import annotations
 
 from rules.contract import ArmyPart, Issue, RosterReport
+from rules.i18n import _
 from rules.systems.enforcers import tables
 from rules.systems.enforcers.actions.common import TRAITS
 
@@ -222,9 +223,14 @@ class EnforcersArmy(ArmyPart):
         total = sum(costs.values())
         limit = roster.get("points_limit")
         if limit is not None and total > limit:
-            _issue(issues, "error", "over_budget", f"The crew costs {total} REQ, over the {limit} REQ available.")
+            _issue(
+                issues,
+                "error",
+                "over_budget",
+                _("The crew costs {total} REQ, over the {limit} REQ available.").format(total=total, limit=limit),
+            )
         if not any(e["profile"].get("kind") in HIRED_KINDS for e in roster.get("entries") or []):
-            _issue(issues, "info", "no_agents", "No agent hired yet: add an archetype.")
+            _issue(issues, "info", "no_agents", _("No agent hired yet: add an archetype."))
         return RosterReport(total=total, entry_costs=costs, issues=issues)
 
     def _entry(self, entry: dict, issues: list) -> int:
@@ -233,8 +239,8 @@ class EnforcersArmy(ArmyPart):
         kind = profile.get("kind")
         if kind not in HIRED_KINDS:
             word = self.profile_kinds.get(kind, kind)
-            _issue(issues, "error", "not_hired", f"{name} ({word}) is not an agent: choose it in an agent's options "
-                                                 "instead of hiring it.", key)  # fmt: skip
+            _issue(issues, "error", "not_hired", _("{name} ({word}) is not an agent: choose it in an agent's options instead "
+                                                   "of hiring it.").format(name=name, word=word), key)  # fmt: skip
             return 0
         options = entry.get("options") or {}
         data = profile.get("data") or {}
@@ -242,40 +248,58 @@ class EnforcersArmy(ArmyPart):
         label = options.get("name") or name
         stats = base_stats(profile, options)
         if stats is None:
-            _issue(issues, "error", "no_stats", f"{label}: the book gives {name} no stats. Roll them or write your "
-                                                "group's (L23) in the entry's stats.", key)  # fmt: skip
+            _issue(issues, "error", "no_stats", _("{label}: the book gives {name} no stats. Roll them or write your "
+                                                  "group's (L23) in the entry's stats.").format(label=label, name=name),
+                   key)  # fmt: skip
         else:
             bump = options.get("stat_bump", 0)
             over = sorted(s for s, v in stats.items() if v + bump > tables.STAT_MAX)
             if over:
-                _issue(issues, "error", "stat_over_20", f"{label}: +{bump} to all stats takes {', '.join(over)} "
-                                                        "above 20; stats run from 1 to 20 (L29).", key)  # fmt: skip
+                _issue(issues, "error", "stat_over_20", _("{label}: +{bump} to all stats takes {stats} above 20; stats run "
+                                                          "from 1 to 20 (L29).").format(label=label, bump=bump,
+                                                                                        stats=", ".join(over)), key)  # fmt: skip
         perks = options.get("perks") or []
         allowed = data.get("perks_allowed")
         if allowed is not None and len(perks) > allowed:
             _issue(
-                issues, "error", "too_many_perks", f"{label} may have {allowed} perk(s), not {len(perks)} (L25).", key
+                issues,
+                "error",
+                "too_many_perks",
+                _("{label} may have {allowed} perk(s), not {count} (L25).").format(
+                    label=label, allowed=allowed, count=len(perks)
+                ),
+                key,
             )
         elif allowed is None and perks:
-            _issue(issues, "info", "perk_count_unknown", f"The book gives no perk count for {name} (1 or 2, L25).", key)
+            _issue(
+                issues,
+                "info",
+                "perk_count_unknown",
+                _("The book gives no perk count for {name} (1 or 2, L25).").format(name=name),
+                key,
+            )
         spent = gear_spent(options)
         own = options.get("own_gear", True)
         if own and spent > data.get("gear_req", 0):
-            _issue(issues, "error", "over_allowance", f"{label} spends {spent} REQ on gear; {name}'s allowance is "
-                                                      f"{data.get('gear_req', 0)} REQ (L55).", key)  # fmt: skip
+            _issue(issues, "error", "over_allowance", _("{label} spends {spent} REQ on gear; {name}'s allowance is {allowance} REQ "
+                                                        "(L55).").format(label=label, spent=spent, name=name,
+                                                                         allowance=data.get("gear_req", 0)), key)  # fmt: skip
         if not own and spent:
-            _issue(issues, "info", "gear_full_price", f"{label} came without its own gear: its {spent} REQ of gear "
-                                                      "is paid in full (own gear costs half, L57).", key)  # fmt: skip
+            _issue(issues, "info", "gear_full_price", _("{label} came without its own gear: its {spent} REQ of gear is paid in "
+                                                        "full (own gear costs half, L57).").format(label=label,
+                                                                                                  spent=spent), key)  # fmt: skip
         campaign = options.get("campaign") or {}
         if campaign.get("dead"):
-            _issue(issues, "error", "dead", f"{label} died in a scenario.", key)
+            _issue(issues, "error", "dead", _("{label} died in a scenario.").format(label=label), key)
         if campaign.get("injury_days"):
-            _issue(issues, "warning", "injured", f"{label} is injured for {campaign['injury_days']} more days and "
-                                                 "cannot take part in scenarios (L240).", key)  # fmt: skip
+            _issue(issues, "warning", "injured", _("{label} is injured for {days} more days and cannot take part in "
+                                                   "scenarios (L240).").format(label=label, days=campaign["injury_days"]),
+                   key)  # fmt: skip
         if campaign.get("armour_broken") or campaign.get("armour_unusable_days"):
             days = campaign.get("armour_unusable_days")
-            when = f" for {days} more days" if days else " until repaired"
-            _issue(issues, "warning", "armour_broken", f"{label}'s armour is unusable{when} (L262–268).", key)
+            message = (_("{label}'s armour is unusable for {days} more days (L262–268).") if days else
+                       _("{label}'s armour is unusable until repaired (L262–268)."))  # fmt: skip
+            _issue(issues, "warning", "armour_broken", message.format(label=label, days=days), key)
         return count * entry_cost(profile, options)
 
 

@@ -462,6 +462,15 @@ SETTINGS: tuple[Setting, ...] = (
         source="§3.16 (L278, L283)",
         help="GM decides: the tracker offers the test. Always: every HP loss asks for a WL test.",
     ),
+    Setting(
+        key="days_between_scenarios",
+        label="Days between scenarios",
+        default=7,
+        kind="int",
+        source="§1 campaign layer, §3.18–3.19 (L248, L268)",
+        help="The book counts injuries and unusable armour in days but keeps no calendar. Each scenario carried "
+        "into the crew takes this many days off them.",
+    ),
 )
 
 SETTINGS_BY_KEY = {s.key: s for s in SETTINGS}

@@ -4,6 +4,7 @@ The interface shows these, not translations of the English spec. Weapon and armo
 pack (data/normals.json) exactly as the book prints them.
 """
 
+from rules.i18n import N_
 from rules.systems.thw5150 import equipment
 
 _WORDS = {
@@ -127,4 +128,41 @@ GLOSSARY: dict[str, str] = {
     **{f"weapon.{slug}": w["name"] for slug, w in {**equipment.RANGED, **equipment.MELEE}.items()},
     **{f"armour.{slug}": a["name"] for slug, a in equipment.ARMOUR.items()},
     **{f"faction.{f['slug']}": f["name"] for f in equipment.PACK["factions"]},
+}
+
+# The English an English reader sees for the words the board shows: word() in battle/view.py translates these
+# msgids, and the system's catalogue gives each the book's word above (tests/test_russian.py checks they agree).
+ENGLISH: dict[str, str] = {
+    "fine": N_("fine"),
+    "knocked_down": N_("Knocked Down"),
+    "out_of_fight": N_("Out of the Fight"),
+    "dead": N_("Obviously Dead"),
+    "duck_back": N_("Duck Back"),
+    "hunker_down": N_("Hunker Down"),
+    "runaway": N_("Runaway"),
+    "captured": N_("taken prisoner"),
+    "removed": N_("removed from play"),
+    "stopped_fighting": N_("stopped fighting"),
+    "leader": N_("Leader"),
+    "hero": N_("Hero"),
+    "prone": N_("prone"),
+    "cover": N_("in cover"),
+    "covering_fire": N_("covering fire"),
+    "fast_move": N_("Fast Move"),
+    "out_of_ammo": N_("out of ammo"),
+    "reload": N_("reload"),
+    "rep": N_("Rep"),
+    "weapons": N_("Armament"),
+    "armour": N_("Personal protection"),
+    "activation_roll": N_("Roll the activation dice"),
+    "in_sight": N_("IN SIGHT"),
+    "received_fire": N_("RECEIVED FIRE"),
+    "stay_or_run": N_("STAY OR RUN"),
+    "recovery": N_("RECOVERY"),
+    "melee": N_("hand-to-hand"),
+    "grenade": N_("grenade"),
+    "motivation.conquest": N_("Conquest"),
+    "motivation.colonization": N_("Colonization"),
+    "motivation.religious": N_("Religious fanaticism"),
+    "motivation.profit": N_("Profit"),
 }

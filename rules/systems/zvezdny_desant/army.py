@@ -9,10 +9,13 @@ the club's: army_limit, tournament, mixed_stk); a roster's own points_limit, whe
 from __future__ import annotations
 
 from rules.contract import ArmyPart, Issue, RosterReport
+from rules.i18n import N_, _
 from rules.systems.zvezdny_desant import profile as lbh
+from rules.systems.zvezdny_desant.glossary import GLOSSARY
 from rules.systems.zvezdny_desant.settings import full_settings
 
 EXAMPLE_CARD_COST = 50  # see example_roster
+FACTION_WORDS = {"forcers": GLOSSARY["forcers"], "humans": GLOSSARY["human_army"]}  # the example pack's sides
 
 
 def _cost(value, typed: dict, key: str) -> tuple[int, bool]:
@@ -40,7 +43,14 @@ def cost_entry(entry: dict, settings: dict) -> tuple[int, list[Issue]]:
     for row in rows:
         fig = figures.get(row["figure"])
         if fig is None:
-            issues.append(Issue("error", "unknown_figure", f"{name}: the card has no figure «{row['figure']}».", key))
+            issues.append(
+                Issue(
+                    "error",
+                    "unknown_figure",
+                    _("{name}: the card has no figure «{figure}».").format(name=name, figure=row["figure"]),
+                    key,
+                )
+            )
             continue
         counts[fig["key"]] = counts.get(fig["key"], 0) + row["count"]
         cost, known = _cost(fig.get("cost"), typed.get("figures") or {}, fig["key"])
@@ -52,28 +62,60 @@ def cost_entry(entry: dict, settings: dict) -> tuple[int, list[Issue]]:
             continue
         weapon = weapons.get(weapon_key)
         if weapon is None:
-            issues.append(Issue("error", "unknown_weapon", f"{name}: the card has no weapon «{weapon_key}».", key))
+            issues.append(
+                Issue(
+                    "error",
+                    "unknown_weapon",
+                    _("{name}: the card has no weapon «{weapon_key}».").format(name=name, weapon_key=weapon_key),
+                    key,
+                )
+            )
             continue
         if weapon_key not in (fig.get("weapons") or []):
-            issues.append(Issue("error", "weapon_not_allowed",
-                                f"{name}: «{fig['name']}» cannot carry «{weapon['name']}».", key))  # fmt: skip
+            issues.append(
+                Issue(
+                    "error",
+                    "weapon_not_allowed",
+                    _("{name}: «{name2}» cannot carry «{name3}».").format(
+                        name=name, name2=fig["name"], name3=weapon["name"]
+                    ),
+                    key,
+                )
+            )
         w_cost, known = _cost(weapon.get("cost", 0), typed.get("weapons") or {}, weapon_key)
         if not known:
             unknown.add(f"«{weapon['name']}»")
         per_unit += w_cost * row["count"]  # a weapon's extra cost adds to each figure carrying it (L68)
     total_figures = sum(counts.values())
     if total_figures == 0:
-        issues.append(Issue("error", "empty_unit", f"{name}: a unit needs at least one figure.", key))
+        issues.append(
+            Issue("error", "empty_unit", _("{name}: a unit needs at least one figure.").format(name=name), key)
+        )
     for fig in figures.values():
         n = counts.get(fig["key"], 0)
         low, high = fig.get("min", 0), fig.get("max", 10)
         if not low <= n <= high:
-            issues.append(Issue("error", "figure_count",
-                                f"{name}: {n} × «{fig['name']}», the card allows {low} to {high}.", key))  # fmt: skip
+            issues.append(
+                Issue(
+                    "error",
+                    "figure_count",
+                    _("{name}: {n} × «{name2}», the card allows {low} to {high}.").format(
+                        name=name, n=n, name2=fig["name"], low=low, high=high
+                    ),
+                    key,
+                )
+            )
     for up_key in options.get("upgrades") or []:
         upgrade = upgrades.get(up_key)
         if upgrade is None:
-            issues.append(Issue("error", "unknown_upgrade", f"{name}: the card has no upgrade «{up_key}».", key))
+            issues.append(
+                Issue(
+                    "error",
+                    "unknown_upgrade",
+                    _("{name}: the card has no upgrade «{up_key}».").format(name=name, up_key=up_key),
+                    key,
+                )
+            )
             continue
         cost, known = _cost(upgrade.get("cost"), typed.get("upgrades") or {}, up_key)
         if not known:
@@ -82,12 +124,27 @@ def cost_entry(entry: dict, settings: dict) -> tuple[int, list[Issue]]:
     stks = sorted({figures[k]["stk"] for k in counts if counts[k]})
     if len(stks) > 1:  # one pool of markers needs one СТК (L544, §5 A10)
         severity = "error" if settings["mixed_stk"] == "refuse" else "warning"
-        issues.append(Issue(severity, "mixed_stk", f"{name}: its figures have СТК {', '.join(map(str, stks))}; a "
-                            "unit pools wounds against one СТК" + ("." if severity == "error" else
-                            f", the lowest ({stks[0]}) is used."), key))  # fmt: skip
+        listed = ", ".join(map(str, stks))
+        text = (
+            _("{name}: its figures have СТК {stks}; a unit pools wounds against one СТК.")
+            if severity == "error"
+            else _(
+                "{name}: its figures have СТК {stks}; a unit pools wounds against one СТК, the lowest ({lowest}) "
+                "is used."
+            )
+        )
+        issues.append(Issue(severity, "mixed_stk", text.format(name=name, stks=listed, lowest=stks[0]), key))
     if unknown:
-        issues.append(Issue("warning", "cost_unknown", f"{name}: the cost of {', '.join(sorted(unknown))} is not on "
-                            "this card; type it from your ЛБХ (counted as 0 until then).", key))  # fmt: skip
+        issues.append(
+            Issue(
+                "warning",
+                "cost_unknown",
+                _(
+                    "{name}: the cost of {unknown} is not on this card; type it from your ЛБХ (counted as 0 until then)."
+                ).format(name=name, unknown=", ".join(sorted(unknown))),
+                key,
+            )
+        )
     return per_unit * int(entry.get("count", 1) or 1), issues
 
 
@@ -103,28 +160,54 @@ def cost_roster(roster: dict) -> RosterReport:
     limit = roster.get("points_limit")
     limit = settings["army_limit"] if limit is None else limit
     if total > limit:
-        issues.append(Issue("error", "over_limit", f"The army costs {total} points: at most {limit} are allowed "
-                            f"(«Стычка»: 500, so 501 is too much, L756)."))  # fmt: skip
+        issues.append(
+            Issue(
+                "error",
+                "over_limit",
+                _(
+                    "The army costs {total} points: at most {limit} are allowed («Стычка»: 500, so 501 is too much, L756)."
+                ).format(total=total, limit=limit),
+            )
+        )
     own = roster.get("faction") or ""
     factions = sorted({(e["profile"].get("faction") or "") for e in roster.get("entries") or []} - {""})
     foreign = [f for f in factions if f != own] if own else factions[1:]
     if foreign:
+        listed = ", ".join(FACTION_WORDS.get(f, f) for f in factions)
         if settings["tournament"]:
-            issues.append(Issue("error", "mixed_factions", "Units of several factions ("
-                                + ", ".join(factions) + ") are not allowed at tournaments (L760)."))  # fmt: skip
+            issues.append(
+                Issue(
+                    "error",
+                    "mixed_factions",
+                    _("Units of several factions ({factions}) are not allowed at tournaments (L760).").format(
+                        factions=listed
+                    ),
+                )
+            )
         else:
-            issues.append(Issue("warning", "mixed_factions", "This army mixes factions (" + ", ".join(factions)
-                                + "): allowed by agreement, not recommended, never at tournaments (L758–760)."))  # fmt: skip
+            issues.append(
+                Issue(
+                    "warning",
+                    "mixed_factions",
+                    _(
+                        "This army mixes factions ({factions}): allowed by "
+                        "agreement, not recommended, never at tournaments (L758–760)."
+                    ).format(factions=listed),
+                )
+            )
     return RosterReport(total=total, entry_costs=costs, issues=issues)
 
 
 class ZvezdnyDesantArmy(ArmyPart):
     pricing = "points"
-    currency = "очков"
+    currency = N_("points")
     profile_schema = lbh.PROFILE_SCHEMA
     profile_kinds = lbh.PROFILE_KINDS
-    kind_groups = {"infantry": "Пехота"}
-    profile_editor = lbh.PROFILE_EDITOR
+    kind_groups = {"infantry": N_("Infantry")}
+
+    @property
+    def profile_editor(self) -> dict:  # read per request, so in the reader's language
+        return lbh.translated(lbh.PROFILE_EDITOR)
 
     def options_schema(self, profile: dict) -> dict:
         return lbh.options_schema(profile)
@@ -140,7 +223,7 @@ class ZvezdnyDesantArmy(ArmyPart):
         figs = data.get("figures") or [{}]
         f = figs[0]
         note = f"ПДВ {f.get('pdv')} · СТК {f.get('stk')} · КБР {f.get('kbr')} · БСП {f.get('bsp')}"
-        return note + (" · пример" if data.get("example") else "")
+        return note + (" · " + _("example") if data.get("example") else "")
 
     def example_roster(self, profiles: list[dict], side: int) -> dict:
         """Two units of one faction's first profile. The demo prints no costs (they are on the ЛБХ cards), so the

@@ -13,12 +13,13 @@ An entry's options: {"loadout": [{"figure", "weapon", "count"}], "upgrades": [ke
 
 from __future__ import annotations
 
+from rules.i18n import N_, _
 from rules.systems.zvezdny_desant import tables
 
 KEY = {"type": "string", "minLength": 1, "maxLength": 40, "pattern": "^[a-z0-9_-]+$"}
 NAME = {"type": "string", "minLength": 1, "maxLength": 120}
 COST = {"type": ["integer", "null"], "minimum": 0, "maximum": 5000}
-KBR = {"enum": ["A", "B", "C", "D", "E", "А", "В", "С", "Д", "Е"], "description": "Класс Брони, Latin or Cyrillic"}
+KBR = {"enum": ["A", "B", "C", "D", "E", "А", "В", "С", "Д", "Е"], "description": N_("Класс Брони, Latin or Cyrillic")}
 HRK_TEXT = r"^\s*((ХРК|Хрк|хрк|HRK|hrk)\s*:?)?(\s*[ABCDEАВСДЕabcdeавсде]\s*\d{1,2}[\s,;]*)+$"
 HRK = {
     "anyOf": [
@@ -41,8 +42,13 @@ FIGURE = {
         "stk": {"type": "integer", "minimum": 1, "maximum": 20, "description": "СТК"},
         "kbr": KBR,
         "bsp": {"type": "integer", "minimum": 0, "maximum": 40, "description": "БСП"},
-        "ldr": {"type": ["integer", "null"], "minimum": 0, "maximum": 40, "description": "ЛДР (no use in the demo)"},
-        "cost": {**COST, "description": "Стоимость of one figure; null: not printed here"},
+        "ldr": {
+            "type": ["integer", "null"],
+            "minimum": 0,
+            "maximum": 40,
+            "description": N_("ЛДР (no use in the demo)"),
+        },
+        "cost": {**COST, "description": N_("Стоимость of one figure; null: not printed here")},
         "min": {"type": "integer", "minimum": 0, "maximum": MAX_PER_FIGURE, "default": 0},
         "max": {"type": "integer", "minimum": 1, "maximum": MAX_PER_FIGURE, "default": 10},
         "default": {"type": "integer", "minimum": 0, "maximum": MAX_PER_FIGURE},
@@ -56,11 +62,11 @@ WEAPON = {
     "properties": {
         "key": KEY,
         "name": NAME,
-        "dln": {"type": "integer", "minimum": 0, "maximum": 200, "description": "Длн, steps"},
+        "dln": {"type": "integer", "minimum": 0, "maximum": 200, "description": N_("Длн, steps")},
         "skr": {"type": "integer", "minimum": 1, "maximum": 10, "description": "Скр"},
         "msch": {"type": "integer", "minimum": 1, "maximum": 10, "description": "Мщ"},
         "hrk": HRK,
-        "cost": {**COST, "description": "Дополнительная стоимость; 0 when it has none"},
+        "cost": {**COST, "description": N_("Дополнительная стоимость; 0 when it has none")},
     },
 }
 UPGRADE = {
@@ -80,7 +86,7 @@ DATA = {
         "figures": {"type": "array", "minItems": 1, "maxItems": 10, "items": FIGURE},
         "weapons": {"type": "array", "maxItems": 20, "items": WEAPON, "default": []},
         "upgrades": {"type": "array", "maxItems": 20, "items": UPGRADE, "default": []},
-        "example": {"type": "boolean", "description": "An example built from the demo text, not a real ЛБХ"},
+        "example": {"type": "boolean", "description": N_("An example built from the demo text, not a real ЛБХ")},
     },
 }
 PROFILE_SCHEMA = {
@@ -96,7 +102,9 @@ PROFILE_SCHEMA = {
         "data": DATA,
     },
 }
-PROFILE_KINDS = {"infantry": "Пехота"}
+PROFILE_KINDS = {"infantry": N_("Infantry")}
+# The select shows each class as the book prints it (Cyrillic) with the Latin letter a card may use (L43–50).
+KBR_LABELS = {"A": "А / A", "B": "В / B", "C": "С / C", "D": "D / Д", "E": "Е / E"}
 
 
 def figures_of(profile: dict) -> dict[str, dict]:
@@ -136,7 +144,7 @@ def options_schema(profile: dict) -> dict:
             "card_costs": {
                 "type": "object",
                 "additionalProperties": False,
-                "description": "Costs typed from the ЛБХ card where the profile has none",
+                "description": _("Costs typed from the ЛБХ card where the profile has none"),
                 "properties": {"figures": card, "weapons": card, "upgrades": card},
             },
         },
@@ -200,31 +208,33 @@ def _int(name: str, label: str) -> dict:
 
 FIGURE_FIELDS = [
     {"name": "key", "type": "short", "auto": "slug:name", "hidden": True},
-    {"name": "name", "label": "Название", "type": "text"},
+    {"name": "name", "label": N_("Name"), "type": "text"},
     _int("pdv", "ПДВ"),
     _int("stk", "СТК"),
-    {"name": "kbr", "label": "КБР", "type": "select", "choices": [[c, c] for c in tables.ARMOUR_CLASSES]},
+    {"name": "kbr", "label": "КБР", "type": "select", "choices": [[c, KBR_LABELS[c]] for c in tables.ARMOUR_CLASSES]},
     _int("bsp", "БСП"),
     {"name": "ldr", "label": "ЛДР", "type": "opt_int"},
-    {"name": "cost", "label": "Стоимость", "type": "opt_int"},
-    {"name": "min", "label": "Min", "type": "opt_int", "omit_empty": True},
-    {"name": "max", "label": "Max", "type": "opt_int", "omit_empty": True},
-    _text("weapons", "Оружие (keys)", path="weapons", rest=True, code=True, placeholder="avtomat"),
+    {"name": "cost", "label": N_("Cost"), "type": "opt_int"},
+    {"name": "min", "label": N_("At least"), "type": "opt_int", "omit_empty": True},
+    {"name": "max", "label": N_("At most"), "type": "opt_int", "omit_empty": True},
+    _text("weapons", N_("Weapons (keys)"), path="weapons", rest=True, code=True, placeholder="avtomat"),
 ]
 WEAPON_FIELDS = [
     {"name": "key", "type": "short", "auto": "slug:name", "hidden": True},
-    {"name": "name", "label": "Название", "type": "text"},
+    {"name": "name", "label": N_("Name"), "type": "text"},
     _int("dln", "Длн"),
     _int("skr", "Скр"),
     _int("msch", "Мщ"),
-    _text("hrk", "Хрк", code=True, placeholder="В12 С15", hint="a class letter and a number per class, e.g. В12 С15"),
-    {"name": "cost", "label": "Доп. стоимость", "type": "opt_int"},
+    _text(
+        "hrk", "Хрк", code=True, placeholder="В12 С15", hint=N_("a class letter and a number per class, e.g. В12 С15")
+    ),
+    {"name": "cost", "label": N_("Extra cost"), "type": "opt_int"},
 ]
 UPGRADE_FIELDS = [
     {"name": "key", "type": "short", "auto": "slug:name", "hidden": True},
-    {"name": "name", "label": "Название", "type": "text"},
-    {"name": "cost", "label": "Стоимость", "type": "opt_int"},
-    {"name": "per", "label": "За", "type": "select", "choices": [["unit", "подразделение"], ["figure", "фигурку"]]},
+    {"name": "name", "label": N_("Name"), "type": "text"},
+    {"name": "cost", "label": N_("Cost"), "type": "opt_int"},
+    {"name": "per", "label": N_("Per"), "type": "select", "choices": [["unit", N_("unit")], ["figure", N_("figure")]]},
 ]
 
 
@@ -235,26 +245,55 @@ def _section(name: str, label: str, fields: list, minimum: int) -> dict:
 
 PROFILE_EDITOR = {
     "help": [
-        "Type the unit from its ЛБХ card: one row per kind of figure (ПДВ, СТК, КБР, БСП, ЛДР, Стоимость), one row "
-        "per weapon (Длн, Скр, Мщ, Хрк, extra cost) and the upgrades («расширения»).",
-        "Хрк: a class letter and the number for it, several separated by spaces: `В12 С15` (Latin or Cyrillic).",
-        "A figure's weapons: the weapon keys it may carry, the first one by default.",
+        N_(
+            "Type the unit from its ЛБХ card: one row per kind of figure (ПДВ, СТК, КБР, БСП, ЛДР, Стоимость), one row "
+            "per weapon (Длн, Скр, Мщ, Хрк, extra cost) and the upgrades («расширения»)."
+        ),
+        N_("Хрк: a class letter and the number for it, several separated by spaces: `В12 С15` (Latin or Cyrillic)."),
+        N_("A figure's weapons: the weapon keys it may carry, the first one by default."),
     ],
     "reference": [
-        "**infantry**: `figures` [{key, name, pdv, stk, kbr, bsp, ldr, cost, min, max, weapons}], `weapons` [{key, "
-        "name, dln, skr, msch, hrk, cost}], `upgrades` [{key, name, cost, per}], `strikes_per_figure`, "
-        "`wounds_per_strike` (e.g. 2 strikes for the Forcer assault squad).",
+        N_(
+            "**infantry**: `figures` [{key, name, pdv, stk, kbr, bsp, ldr, cost, min, max, weapons}], `weapons` [{key, "
+            "name, dln, skr, msch, hrk, cost}], `upgrades` [{key, name, cost, per}], `strikes_per_figure`, "
+            "`wounds_per_strike` (e.g. 2 strikes for the Forcer assault squad)."
+        ),
     ],
     "kinds": {
         "infantry": {
-            "label": "Пехота",
+            "label": N_("Infantry"),
             "template": {"strikes_per_figure": 1, "wounds_per_strike": 1, "figures": [], "weapons": [], "upgrades": []},
-            "fields": [_int("strikes_per_figure", "Удары в ближнем бою"), _int("wounds_per_strike", "Ранения за удар")],
+            "fields": [
+                _int("strikes_per_figure", N_("Strikes in close combat")),
+                _int("wounds_per_strike", N_("Wounds per strike")),
+            ],
             "sections": [
-                _section("figures", "Фигурки", FIGURE_FIELDS, 1),
-                _section("weapons", "Оружие", WEAPON_FIELDS, 0),
-                _section("upgrades", "Расширения", UPGRADE_FIELDS, 0),
+                _section("figures", N_("Kinds of figures"), FIGURE_FIELDS, 1),
+                _section("weapons", N_("Weapons"), WEAPON_FIELDS, 0),
+                _section("upgrades", N_("Upgrades"), UPGRADE_FIELDS, 0),
             ],
         }
     },
 }
+
+
+TRANSLATED_KEYS = ("help", "reference", "label", "legend", "title", "hint")
+
+
+def translated(node):
+    """The editor layout in the reader's language: its help, labels and hints (marked N_() above)."""
+    if isinstance(node, list):
+        return [translated(x) for x in node]
+    if not isinstance(node, dict):
+        return node
+    out = {}
+    for key, value in node.items():
+        if key in TRANSLATED_KEYS and isinstance(value, str):
+            out[key] = _(value)
+        elif key in ("help", "reference") and isinstance(value, list):
+            out[key] = [_(line) for line in value]
+        elif key == "choices" and isinstance(value, list):
+            out[key] = [[c[0], _(c[1])] for c in value]
+        else:
+            out[key] = translated(value)
+    return out

@@ -10,6 +10,7 @@ A26, A28, A32) are single-choice "interpretation" settings, so the reading is st
 from __future__ import annotations
 
 from rules.contract import Setting
+from rules.i18n import N_
 
 OPTION = "option"
 AMBIGUITY = "ambiguity"
@@ -20,382 +21,414 @@ SETTINGS: tuple[Setting, ...] = (
     # The book's options (§1.6, §2.1) ------------------------------------------------------------------
     Setting(
         key="army_limit",
-        label="Army cost limit («Стычка»)",
+        label=N_("Army cost limit («Стычка»)"),
         default=500,
         kind="int",
         source="§2.1 (L746–748, L756)",
         category=OPTION,
-        help="«Стычка»: an army may cost 500 points or less; 501 is too much.",
+        help=N_("«Стычка»: an army may cost 500 points or less; 501 is too much."),
     ),
     Setting(
         key="max_turns",
-        label="Game length in turns",
+        label=N_("Game length in turns"),
         default=5,
         kind="int",
         source="§1.6 (L784–786)",
         category=OPTION,
-        help="The standard game lasts 5 turns; players may agree on another length.",
+        help=N_("The standard game lasts 5 turns; players may agree on another length."),
     ),
     Setting(
         key="tournament",
-        label="Tournament play",
+        label=N_("Tournament play"),
         default=False,
         source="§2.1 (L758–760)",
         category=OPTION,
-        help="At tournaments an army may not mix factions (an error); otherwise mixing is only a warning.",
+        help=N_("At tournaments an army may not mix factions (an error); otherwise mixing is only a warning."),
     ),
     # §5.1 gaps -------------------------------------------------------------------------------------------
     Setting(
         key="shooting_morale",
-        label="Morale after shooting losses",
+        label=N_("Morale after shooting losses"),
         default="none",
         kind="choice",
         choices=("none", "manual"),
         source="§5 A2",
         category=AMBIGUITY,
-        help="The demo has no rule (full rulebook). «manual»: a unit that lost figures to shooting is flagged for "
-        "a morale check the players rule on by hand.",
+        help=N_(
+            "The demo has no rule (full rulebook). «manual»: a unit that lost figures to shooting is flagged for "
+            "a morale check the players rule on by hand."
+        ),
     ),
     Setting(
         key="melee_result",
-        label="Who wins a melee",
+        label=N_("Who wins a melee"),
         default="manual",
         kind="choice",
         choices=("manual", "more_wounds"),
         source="§5 A3",
         category=AMBIGUITY,
-        help="Only total destruction is a sure win (L726). «manual»: players declare the result; «more_wounds» "
-        "(house rule, not canonical): the side that inflicted more wounds wins.",
+        help=N_(
+            "Only total destruction is a sure win (L726). «manual»: players declare the result; «more_wounds» "
+            "(house rule, not canonical): the side that inflicted more wounds wins."
+        ),
     ),
     Setting(
         key="states_by_hand",
-        label="Panic and fire suppression set by hand",
+        label=N_("Panic and fire suppression set by hand"),
         default=True,
         source="§5 A4",
         category=AMBIGUITY,
-        help="Panic and suppression come from the full rulebook. When on, players may mark a unit panicked "
-        "(no order, skipped) or suppressed (no move or shooting) by hand; when off, those marks are refused.",
+        help=N_(
+            "Panic and suppression come from the full rulebook. When on, players may mark a unit panicked "
+            "(no order, skipped) or suppressed (no move or shooting) by hand; when off, those marks are refused."
+        ),
     ),
     Setting(
         key="command_points",
-        label="Command points per turn",
+        label=N_("Command points per turn"),
         default=10,
         kind="int",
         source="§5 A5 (L210, L748)",
         category=OPTION,
-        help="«Стычка» gives 10 per turn. Other army sizes are by agreement.",
+        help=N_("«Стычка» gives 10 per turn. Other army sizes are by agreement."),
     ),
     # §5.2 contradictions and unclear wording ------------------------------------------------------------
     Setting(
         key="attack_target_modifier",
-        label="Shooting at a unit on «Атака»",
+        label=N_("Shooting at a unit on «Атака»"),
         default="core",
         kind="choice",
         choices=("core", "example"),
         source="§5 A1",
         category=AMBIGUITY,
-        help="«core» (L452): shooting at a unit on «Атака» gets −2 (easier). «example» follows the L290 example "
-        "literally: +2 (harder).",
+        help=N_(
+            "«core» (L452): shooting at a unit on «Атака» gets −2 (easier). «example» follows the L290 example "
+            "literally: +2 (harder)."
+        ),
     ),
     Setting(
         key="rolloff_ties",
-        label="Tied roll-offs",
+        label=N_("Tied roll-offs"),
         default="reroll",
         kind="choice",
         choices=("reroll", "keep_previous"),
         source="§5 A6",
         category=AMBIGUITY,
-        help="«reroll»: roll again until the dice differ. «keep_previous»: a tied First Player roll keeps last "
-        "turn's First Player (turn 1 and deployment still re-roll).",
+        help=N_(
+            "«reroll»: roll again until the dice differ. «keep_previous»: a tied First Player roll keeps last "
+            "turn's First Player (turn 1 and deployment still re-roll)."
+        ),
     ),
     Setting(
         key="cp_underspend",
-        label="Command points left unspent",
+        label=N_("Command points left unspent"),
         default="refuse",
         kind="choice",
         choices=("refuse", "lost"),
         source="§5 A7 (L220)",
         category=AMBIGUITY,
-        help="«refuse»: orders must spend every command point. «lost»: fewer may be spent; the rest are lost "
-        "(never banked).",
+        help=N_(
+            "«refuse»: orders must spend every command point. «lost»: fewer may be spent; the rest are lost "
+            "(never banked)."
+        ),
     ),
     Setting(
         key="missing_hrk",
-        label="Weapon with no Хрк for the target's armour class",
+        label=N_("Weapon with no Хрк for the target's armour class"),
         default="cannot_wound",
         kind="choice",
         choices=("cannot_wound", "refuse"),
         source="§5 A8",
         category=AMBIGUITY,
-        help="«cannot_wound»: hits from it never wound that class. «refuse»: such a shot is refused as an input "
-        "error (the card must give the class).",
+        help=N_(
+            "«cannot_wound»: hits from it never wound that class. «refuse»: such a shot is refused as an input "
+            "error (the card must give the class)."
+        ),
     ),
     Setting(
         key="wound_test_clamp",
-        label="Bounds of the wound test",
+        label=N_("Bounds of the wound test"),
         default="none",
         kind="choice",
         choices=("none", "like_hit_test"),
         source="§5 A9",
         category=AMBIGUITY,
-        help="«none»: the ЛБХ number is used as is. «like_hit_test»: clamped to 4+…20+ like the hit test.",
+        help=N_("«none»: the ЛБХ number is used as is. «like_hit_test»: clamped to 4+…20+ like the hit test."),
     ),
     Setting(
         key="mixed_stk",
-        label="Figures of one unit with different СТК",
+        label=N_("Figures of one unit with different СТК"),
         default="refuse",
         kind="choice",
         choices=("refuse", "lowest"),
         source="§5 A10 (L544)",
         category=AMBIGUITY,
-        help="Markers are pooled by the unit's СТК. «refuse»: a unit must have one СТК (a roster error). "
-        "«lowest»: the lowest СТК of its figures is used (a warning).",
+        help=N_(
+            "Markers are pooled by the unit's СТК. «refuse»: a unit must have one СТК (a roster error). "
+            "«lowest»: the lowest СТК of its figures is used (a warning)."
+        ),
     ),
     Setting(
         key="killable_basis",
-        label="Whose sight and range decide who can die",
+        label=N_("Whose sight and range decide who can die"),
         default="same_figure",
         kind="choice",
         choices=("same_figure", "whole_unit"),
         source="§5 A11 (L396, L426, L558–561)",
         category=AMBIGUITY,
-        help="«same_figure»: a shooting figure rolls, and a target figure can die, only where one shooting "
-        "figure both sees and reaches it. «whole_unit»: sight and range are checked separately, by any figure.",
+        help=N_(
+            "«same_figure»: a shooting figure rolls, and a target figure can die, only where one shooting "
+            "figure both sees and reaches it. «whole_unit»: sight and range are checked separately, by any figure."
+        ),
     ),
     Setting(
         key="cover_basis",
-        label="Figures counted for cover",
+        label=N_("Figures counted for cover"),
         default="all_alive",
         kind="choice",
         choices=("all_alive", "visible_only"),
         source="§5 A12 (L473)",
         category=AMBIGUITY,
-        help="«More than ½ of the unit in cover»: of all its living figures, or only of those the shooter sees.",
+        help=N_("«More than ½ of the unit in cover»: of all its living figures, or only of those the shooter sees."),
     ),
     Setting(
         key="grey_zone_cover",
-        label="Cover in a grey zone",
+        label=N_("Cover in a grey zone"),
         default="per_piece",
         kind="choice",
         choices=("per_piece", "light"),
         source="§5 A13 (L382)",
         category=AMBIGUITY,
-        help="«per_piece»: each grey-zone piece names its cover (woods light, ruins medium…). «light»: every "
-        "grey zone gives light cover.",
+        help=N_(
+            "«per_piece»: each grey-zone piece names its cover (woods light, ruins medium…). «light»: every "
+            "grey zone gives light cover."
+        ),
     ),
     Setting(
         key="same_unit_screens",
-        label="Figures of the target unit screen each other",
+        label=N_("Figures of the target unit screen each other"),
         default=False,
         source="§5 A14 (L364)",
         category=AMBIGUITY,
-        help="Off: enemy infantry blocks sight only to figures of other units behind it.",
+        help=N_("Off: enemy infantry blocks sight only to figures of other units behind it."),
     ),
     Setting(
         key="shoot_then_assault_target",
-        label="Target of «shoot, then assault»",
+        label=N_("Target of «shoot, then assault»"),
         default="same_unit",
         kind="choice",
         choices=("same_unit", "any"),
         source="§5 A15 (L202, L613)",
         category=AMBIGUITY,
-        help="«same_unit»: a unit on «Атака» that shoots and then assaults must shoot the unit it assaults.",
+        help=N_("«same_unit»: a unit on «Атака» that shoots and then assaults must shoot the unit it assaults."),
     ),
     Setting(
         key="closing_in_attack_penalty",
-        label="«Атака» −3 ПДВ during closing in",
+        label=N_("«Атака» −3 ПДВ during closing in"),
         default=False,
         source="§5 A16 (L714, L621)",
         category=AMBIGUITY,
-        help="Units in melee have no order card, so by default the −3 does not apply; terrain still does.",
+        help=N_("Units in melee have no order card, so by default the −3 does not apply; terrain still does."),
     ),
     Setting(
         key="dead_figures_cleanup",
-        label="«Могут быть убраны фигурки погибших» at the start of a turn",
+        label=N_("«Могут быть убраны фигурки погибших» at the start of a turn"),
         default="cosmetic",
         kind="choice",
         choices=("cosmetic",),
         source="§5 A17 (L150)",
         category=INTERPRETATION,
-        help="Casualties leave at once (L571, L659); the start-of-turn step only tidies the table.",
+        help=N_("Casualties leave at once (L571, L659); the start-of-turn step only tidies the table."),
     ),
     Setting(
         key="zero_initiative_order_counts",
-        label="A 0-initiative unit's order still changes shots at it",
+        label=N_("A 0-initiative unit's order still changes shots at it"),
         default=True,
         source="§5 A18 (L218, L276, L290)",
         category=AMBIGUITY,
-        help="On: a unit with initiative 0 on «Оборона» is still shot at +2. Off: it counts as «Движение» (+0).",
+        help=N_("On: a unit with initiative 0 on «Оборона» is still shot at +2. Off: it counts as «Движение» (+0)."),
     ),
     Setting(
         key="bsp_floor",
-        label="Lowest БСП in melee",
+        label=N_("Lowest БСП in melee"),
         default=0,
         kind="int",
         source="§5 A19 (L657, L704)",
         category=AMBIGUITY,
-        help="0: no floor (a БСП of 1 or less is hit by every strike). Only a cap of 20 is written.",
+        help=N_("0: no floor (a БСП of 1 or less is hit by every strike). Only a cap of 20 is written."),
     ),
     Setting(
         key="no_order_target",
-        label="Shooting at a unit with no order",
+        label=N_("Shooting at a unit with no order"),
         default="move",
         kind="choice",
         choices=("move", "defence"),
         source="§5 A20 (L228)",
         category=AMBIGUITY,
-        help="A panicked unit has no order card: it is shot at as if on «Движение» (+0), or as on «Оборона».",
+        help=N_("A panicked unit has no order card: it is shot at as if on «Движение» (+0), or as on «Оборона»."),
     ),
     Setting(
         key="melee_figure_count",
-        label="Figures counted for the +1 БСП",
+        label=N_("Figures counted for the +1 БСП"),
         default="all_alive",
         kind="choice",
         choices=("all_alive", "engaged_only"),
         source="§5 A21 (L654)",
         category=AMBIGUITY,
-        help="«More figures than the enemy unit»: all living figures, or only those able to strike.",
+        help=N_("«More figures than the enemy unit»: all living figures, or only those able to strike."),
     ),
     Setting(
         key="multi_sided_strikes",
-        label="Choosing targets in a multi-sided melee",
+        label=N_("Choosing targets in a multi-sided melee"),
         default="per_figure",
         kind="choice",
         choices=("per_figure", "per_unit"),
         source="§5 A22 (L693–695)",
         category=AMBIGUITY,
-        help="«per_figure»: each figure picks the enemy unit it strikes. «per_unit»: all figures of one unit "
-        "strike the same enemy unit.",
+        help=N_(
+            "«per_figure»: each figure picks the enemy unit it strikes. «per_unit»: all figures of one unit "
+            "strike the same enemy unit."
+        ),
     ),
     Setting(
         key="vp_rounding",
-        label="Half victory points",
+        label=N_("Half victory points"),
         default="exact",
         kind="choice",
         choices=("exact", "down", "up"),
         source="§5 A23 (L796)",
         category=AMBIGUITY,
-        help="«½ of their cost»: kept exact (e.g. 62.5), or rounded down or up.",
+        help=N_("«½ of their cost»: kept exact (e.g. 62.5), or rounded down or up."),
     ),
     Setting(
         key="vp_half_threshold",
-        label="Losses that give half victory points",
+        label=N_("Losses that give half victory points"),
         default="more_than_half",
         kind="choice",
         choices=("more_than_half", "half_or_more"),
         source="§5 A23 (L796)",
         category=AMBIGUITY,
-        help="The book: «более ½» of the starting figures lost (strictly more). «half_or_more» counts exactly ½.",
+        help=N_("The book: «более ½» of the starting figures lost (strictly more). «half_or_more» counts exactly ½."),
     ),
     Setting(
         key="melee_engages",
-        label="Units engaged by an assault",
+        label=N_("Units engaged by an assault"),
         default="any_within_3",
         kind="choice",
         choices=("any_within_3", "target_only"),
         source="§5 A24 (L601, L605)",
         category=AMBIGUITY,
-        help="«any_within_3»: every enemy unit with a figure within 3 steps of an assaulting figure joins the "
-        "melee. «target_only»: only the declared target.",
+        help=N_(
+            "«any_within_3»: every enemy unit with a figure within 3 steps of an assaulting figure joins the "
+            "melee. «target_only»: only the declared target."
+        ),
     ),
     Setting(
         key="skipped_unit",
-        label="A unit skipped in the activation order",
+        label=N_("A unit skipped in the activation order"),
         default="never",
         kind="choice",
         choices=("never", "at_end"),
         source="§5 A25 (L272)",
         category=AMBIGUITY,
-        help="«never»: a unit that cannot act when its turn comes does not act this turn. «at_end»: it gets one "
-        "more chance after every other unit.",
+        help=N_(
+            "«never»: a unit that cannot act when its turn comes does not act this turn. «at_end»: it gets one "
+            "more chance after every other unit."
+        ),
     ),
     Setting(
         key="melee_order",
-        label="Order of separate melees",
+        label=N_("Order of separate melees"),
         default="independent",
         kind="choice",
         choices=("independent",),
         source="§5 A26 (L659, L716)",
         category=INTERPRETATION,
-        help="Strikes are simultaneous within a melee; separate melees do not affect each other.",
+        help=N_("Strikes are simultaneous within a melee; separate melees do not affect each other."),
     ),
     Setting(
         key="assault_unit_in_melee",
-        label="Assaulting a unit already in melee",
+        label=N_("Assaulting a unit already in melee"),
         default=True,
         source="§5 A27 (L410, L691)",
         category=AMBIGUITY,
-        help="On: allowed (it makes a multi-sided melee). Only shooting at such a unit is forbidden.",
+        help=N_("On: allowed (it makes a multi-sided melee). Only shooting at such a unit is forbidden."),
     ),
     Setting(
         key="defence_out_of_cd",
-        label="«Оборона» with a figure out of Command Distance",
+        label=N_("«Оборона» with a figure out of Command Distance"),
         default="rest_shoot",
         kind="choice",
         choices=("rest_shoot",),
         source="§5 A28 (L416)",
         category=INTERPRETATION,
-        help="That figure neither shoots nor moves back; the rest of the unit shoots normally.",
+        help=N_("That figure neither shoots nor moves back; the rest of the unit shoots normally."),
     ),
     Setting(
         key="grey_zone_symmetric",
-        label="Sight through a grey zone is symmetric",
+        label=N_("Sight through a grey zone is symmetric"),
         default=True,
         source="§5 A29 (L384)",
         category=AMBIGUITY,
-        help="On: a figure more than 3 steps deep can neither see nor be seen from outside. Off: it sees out.",
+        help=N_("On: a figure more than 3 steps deep can neither see nor be seen from outside. Off: it sees out."),
     ),
     Setting(
         key="slopes_downhill",
-        label="Slopes slow figures going downhill",
+        label=N_("Slopes slow figures going downhill"),
         default=False,
         source="§5 A30 (L346)",
         category=AMBIGUITY,
-        help="Off (the book): only the climb is difficult terrain.",
+        help=N_("Off (the book): only the climb is difficult terrain."),
     ),
     Setting(
         key="deployment_geometry",
-        label="Deployment zones",
+        label=N_("Deployment zones"),
         default="neutral_20",
         kind="choice",
         choices=("neutral_20", "thirds"),
         source="§5 A31 (L766–770)",
         category=AMBIGUITY,
-        help="«neutral_20»: a neutral band of 20 steps, the rest split equally. «thirds»: equal thirds, which "
-        "needs a table of at least 60 steps.",
+        help=N_(
+            "«neutral_20»: a neutral band of 20 steps, the rest split equally. «thirds»: equal thirds, which "
+            "needs a table of at least 60 steps."
+        ),
     ),
     Setting(
         key="typos",
-        label="Typos of the demo text",
+        label=N_("Typos of the demo text"),
         default="no_effect",
         kind="choice",
         choices=("no_effect",),
         source="§5 A32 (L11, L66, L410, L490)",
         category=INTERPRETATION,
-        help="«бронейности» is read as «бронебойности»; the other typos change no rule.",
+        help=N_("«бронейности» is read as «бронебойности»; the other typos change no rule."),
     ),
     # Errata (the book wins over the spec) ---------------------------------------------------------------
     Setting(
         key="reroll_scope",
-        label="What one re-roll re-rolls",
+        label=N_("What one re-roll re-rolls"),
         default="figure_test",
         kind="choice",
         choices=("figure_test", "one_die"),
         source="Errata (L86, L430)",
         category=AMBIGUITY,
-        help="«figure_test»: all the Скр dice of one figure are one «Тест на Попадание», re-rolled together "
-        "(L430). «one_die»: a re-roll takes one die.",
+        help=N_(
+            "«figure_test»: all the Скр dice of one figure are one «Тест на Попадание», re-rolled together "
+            "(L430). «one_die»: a re-roll takes one die."
+        ),
     ),
     Setting(
         key="leftover_markers",
-        label="Markers left when no figure that can die is left",
+        label=N_("Markers left when no figure that can die is left"),
         default="discard",
         kind="choice",
         choices=("discard", "keep_remainder"),
         source="Errata (L565, L685)",
         category=AMBIGUITY,
-        help="«discard» (the book): once every figure that could die is dead, the remaining markers are removed. "
-        "«keep_remainder» (the spec's §4.3): markers beyond a whole СТК stay on the unit.",
+        help=N_(
+            "«discard» (the book): once every figure that could die is dead, the remaining markers are removed. "
+            "«keep_remainder» (the spec's §4.3): markers beyond a whole СТК stay on the unit."
+        ),
     ),
 )
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from rules.errors import RuleInputError
+from rules.i18n import N_, _
 
 D20 = 20
 
@@ -21,6 +22,7 @@ SHOOTER_ORDER_MOD = {"defence": 0, "attack": 2}  # shooting on the move is harde
 TARGET_ORDER_MOD = {"move": 0, "defence": 2, "attack": -2}  # L448–452 (A1 for the sign of «Атака»)
 TARGET_KIND_MOD = {"infantry": 0, "vehicle": -4}  # L456–457
 KINDS = ("infantry", "vehicle")
+KIND_WORDS = {"infantry": N_("infantry"), "vehicle": N_("a vehicle")}  # «Пехота», «Техника» (L40)
 
 # §3.9 cover -------------------------------------------------------------------------------------------
 COVERS = ("open", "light", "medium", "heavy")
@@ -45,7 +47,9 @@ _LETTERS = {"A": "A", "B": "B", "C": "C", "D": "D", "E": "E", "А": "A", "В": "
 def armour_class(text, field: str = "armour") -> str:
     """«В», «b», «C» (Latin or Cyrillic, any case) -> "B". Raises RuleInputError naming the field."""
     if not isinstance(text, str) or len(text.strip()) != 1 or text.strip().upper() not in _LETTERS:
-        raise RuleInputError({field: f"{text!r} is not an armour class: write one letter A, B, C, D or E."})
+        raise RuleInputError(
+            {field: _("{text!r} is not an armour class: write one letter A, B, C, D or E.").format(text=text)}
+        )
     return _LETTERS[text.strip().upper()]
 
 
@@ -68,20 +72,24 @@ def parse_hrk(value, field: str = "hrk") -> dict[str, int]:
                 chunks.append(part)
         for chunk in chunks:
             if len(chunk) < 2 or not chunk[1:].isdigit():
-                raise RuleInputError({field: f"{chunk!r}: write Хрк as a class letter and a number, e.g. В12."})
+                raise RuleInputError(
+                    {field: _("{chunk!r}: write Хрк as a class letter and a number, e.g. В12.").format(chunk=chunk)}
+                )
             pairs.append((chunk[0], int(chunk[1:])))
     else:
-        raise RuleInputError({field: "write Хрк as text such as «В12 С15» or as {class: number}."})
+        raise RuleInputError({field: _("write Хрк as text such as «В12 С15» or as {class: number}.")})
     out: dict[str, int] = {}
     for letter, number in pairs:
         cls = armour_class(letter, f"{field}.{letter}")
         if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= 40:
-            raise RuleInputError({f"{field}.{letter}": f"{number!r}: the number for a class is 1 to 40."})
+            raise RuleInputError(
+                {f"{field}.{letter}": _("{number!r}: the number for a class is 1 to 40.").format(number=number)}
+            )
         if cls in out:
-            raise RuleInputError({field: f"class {cls} is given twice."})
+            raise RuleInputError({field: _("class {cls} is given twice.").format(cls=cls)})
         out[cls] = number
     if not out:
-        raise RuleInputError({field: "Хрк names no armour class."})
+        raise RuleInputError({field: _("Хрк names no armour class.")})
     return out
 
 
@@ -121,15 +129,27 @@ def hit_need(
     target_initiative: int | None = None,
 ) -> tuple[int, int, list[str]]:
     """(raw sum, clamped need, the terms as text) of the hit test (L434–524)."""
-    terms = [(HIT_BASE, "base «8+»")]
-    terms.append((SHOOTER_ORDER_MOD[shooter_order], f"shooter on «{ORDER_WORDS[shooter_order]}»"))
-    target_word = ORDER_WORDS[target_order] if target_order else "no order"
-    terms.append((target_order_mod(target_order, target_initiative, settings), f"target on «{target_word}»"))
-    terms.append((TARGET_KIND_MOD[target_kind], f"target is {target_kind}"))
-    terms.append((COVER_BONUS[cover], f"cover: {COVER_WORDS[cover]}"))
+    terms = [(HIT_BASE, _("base «8+»"))]
+    terms.append(
+        (
+            SHOOTER_ORDER_MOD[shooter_order],
+            _("shooter on «{shooter_order}»").format(shooter_order=ORDER_WORDS[shooter_order]),
+        )
+    )
+    target_word = ORDER_WORDS[target_order] if target_order else _("no order")
+    terms.append(
+        (
+            target_order_mod(target_order, target_initiative, settings),
+            _("target on «{target_word}»").format(target_word=target_word),
+        )
+    )
+    terms.append(
+        (TARGET_KIND_MOD[target_kind], _("target is {target_kind}").format(target_kind=_(KIND_WORDS[target_kind])))
+    )
+    terms.append((COVER_BONUS[cover], _("cover: {cover}").format(cover=COVER_WORDS[cover])))
     if extra:
-        terms.append((extra, "other pluses and minuses"))
-    raw = sum(v for v, _ in terms)
+        terms.append((extra, _("other pluses and minuses")))
+    raw = sum(v for v, _why in terms)
     return raw, clamp_hit(raw), [f"{v:+d} {label}" if i else f"{v} {label}" for i, (v, label) in enumerate(terms)]
 
 

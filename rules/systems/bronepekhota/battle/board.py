@@ -28,6 +28,10 @@ FLAG_NAMES = (
     N_("towing"),
 )
 ADJUST_TITLE = N_("Adjust by hand (a ruling)")
+ADJUST_HELP = N_(
+    "For what the dice did not decide: the players agree, and the change is written in the history, where it can "
+    "be undone."
+)
 MORE_TITLE = N_("More tests")
 MORE_AND_ADJUST_TITLE = N_("More tests · adjust by hand")
 KIND_NAMES = (N_("squad"), N_("vehicle"), N_("gun"))  # u["kind"] as the reader says it
@@ -212,14 +216,35 @@ def _machine(card: dict, u: dict, v: dict, state: dict, *, can_write: bool) -> N
     items.append({"label": _("Shots"), "value": f"{v['shots']['used']}/{v['shots']['rof']}"})
     card["stats"] = {"type": "stats", "items": items}
     widgets = card["widgets"]
-    widgets.append(
-        w.track(
-            _("Strength track: {value} of {max}").format(value=s["value"], max=s["max"]),
-            s["value"],
-            s["max"],
-            s["cells"],
+    key = u["key"]
+    ammo = v["ammo"]
+    # The sliders on the unit's row (issue 19): one tap on − or + steps (a relative step: two phones' taps both
+    # count), a long press or a drag along the scale sets the value (an absolute set, refused if stale).
+    if can_write:
+        widgets.append(
+            w.track(
+                _("Strength"),
+                s["value"],
+                s["max"],
+                s["cells"],
+                minus=_step(key, "strength_step", -1, _("Strength −1"), disabled=s["value"] == 0),
+                plus=_step(key, "strength_step", 1, _("Strength +1"), disabled=s["value"] == s["max"]),
+                set_command=w.set_value("adjust", {"unit": key, "changes": {}}, "changes.strength"),
+            )
         )
-    )
+        if ammo["tracked"]:
+            widgets.append(
+                w.counter(
+                    _("Ammo"),
+                    ammo["value"],
+                    ammo["max"],
+                    minus=_step(key, "ammo_step", -1, _("Ammo −1"), disabled=ammo["value"] == 0),
+                    plus=_step(key, "ammo_step", 1, _("Ammo +1"), disabled=ammo["value"] == ammo["max"]),
+                    set_command=w.set_value("adjust", {"unit": key, "changes": {}}, "changes.ammo"),
+                )
+            )
+    else:
+        widgets.append(w.track(_("Strength"), s["value"], s["max"], s["cells"]))
     if u["kind"] == "vehicle":
         if v.get("pilot"):
             p = v["pilot"]
@@ -237,34 +262,9 @@ def _machine(card: dict, u: dict, v: dict, state: dict, *, can_write: bool) -> N
         widgets.append(w.text(_("Cannot shoot: {shoot_reason}").format(shoot_reason=v["shoot_reason"])))
     widgets.append({"type": "list", "items": [wp["label"] for wp in v["weapons"]]})
     if can_write:
-        key = u["key"]
         lying = "lying" in v["flag_names"]
         melee = "in melee" in v["flag_names"]
         adjust = [
-            w.button(
-                _("Strength −1"),
-                "adjust",
-                {"unit": key, "changes": {"strength_step": -1}},
-                disabled=s["value"] == 0,
-            ),
-            w.button(
-                _("Strength +1"),
-                "adjust",
-                {"unit": key, "changes": {"strength_step": 1}},
-                disabled=s["value"] == s["max"],
-            ),
-            w.button(
-                _("Ammo −1"),
-                "adjust",
-                {"unit": key, "changes": {"ammo_step": -1}},
-                disabled=v["ammo"]["value"] == 0,
-            ),
-            w.button(
-                _("Ammo +1"),
-                "adjust",
-                {"unit": key, "changes": {"ammo_step": 1}},
-                disabled=v["ammo"]["value"] == v["ammo"]["max"],
-            ),
             w.button(
                 _("Stand up") if lying else _("Lying"),
                 "adjust",
@@ -276,7 +276,13 @@ def _machine(card: dict, u: dict, v: dict, state: dict, *, can_write: bool) -> N
                 {"unit": key, "changes": {"in_melee": not melee}},
             ),
         ]
-        widgets.append(w.buttons(adjust, title=_(ADJUST_TITLE), folded=True))
+        widgets.append(w.buttons(adjust, title=_(ADJUST_TITLE), folded=True, help=_(ADJUST_HELP)))
+
+
+def _step(key: str, step: str, by: int, label: str, *, disabled: bool) -> dict:
+    """A − or + of a slider: a relative step by hand (adjust.py STEPS)."""
+    sign = "−" if by < 0 else "+"
+    return w.button(sign, "adjust", {"unit": key, "changes": {step: by}}, disabled=disabled, aria_label=label)
 
 
 def _squad(card: dict, u: dict, v: dict, *, can_write: bool) -> None:

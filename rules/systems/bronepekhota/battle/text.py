@@ -38,18 +38,93 @@ EFFECT_TEXT = {
     "in_melee": N_("{unit}: in melee {onoff}"),
 }
 
+# A flag set by hand, as the table says it: (when set, when cleared). Other flags: «{flag}» on/off.
+FLAG_TEXT = {
+    "lying": (N_("{unit} is lying"), N_("{unit} stands up")),
+    "activated": (N_("{unit} is done for the round"), N_("{unit} may act again this round")),
+    "in_melee": (N_("{unit}: in melee"), N_("{unit}: out of melee")),
+    "flying": (N_("{unit} takes off"), N_("{unit} lands")),
+    "aimed": (N_("{unit}: aimed fire declared"), N_("{unit}: no aimed fire")),
+    "panicked": (N_("{unit} panics"), N_("{unit} no longer panics")),
+    "may_stand_up": (N_("{unit} may stand up"), N_("{unit} may not stand up yet")),
+}
+FLAG_WORDS = {
+    "destroyed": N_("destroyed"),
+    "acts_next_round": N_("acts next round"),
+    "deserted": N_("deserted"),
+    "alive": N_("alive"),
+    "on_field": N_("on the field"),
+}
+# The tests a unit spends in a round (tracker.ROUND_ACTIONS) and the battle's test commands, in the book's words.
+ACTION_WORDS = {
+    "move": N_("a move"),
+    "shoot": N_("a shot"),
+    "melee": N_("melee"),
+    "grenade": N_("a grenade"),
+    "repair": N_("a repair"),
+    "jump": N_("a jump"),
+}
+TEST_NAMES = {
+    "shoot": N_("Shoot"),
+    "melee": N_("Melee"),
+    "grenade": N_("Grenade"),
+    "grenade_burst": N_("Grenade burst"),
+    "repair": N_("Repair"),
+    "capture": N_("Capture"),
+    "tow": N_("Tow"),
+    "jump": N_("Jump"),
+    "move": N_("Move"),
+    "ammo_refresh": N_("Refill ammo"),
+    "survival_test": N_("Survival test"),
+    "armour_test": N_("Armour test"),
+    "emergency_landing": N_("Emergency landing"),
+    "panic": N_("Panic flight"),
+}
+
+
+def _flag_text(effect: dict, unit_name: str) -> str:
+    """A flag set by hand (adjust.py), never its internal code: «SALAMANDER is lying», «… пехотинец 2: ближний бой»."""
+    flag, on = effect.get("flag", ""), bool(effect.get("value", True))
+    who = unit_name
+    if effect.get("soldier") is not None:
+        who = _("{unit}, soldier {soldier}").format(unit=unit_name, soldier=effect["soldier"])
+    if flag in FLAG_TEXT:
+        return _(FLAG_TEXT[flag][0 if on else 1]).format(unit=who)
+    word = _(FLAG_WORDS[flag]) if flag in FLAG_WORDS else _(str(flag).replace("_", " "))
+    return _("{unit}: «{flag}» {onoff}").format(unit=who, flag=word, onoff=_("on") if on else _("off"))
+
+
+def _soldier_text(effect: dict, unit_name: str) -> str:
+    """A soldier set by hand: killed, alive again, off or back on the field."""
+    parts = []
+    if "alive" in effect:
+        parts.append(_("killed") if not effect["alive"] else _("alive again"))
+    if "on_field" in effect:
+        parts.append(_("off the field") if not effect["on_field"] else _("back on the field"))
+    return _("{unit}: soldier {soldier} {what}").format(
+        unit=unit_name, soldier=effect.get("soldier", ""), what=", ".join(parts)
+    )
+
 
 def effect_text(effect: dict, unit_name: str) -> str:
-    template = _(EFFECT_TEXT.get(effect.get("kind"), "{unit}: " + str(effect.get("kind"))))
-    what = ", ".join(f"{k} {_('yes') if v else _('no')}" for k, v in effect.items() if k in ("alive", "on_field"))
+    kind = effect.get("kind")
+    if kind == "set_flag":
+        return _flag_text(effect, unit_name)
+    if kind == "set_soldier":
+        return _soldier_text(effect, unit_name)
+    if kind == "in_melee":
+        return _flag_text({**effect, "flag": "in_melee"}, unit_name)
+    if kind == "activated" and effect.get("value") is False:
+        return _flag_text({**effect, "flag": "activated"}, unit_name)
+    template = _(EFFECT_TEXT[kind]) if kind in EFFECT_TEXT else "{unit}: " + _(str(kind).replace("_", " "))
+    action = effect.get("action", "")
+    what = ""
     flag = effect.get("flag", "")
-    if effect.get("soldier") is not None and effect.get("kind") == "set_flag":
-        flag = _("soldier {soldier} {flag}").format(soldier=effect["soldier"], flag=flag)
     values = {
         "unit": unit_name,
         "amount": effect.get("amount", ""),
         "soldier": effect.get("soldier", ""),
-        "action": effect.get("action", ""),
+        "action": _(ACTION_WORDS[action]) if action in ACTION_WORDS else str(action).replace("_", " "),
         "value": effect.get("value", ""),
         "flag": flag,
         "onoff": _("on") if effect.get("value", True) else _("off"),
@@ -102,18 +177,17 @@ def describe_event(event_type: str, payload: dict, *, units: dict, sides: dict) 
         note = f" ({payload['note']})" if payload.get("note") else ""
         return _("By hand: {changes}{note}.").format(changes="; ".join(parts), note=note)
     if event_type == "action.resolved":
-        label = payload.get("action", "action").replace("_", " ")
+        code = payload.get("action", "")
+        label = _(TEST_NAMES[code]) if code in TEST_NAMES else _(str(code).replace("_", " ").capitalize())
         who = unit(payload.get("by"))
         return (
-            _("{action} by {who}: {summary}")
-            .format(action=_(label.capitalize()), who=who, summary=payload.get("summary", ""))
-            .strip()
+            _("{action} by {who}: {summary}").format(action=label, who=who, summary=payload.get("summary", "")).strip()
         )
-    if event_type == "undo":
-        verb = _("Redo") if payload.get("undone_type") == "undo" else _("Undo")
-        return _("{verb} of #{seq}: {summary}").format(
-            verb=verb, seq=payload.get("undoes"), summary=payload.get("undone_summary", "")
+    if event_type == "undo":  # the runner describes undos (battles/services.describe_event); kept for the Table
+        template = (
+            _("Restored #{seq}: {summary}") if payload.get("undone_type") == "undo" else _("Undone #{seq}: {summary}")
         )
+        return template.format(seq=payload.get("undoes"), summary=payload.get("undone_summary", ""))
     if event_type == "mission.completed":
         note = f" ({payload['note']})" if payload.get("note") else ""
         return _("{side} completes the mission{note}: the game ends.").format(side=side(payload.get("side")), note=note)

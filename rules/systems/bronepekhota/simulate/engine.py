@@ -30,6 +30,7 @@ from rules.systems.bronepekhota.simulate.model import (
     SURVIVED,
     VEHICLE,
     Battle,
+    blast_armour,
     resolve_damage,
     roll_dice,
     roll_initiative,
@@ -463,8 +464,8 @@ def _shoot(bt: Battle, S: _State, rng, b, plan, shooter, aimed, side: int, eadv:
             near = np.abs(burst - df[g]) <= GRENADE_BLAST_STEPS
             own = burst <= GRENADE_BLAST_STEPS  # the thrower is 1 step from a burst of 1 (G17)
             n_g, f_g = GRENADE_POWER
-            t_arm = _armour(bt, S, bg, tg) + (bt.e_cover[tg] if bt.blast_cover else 0)
-            s_arm = np.full(bg.size, bt.e_armour[el] + (bt.e_cover[el] if bt.blast_cover else 0))
+            t_arm = blast_armour(_armour(bt, S, bg, tg), bt.e_cover[tg], bt.blast_cover)
+            s_arm = np.full(bg.size, blast_armour(int(bt.e_armour[el]), int(bt.e_cover[el]), bt.blast_cover))
             dmg_t = roll_power_damage(rng, n_g, f_g, 0, t_arm) * near
             dmg_s = roll_power_damage(rng, n_g, f_g, 0, s_arm) * own
             changed[g] = apply_damage(bt, S, rng, bg, tg, dmg_t, cause="grenade")

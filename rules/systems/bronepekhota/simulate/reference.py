@@ -29,6 +29,7 @@ from rules.systems.bronepekhota.simulate.model import (
     VEHICLE,
     Battle,
     _survival_table,
+    blast_armour,
 )
 
 
@@ -333,8 +334,8 @@ class _Game:
             else:
                 burst = self.d(tables.GRENADE_RANGE_FACES)
                 n_g, f_g = tables.GRENADE_POWER
-                t_arm = self.armour(best) + (st.e_cover[best] if bt.blast_cover else 0)
-                s_arm = st.e_armour[el] + (st.e_cover[el] if bt.blast_cover else 0)
+                t_arm = blast_armour(self.armour(best), st.e_cover[best], bt.blast_cover)
+                s_arm = blast_armour(st.e_armour[el], st.e_cover[el], bt.blast_cover)
                 dmg_t = sum(1 for _ in range(n_g) if self.d(f_g) > t_arm)
                 dmg_s = sum(1 for _ in range(n_g) if self.d(f_g) > s_arm)
                 if abs(burst - best_d) <= tables.GRENADE_BLAST_STEPS:

@@ -8,6 +8,7 @@ Modules: units.py (agents and the sheets the actions take), fold.py (how events 
 from __future__ import annotations
 
 from rules.contract import Awaiting, BattlePart, Event, GameState, SideSetup, Start, UnitSetup
+from rules.i18n import _, ngettext
 from rules.systems.enforcers import agents
 from rules.systems.enforcers.battle import board, commands, fold, rulings
 from rules.systems.enforcers.battle.units import build_units
@@ -64,20 +65,25 @@ class EnforcersBattle(BattlePart):
     def awaiting(self, state: GameState) -> Awaiting:
         game = state.game
         if game.get("result") is not None:
-            return Awaiting(kind="over", message="The scenario is over. Undo the last events to play on.")
+            return Awaiting(kind="over", message=_("The scenario is over. Undo the last events to play on."))
         if not state.settings.get("enforce_turns", True):
             return Awaiting(kind="anyone")
         if game["phase"] == "activation":
             unit = state.units[game["active"]]
             left = unit.state["actions_left"]
             allowed = TURN_COMMANDS if left else ("ready_weapon", "end_activation")
-            message = f"{unit.name} is acting ({left} action(s) left)."
+            message = ngettext(
+                "{name} is acting ({n} action left).", "{name} is acting ({n} actions left).", left
+            ).format(name=unit.name, n=left)
             return Awaiting(kind="sides", sides=(unit.side,), commands=allowed, message=message)
         picker = game.get("picker")
         sides = tuple(game["sides"]) if picker is None else (picker,)
-        who = "The players choose" if picker is None else "The side of the last model picks"
+        if picker is None:
+            message = _("Round {round}: the players choose the next model to activate.")
+        else:
+            message = _("Round {round}: the side of the last model picks the next model to activate.")
         return Awaiting(kind="sides", sides=sides, commands=("activate",),
-                        message=f"Round {game['round']}: {who} the next model to activate.")  # fmt: skip
+                        message=message.format(round=game["round"]))  # fmt: skip
 
     def unit_view(self, state: GameState, unit, viewer_sides: frozenset[int]) -> dict:
         s = unit.state

@@ -17,7 +17,16 @@ from rules.systems.enforcers.rolling import LiveRoller
 from rules.systems.enforcers.wounds import DEAD
 
 KEY = {"type": "string", "minLength": 1, "maxLength": 80}
-WEAPON_INDEX = {"type": "integer", "minimum": 0, "maximum": 20}
+# A weapon by its index; a phone's <select> sends it as a digit string ("0"), which `numbered` turns into a number.
+WEAPON_INDEX = {"anyOf": [{"type": "integer", "minimum": 0, "maximum": 20},
+                          {"type": "string", "pattern": "^(1?[0-9]|20)$"}]}  # fmt: skip
+
+
+def numbered(inputs: dict) -> dict:
+    """The inputs with a weapon index sent as a digit string read as a number."""
+    if isinstance(inputs.get("weapon"), str):
+        return {**inputs, "weapon": int(inputs["weapon"])}
+    return inputs
 
 
 def schema(properties: dict | None = None, required: tuple = ()) -> dict:
@@ -65,6 +74,7 @@ class ActionCommand(Command):
         """(action inputs, role -> unit key, extra fields per effect kind)."""
 
     def handle(self, ctx: CommandContext, inputs: dict) -> list[NewEvent]:
+        inputs = numbered(inputs)
         actor = active_unit(ctx)
         if actor.state["actions_left"] < self.cost:
             raise GameConflict(f"{actor.name} has no action left: end the activation.")

@@ -6,6 +6,8 @@ by one; the event type adds the bookkeeping of the activation and the round (§3
 
 from __future__ import annotations
 
+import copy
+
 from rules.contract import Event, GameState
 from rules.systems.enforcers.statuses import stun_now
 from rules.systems.enforcers.wounds import DEAD, apply_effect
@@ -28,12 +30,21 @@ def initial_game(side_indexes: list[int], notes: list[str]) -> dict:
     }
 
 
+def writable(state: GameState, unit) -> dict:
+    """The unit's state to change: a copy the first time an event of this command touches it, since the runner
+    compares each changed unit with the state it loaded (battles/services._save_state) and keeps only real changes."""
+    if unit.key not in state.changed:
+        unit.state = copy.deepcopy(unit.state)
+        state.changed.add(unit.key)
+    return unit.state
+
+
 def fold_effect(state: GameState, effect: dict) -> None:
     key = effect.get("unit")
     unit = state.units.get(key) if key else None
     if unit is None:
         return
-    s = unit.state
+    s = writable(state, unit)
     kind = effect["kind"]
     if kind == "ammo_spent" and "weapon" in effect:
         s["weapons"][effect["weapon"]]["ammo"] = effect["ammo"]
@@ -88,7 +99,7 @@ def _new_round(state: GameState) -> None:
     game["activated"] = []
     per_round = state.system_settings.get("counter_limit", "round") == "round"
     for unit in state.units.values():
-        s = unit.state
+        s = writable(state, unit)
         s["activated"] = False
         s["prayed_this_round"] = False
         if per_round:
@@ -109,13 +120,15 @@ def apply(state: GameState, event: Event) -> None:
     for effect in p.get("effects") or ():
         fold_effect(state, effect)
     actor = state.units.get(p.get("unit")) if p.get("unit") else None
+    if actor is not None:
+        writable(state, actor)
     if event.type == "activation_started":
         game.update(phase="activation", active=p["unit"])
         game["activated"].append(p["unit"])
         actor.state.update(activated=True, moves_this_activation=0, free_swap_used=False, switches=0)
         if state.system_settings.get("counter_limit", "round") == "activation":
             for unit in state.units.values():
-                unit.state["counter_used"] = False
+                writable(state, unit)["counter_used"] = False
     elif event.type == "activation_ended":
         actor.state["moves_last_activation"] = actor.state["moves_this_activation"]
         actor.state["actions_left"] = 0

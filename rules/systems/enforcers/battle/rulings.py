@@ -14,6 +14,7 @@ from rules.systems.enforcers.battle.commands import (
     WEAPON_INDEX,
     active_unit,
     map_effects,
+    numbered,
     schema,
     shot_inputs,
     target_unit,
@@ -31,6 +32,7 @@ class ReadyWeapon(Command):
     input_schema = schema({"weapon": WEAPON_INDEX, "how": {"enum": ["draw", "stow", "switch"]}}, ("weapon", "how"))
 
     def handle(self, ctx, inputs):
+        inputs = numbered(inputs)
         actor = active_unit(ctx)
         weapon_of(ctx.state, actor.key, inputs["weapon"])
         how = inputs["how"]
@@ -60,6 +62,7 @@ class Reload(Command):
     input_schema = schema({"weapon": WEAPON_INDEX}, ("weapon",))
 
     def handle(self, ctx, inputs):
+        inputs = numbered(inputs)
         actor = active_unit(ctx)
         if actor.state["actions_left"] < 1:
             raise GameConflict(f"{actor.name} has no action left: end the activation.")
@@ -84,6 +87,7 @@ class ReactionShot(Command):
     input_schema = schema({"shooter": KEY, **SHOT_INPUTS}, ("shooter", "target", "weapon"))
 
     def handle(self, ctx, inputs):
+        inputs = numbered(inputs)
         shooter = ctx.own_unit(inputs["shooter"], field_name="shooter")
         target = target_unit(ctx, inputs["target"])
         pinned_by = target.state["statuses"].get("pinned", {}).get("by")

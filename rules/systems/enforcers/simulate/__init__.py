@@ -28,6 +28,8 @@ import numpy as np
 
 from rules.contract import SimulatorPart
 from rules.contract.simulator import Prepared
+from rules.errors import RuleInputError
+from rules.i18n import _
 from rules.systems.enforcers.settings import SETTINGS, full_settings
 from rules.systems.enforcers.simulate.fighters import PARAMS_SCHEMA, compile_side
 from rules.systems.enforcers.simulate.model import OUTCOME_A, OUTCOME_B, OUTCOME_DRAW, Duel
@@ -96,10 +98,70 @@ class EnforcersSimulator(SimulatorPart):
     def run(self, prepared: Prepared, n: int, rng: np.random.Generator) -> dict:
         return prepared.model.run(n, rng)
 
+    def report(self, job: dict) -> list[dict]:
+        """The job page's table: each build's price by the formula against the REQ it is worth in these duels."""
+        result = job.get("result") or {}
+        if job.get("kind") == "rosters" and "win_a" in result:
+            return [_roster_report(job.get("inputs") or {}, result)]
+        if job.get("kind") == "units" and result.get("units"):
+            return [self._units_report(job)]
+        return []
+
+    def _units_report(self, job: dict) -> dict:
+        """Unit against unit: the Bradley–Terry strengths shared out as REQ, so that the values add up to the
+        formula prices: a build worth more than its price is cheap for what it does in a duel."""
+        params, settings = self.check_params(job.get("params")), self.check_settings(job.get("settings"))
+        prices = {}
+        for profile in (job.get("inputs") or {}).get("profiles") or []:
+            try:
+                prices[profile.get("slug")] = compile_side(self.side_from_profile(profile), params, settings, "u")[
+                    0
+                ].price
+            except (RuleInputError, KeyError, TypeError):
+                prices[profile.get("slug")] = None
+        units = [u for u in job["result"]["units"] if prices.get(u.get("slug")) is not None]
+        strength = sum(u.get("strength") or 0 for u in units)
+        pot = sum(prices[u["slug"]] for u in units)
+        rows = []
+        for u in job["result"]["units"]:
+            price = prices.get(u.get("slug"))
+            value = round(pot * u["strength"] / strength, 1) if price is not None and strength else None
+            rows.append([u.get("name"), price, round(u.get("mean_score") or 0, 3), value,
+                         None if value is None else round(value - price, 1)])  # fmt: skip
+        return {"title": _("REQ value of each build"), "rows": rows,
+                "columns": [_("Build"), _("Price by the formula, REQ"), _("Mean score"), _("Worth in duels, REQ"),
+                            _("Worth − price")],
+                "note": _("The builds' duel strengths (Bradley–Terry) shared out so that the worths add up to the "
+                          "formula prices: a build worth more than its price is cheap for what it does.")}  # fmt: skip
+
     def run_reference(self, prepared: Prepared, n: int, seed: int) -> dict:
         duel: Duel = prepared.model
         out = ReferenceDuel(*duel.fighters, duel.params, duel.settings).run(n, seed)
         return {k: np.asarray(v) for k, v in out.items()}
+
+
+def req_value(price_other: float, p_win: float, p_lose: float) -> float | None:
+    """The price at which a build's odds against the other (P(win) / P(lose)) would match the price ratio."""
+    return price_other * p_win / p_lose if p_lose else None
+
+
+def _roster_report(inputs: dict, result: dict) -> dict:
+    """Agent against agent: each side's formula price, how often it wins, the REQ it keeps and what it is worth."""
+    p = {"a": result["win_a"]["p"], "b": result["win_b"]["p"]}
+    price = {"a": result.get("cost_a") or 0, "b": result.get("cost_b") or 0}
+    rows = []
+    for side, other in (("a", "b"), ("b", "a")):
+        value = req_value(price[other], p[side], p[other])
+        kept = ((result.get("surviving") or {}).get(side) or {}).get("mean")
+        name = (inputs.get(f"side_{side}") or {}).get("name") or side.upper()
+        rows.append([f"{side.upper()} · {name}", round(price[side], 1), round(p[side], 3),
+                     None if kept is None else round(kept, 1), None if value is None else round(value, 1),
+                     None if value is None else round(value - price[side], 1)])  # fmt: skip
+    return {"title": _("REQ value of each build"), "rows": rows,
+            "columns": [_("Side"), _("Price by the formula, REQ"), _("Wins"), _("REQ kept on average"),
+                        _("Worth in duels, REQ"), _("Worth − price")],
+            "note": _("Worth: the price at which the side's odds of winning would match the ratio of the prices, "
+                      "the other side's price × P(win) / P(loss).")}  # fmt: skip
 
 
 def value_report(prepared: Prepared, arrays: dict) -> dict:
@@ -115,8 +177,8 @@ def value_report(prepared: Prepared, arrays: dict) -> dict:
         "price_b": price_b,
         "expected_req_left_a": float(np.mean(arrays["left_a"])),
         "expected_req_left_b": float(np.mean(arrays["left_b"])),
-        "req_value_a": price_b * p_a / p_b if p_b else None,
-        "req_value_b": price_a * p_b / p_a if p_a else None,
+        "req_value_a": req_value(price_b, p_a, p_b),
+        "req_value_b": req_value(price_a, p_b, p_a),
     }
 
 

@@ -71,3 +71,54 @@ def test_unhurt_agents_roll_nothing():
     out = after(final({}), [])
     assert out["record"]["agents"][0]["injuries"] == []
     assert out["dice"] == []
+
+
+def out_of(campaign: dict) -> dict:
+    """The roster with Kate carrying `campaign` into a scenario she could not play (so she has no unit)."""
+    r = roster()
+    r["entries"][0]["options"]["campaign"] = campaign
+    return r
+
+
+@pytest.mark.parametrize(("days_between", "left"), [(7, 1), (3, 5), (8, None)])
+def test_days_between_scenarios_count_injury_and_armour_downtime_down(days_between, left):
+    # Spec §3.18 (L240, L248): an injured agent cannot take part until its days have passed; the book keeps no
+    # calendar (§1 "implied campaign calendar"), so each scenario carried takes "days_between_scenarios" off.
+    state = final({})
+    del state["units"]["kate"]
+    out = CAMPAIGN.after_battle(roster=out_of({"scenarios": 1, "injury_days": 8, "armour_unusable_days": 8}),
+                                side_index=0, final=state, settings=settings(days_between_scenarios=days_between),
+                                dice=dicelib.dice_source(dice=[]))  # fmt: skip
+    kate = out["entries"]["kate"]["campaign"]
+    assert kate.get("injury_days") == left
+    assert kate.get("armour_unusable_days") == left
+    assert kate["scenarios"] == 2
+    line = out["record"]["lines"][0]
+    assert line == (f"Kate sat out the scenario, injured: {left} more days." if left else
+                    "Kate has healed and may take part again.")  # fmt: skip
+    report = ARMY.cost_roster({"entries": [{**roster()["entries"][0], "options": out["entries"]["kate"]}]})
+    assert ("injured" in {i.code for i in report.issues}) is bool(left)
+
+
+def test_a_healed_agent_is_back_in_the_next_scenario():
+    from rules.systems.enforcers.battle.units import unit_state
+
+    entry = out_of({"scenarios": 1, "injury_days": 4})["entries"][0]
+    assert unit_state(entry, 1) is None
+    state = final({})
+    del state["units"]["kate"]
+    out = CAMPAIGN.after_battle(roster=out_of({"scenarios": 1, "injury_days": 4}), side_index=0, final=state,
+                                settings=settings(), dice=dicelib.dice_source(dice=[]))  # fmt: skip
+    assert unit_state({**entry, "options": out["entries"]["kate"]}, 1)["name"] == "Kate"
+
+
+def test_the_record_keeps_its_lines_as_data_for_the_readers_language():
+    state = final({"hp": 2, "ap": 0, "flags": {"half_hp": True, "seriously_wounded": True}})
+    out = after(state, [15, 4, 20, 3, 5, 20, 6, 1])
+    texts, lines = out["record"]["texts"], out["record"]["lines"]
+    assert len(texts) == len(lines)
+    assert texts[0] == {"msgid": "{name}: TN test against a {tier}: failed, out for {days} days.",
+                        "params": {"name": "Kate", "tier": {"msgid": "light injury"}, "days": 4}}  # fmt: skip
+    assert lines[0] == "Kate: TN test against a light injury: failed, out for 4 days."
+    assert "Bob repairs" in lines[-1]
+    assert "unusable for 7 days" in lines[-1]

@@ -22,6 +22,7 @@ ELSEWHERE = {
     "free_weapon_swaps": "test_battle.py",
     "next_round_picker": "test_battle.py",
     "armour_restored_after_scenario": "test_campaign.py",
+    "days_between_scenarios": "test_campaign.py",
 }
 TESTED_HERE: set[str] = set()
 

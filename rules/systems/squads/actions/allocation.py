@@ -7,7 +7,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from rules.contract import distribution, exact
-from rules.systems.squads import tables
+from rules.systems.squads import names
 from rules.systems.squads.actions.common import COUNT, LEVEL, MAX_DICE, TARGET_GROUPS, SquadAction, deterministic, err
 from rules.systems.squads.actions.hits import roll_saves, split_limits, unsaved_distribution
 
@@ -55,7 +55,7 @@ class SplitHits(SquadAction):
         limits = split_limits(target, inputs["unsaved"], settings)
         k = inputs["suppress"]
         if k > limits["max_suppressed"]:
-            level = tables.TRAINING[target["level"]].name
+            level = names.level(target["level"])
             if k > inputs["unsaved"]:
                 why = f"only {inputs['unsaved']} hit(s) went unsaved"
             elif target.get("suppressed", 0) + k > limits["cap"]:

@@ -11,7 +11,8 @@ from abc import abstractmethod
 from fractions import Fraction
 
 from rules.contract import Action, Outcome, RuleInputError, prob
-from rules.systems.squads import tables
+from rules.i18n import _
+from rules.systems.squads import names, tables
 from rules.systems.squads.settings import full_settings
 
 MAX_FIGURES = 50
@@ -125,6 +126,40 @@ def boolean(p: Fraction) -> dict:
 class SquadAction(Action):
     """resolve() and odds() take the RAW inputs and validate them (schema, then check()) themselves.
     Subclasses implement check_inputs(), resolve_clean(clean, settings, dice) and odds_clean(clean, settings)."""
+
+    def describe(self) -> dict:
+        """Label, description and the input schema's descriptions in the reader's language (locale/ru), each enum's
+        values named as the book names them (the odds form shows "x-labels")."""
+        out = super().describe()
+        out["label"], out["description"] = _(self.label), _(self.description)
+        out["input_schema"] = translated_schema(self.input_schema)
+        return out
+
+
+# The enums of the input schemas whose values are the book's names (names.py), told apart by their values.
+ENUM_NAMES = (
+    (set(tables.WEAPONS), names.weapon),
+    (set(tables.TRAINING), names.level),
+    (set(tables.ACTIONS), names.action),
+    (set(tables.COVER), names.cover),  # before the armours: its values are a subset of theirs
+    (set(tables.PERSONAL_ARMOUR), names.armour),
+    (set(tables.VEHICLE_ARMOUR), names.vehicle_armour),
+)
+
+
+def translated_schema(node):
+    if isinstance(node, list):
+        return [translated_schema(v) for v in node]
+    if not isinstance(node, dict):
+        return node
+    out = {k: (_(v) if k == "description" and isinstance(v, str) else translated_schema(v)) for k, v in node.items()}
+    values = node.get("enum")
+    if isinstance(values, list) and all(isinstance(v, str) for v in values):
+        for keys, name in ENUM_NAMES:
+            if set(values) <= keys:
+                out["x-labels"] = {v: name(v) for v in values}
+                break
+    return out
 
     def check(self, inputs: dict, settings: dict) -> dict:
         return self.check_inputs(inputs, settings)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from rules.systems.squads import tables
+from rules.systems.squads import names, tables
 from rules.systems.squads.actions.common import err
 
 NO_SAVE = 7  # a save number no die reaches
@@ -38,12 +38,12 @@ def save_groups(groups: list[dict], settings: dict) -> list[tuple[int, int | Non
     if settings["save_allocation"] == "majority_armour":
         armour = majority_armour(groups)
         total = sum(g["count"] for g in groups)
-        return [(total, tables.PERSONAL_ARMOUR[armour].save, tables.PERSONAL_ARMOUR[armour].name)]
+        return [(total, tables.PERSONAL_ARMOUR[armour].save, names.armour(armour))]
     out = []
     for g in groups:
-        label = g.get("name") or tables.PERSONAL_ARMOUR[g.get("armour", "none")].name
+        label = g.get("name") or names.armour(g.get("armour", "none"))
         if g.get("behind_vehicle"):
-            label += f" behind a vehicle ({tables.VEHICLE_ARMOUR[g['behind_vehicle']].name})"
+            label += f" behind a vehicle ({names.vehicle_armour(g['behind_vehicle'])})"
         out.append((g["count"], group_save(g, settings), label))
     return out
 
@@ -161,7 +161,7 @@ def vehicle_damage(dice, unsaved: int, facing: str, settings: dict, steps: list[
         value, rolled = roll_damage_die(dice, facing, settings, f"hit {i} of {unsaved}")
         effect = tables.DAMAGE[value]
         results.append({"value": value, "dice": rolled, "effect": effect})
-        steps.append(f"Damage die {rolled} → {value}: {tables.DAMAGE_NAMES[effect]}.")
+        steps.append(f"Damage die {rolled} → {value}: {names.damage(effect)}.")
         if effect == "weapon_destroyed":
             effects.append({"kind": "weapon_destroyed", "role": role, "chooser": "owner"})
         else:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from rules.contract import distribution, exact, prob
-from rules.systems.squads import tables
+from rules.systems.squads import names, tables
 from rules.systems.squads.actions.common import (
     COUNT,
     DISTANCE,
@@ -155,7 +155,7 @@ def plan(clean: dict, settings: dict) -> dict:
             raise err("shooter.vehicle_move", "Only a vehicle has a vehicle move.")
         action = action or "aimed_fire"
         if action in tables.NO_FIRE_ACTIONS or action == "assault":
-            raise err("shooter.action", f"A unit that chose «{tables.ACTION_NAMES[action]}» cannot fire (L19–24).")
+            raise err("shooter.action", f"A unit that chose «{names.action(action)}» cannot fire (L19–24).")
     aimed = action == "aimed_fire"
     reaction = clean.get("reaction")
     if reaction is not None:
@@ -318,7 +318,7 @@ class Shooting(SquadAction):
         effects += more
         worst = damage[-1]["effect"] if damage else None
         summary = f"{hits} hit(s), {unsaved} unsaved" + (
-            f": {', '.join(tables.DAMAGE_NAMES[d['effect']] for d in damage)}." if damage else "."
+            f": {', '.join(names.damage(d['effect']) for d in damage)}." if damage else "."
         )
         result["destroyed"] = worst == "destroyed"
         return self.outcome(summary, result, effects, steps)

@@ -8,7 +8,7 @@ from fractions import Fraction
 from functools import cache
 
 from rules.contract import prob
-from rules.systems.squads import tables
+from rules.systems.squads import names, tables
 from rules.systems.squads.actions.common import DISTANCE, WEAPON, SquadAction, deterministic, err, length, pair
 
 MAX_REROLLS = 100  # a tie 100 times running has probability below 1e-70: the typed-in dice ran away
@@ -118,8 +118,8 @@ class Initiative(SquadAction):
     }
 
     def check_inputs(self, inputs, settings):
-        names = [p["name"] for p in inputs["players"]]
-        if len(set(names)) != len(names):
+        players = [p["name"] for p in inputs["players"]]
+        if len(set(players)) != len(players):
             raise err("players", "Each player is listed once.")
         return inputs
 
@@ -184,7 +184,7 @@ class UnitAction(SquadAction):
         if inputs.get("moved", 0) > allowance:
             raise err(
                 "moved",
-                f"{tables.ACTION_NAMES[inputs['action']]} moves at most {length(allowance, settings)} "
+                f"{names.action(inputs['action'])} moves at most {length(allowance, settings)} "
                 f"(got {length(inputs['moved'], settings)}).",
             )
         return inputs
@@ -194,7 +194,7 @@ class UnitAction(SquadAction):
         weapons = clean.get("weapons", list(tables.WEAPONS))
         result = {
             "action": action,
-            "name": tables.ACTION_NAMES[action],
+            "name": names.action(action),
             "move": pair(tables.MOVES[action], settings),
             "units": settings["units"],
             "may_fire": sorted({w for w in weapons if may_fire(action, w, settings)}),
@@ -213,7 +213,7 @@ class UnitAction(SquadAction):
         effects = [{"kind": "stance", "role": "unit", "stance": clean["action"]}]
         if "moved" in clean:
             effects.append({"kind": "moved", "role": "unit", "distance": clean["moved"]})
-        fire = ", ".join(tables.WEAPONS[w].name for w in result["may_fire"]) or "nothing"
+        fire = ", ".join(names.weapon(w) for w in result["may_fire"]) or "nothing"
         summary = f"{result['name']}: moves up to {length(result['move'], settings)}; may fire {fire}."
         return self.outcome(summary, result, effects, [summary])
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from rules.contract import distribution, prob
-from rules.systems.squads import tables
+from rules.systems.squads import names, tables
 from rules.systems.squads.actions.activation import activation_roll, check_unit, roll_activation
 from rules.systems.squads.actions.common import (
     ACTIVATION_UNIT,
@@ -130,8 +130,8 @@ class VehicleHit(SquadAction):
         damage, effects = vehicle_damage(dice, unsaved, v["facing"], settings, steps, role="vehicle")
         result = {"immune": False, "save_rolls": rolls, "unsaved": unsaved, "damage": damage,
                   "destroyed": any(d["effect"] == "destroyed" for d in damage)}  # fmt: skip
-        names = ", ".join(tables.DAMAGE_NAMES[d["effect"]] for d in damage) or "no damage"
-        return self.outcome(f"{unsaved} unsaved: {names}.", result, effects, steps)
+        effect_names = ", ".join(names.damage(d["effect"]) for d in damage) or "no damage"
+        return self.outcome(f"{unsaved} unsaved: {effect_names}.", result, effects, steps)
 
     def odds_clean(self, clean, settings):
         v = clean["vehicle"]

@@ -13,6 +13,7 @@ conditions.
 from __future__ import annotations
 
 from rules.contract import Awaiting, BattlePart, Event, GameState, SideSetup, Start, UnitRecord, UnitSetup
+from rules.i18n import _, ngettext
 from rules.systems.squads.battle import fold, view
 from rules.systems.squads.battle import units as U
 from rules.systems.squads.battle.commands import (
@@ -74,7 +75,7 @@ class SquadsBattle(BattlePart):
     def awaiting(self, state: GameState) -> Awaiting:
         game = state.game
         if game.get("result") is not None:
-            return Awaiting(kind="over", message="The battle is over. Undo the last events to play on.")
+            return Awaiting(kind="over", message=_("The battle is over: undo the last events to play on."))
         split = game.get("pending_split")
         if split:
             target = state.units[split["target"]]
@@ -83,30 +84,34 @@ class SquadsBattle(BattlePart):
                 sides=(split["chooser_side"],),
                 commands=("split_hits",),
                 prompt={"unsaved": split["unsaved"], "target": split["target"], "level": target.state["level"]},
-                message=f"{target.name}: {split['unsaved']} unsaved hit(s) to split into suppression and casualties.",
+                message=ngettext(
+                    "{name}: {n} unsaved hit to split into suppression and casualties.",
+                    "{name}: {n} unsaved hits to split into suppression and casualties.",
+                    split["unsaved"],
+                ).format(name=target.name, n=split["unsaved"]),
             )
         loss = game.get("pending_weapon_loss")
         if loss:
             vehicle = state.units[loss["unit"]]
             return Awaiting(kind="question", sides=(self.owner(state, vehicle.key),), commands=("lose_weapon",),
-                            message=f"{vehicle.name}: its owner chooses the weapon lost.")  # fmt: skip
+                            message=_("{name}: its owner chooses the weapon lost.").format(name=vehicle.name))  # fmt: skip
         everyone = tuple(game["sides"])
         if not game["turn"]:
-            return Awaiting(kind="sides", sides=everyone, commands=("start_turn",), message="Roll the initiative.")
+            return Awaiting(kind="sides", sides=everyone, commands=("start_turn",), message=_("Roll the initiative."))
         if game.get("melee_due"):
             involved = tuple(sorted({state.units[k].side for pair in game["melee_due"] for k in pair}))
             return Awaiting(kind="sides", sides=involved, commands=("melee_round",),
-                            message="Ongoing melees fight first this turn (L42).")  # fmt: skip
+                            message=_("Ongoing melees fight first this turn (L42)."))  # fmt: skip
         if game.get("acting"):
             acting = state.units[game["acting"]]
             return Awaiting(kind="sides", sides=everyone, commands=("act", "shoot", "assault", "done", "react"),
-                            message=f"{acting.name} is acting; units On Guard may react.")  # fmt: skip
+                            message=_("{name} is acting; units On Guard may react.").format(name=acting.name))  # fmt: skip
         side = U.side_to_act(state)
         if side is None:
             return Awaiting(kind="sides", sides=everyone, commands=("start_turn", "react"),
-                            message="Every unit has tried: start the next turn.")  # fmt: skip
+                            message=_("Every unit has tried: start the next turn."))  # fmt: skip
         return Awaiting(kind="sides", sides=everyone, commands=("activate", "withdraw", "react"),
-                        message=f"{game['side_names'].get(str(side), side)} holds the initiative.")  # fmt: skip
+                        message=_("{side} holds the initiative.").format(side=game["side_names"].get(str(side), side)))  # fmt: skip
 
     def unit_view(self, state: GameState, unit: UnitRecord, viewer_sides) -> dict:
         return view.unit_view(unit)

@@ -9,6 +9,7 @@ failure the initiative passes. After a shot the chooser (the target's owner) ans
 from __future__ import annotations
 
 from rules.contract import Command, CommandContext, GameConflict, NewEvent, NotYours, RuleInputError
+from rules.i18n import N_, _
 from rules.systems.squads import tables
 from rules.systems.squads.actions import ACTIONS
 from rules.systems.squads.battle import units as U
@@ -36,26 +37,29 @@ def show(ctx: CommandContext, outcome) -> None:
 
 def require_playing(ctx: CommandContext) -> None:
     if not ctx.game["turn"]:
-        raise GameConflict("Start the first turn: roll the initiative (§3.1).")
+        raise GameConflict(_("Start the first turn: roll the initiative (§3.1)."))
 
 
 def acting_unit(ctx: CommandContext, key, *phases: str):
     unit = ctx.own_unit(key)
     if ctx.game.get("acting") != unit.key:
-        raise GameConflict(f"{unit.name} is not the unit acting now.")
+        raise GameConflict(_("{unit} is not the unit acting now.").format(unit=unit.name))
     if phases and ctx.game.get("phase") not in phases:
-        wanted = {"declare": "declare its action first (act)", "fire": "it did not choose Walk or Aimed fire",
-                  "assault": "it did not choose Assault", "move": "its action has no fire"}  # fmt: skip
-        raise GameConflict(f"{unit.name} cannot do that now: {wanted.get(phases[0], phases[0])}.")
+        wanted = {"declare": N_("{unit} cannot do that now: declare its action first."),
+                  "fire": N_("{unit} cannot do that now: it did not choose Walk or Aimed Fire."),
+                  "assault": N_("{unit} cannot do that now: it did not choose Assault."),
+                  "move": N_("{unit} cannot do that now: its action has no fire.")}  # fmt: skip
+        text = wanted.get(phases[0], N_("{unit} cannot do that now."))
+        raise GameConflict(_(text).format(unit=unit.name))
     return unit
 
 
 def enemy_of(ctx: CommandContext, unit, key, field: str = "target"):
     target = ctx.unit(key, field_name=field)
     if ctx.owner(target.key) == ctx.owner(unit.key):
-        raise RuleInputError({field: f"{target.name} is on your own side."})
+        raise RuleInputError({field: _("{unit} is on your own side.").format(unit=target.name)})
     if not U.alive(target.state):
-        raise RuleInputError({field: f"{target.name} is out of the game."})
+        raise RuleInputError({field: _("{unit} is out of the game.").format(unit=target.name)})
     return target
 
 
@@ -74,9 +78,9 @@ class StartTurn(Command):
     def handle(self, ctx, inputs):
         game = ctx.game
         if game["turn"] and U.side_to_act(ctx.state) is not None:
-            raise GameConflict("Units still have to try to activate this turn (L12).")
+            raise GameConflict(_("Units still have to try to activate this turn (L12)."))
         if game.get("acting"):
-            raise GameConflict("A unit is still acting: finish it first.")
+            raise GameConflict(_("A unit is still acting: finish it first."))
         mods = inputs.get("modifiers") or {}
         players = [{"name": str(s), "modifier": int(mods.get(str(s), 0))} for s in game["sides"]]
         outcome = run(ctx, "initiative", {"players": players})
@@ -110,13 +114,15 @@ class Activate(Command):
         unit = ctx.own_unit(inputs["unit"])
         settings = U.system_settings(ctx.settings)
         if ctx.game.get("acting"):
-            raise GameConflict("Another unit is acting: finish it first.")
+            raise GameConflict(_("Another unit is acting: finish it first."))
         if U.side_to_act(ctx.state) != ctx.owner(unit.key):
-            raise GameConflict("The other side holds the initiative now.")
+            raise GameConflict(_("The other side holds the initiative now."))
         if unit.state["attempted"] or not U.alive(unit.state):
-            raise GameConflict(f"{unit.name} has already tried to activate this turn.")
+            raise GameConflict(_("{unit} has already tried to activate this turn.").format(unit=unit.name))
         if U.locked(unit.state, settings):
-            raise GameConflict(f"{unit.name} is locked in melee: its only activation is a withdrawal (L42).")
+            raise GameConflict(
+                _("{unit} is locked in melee: its only activation is a withdrawal (L42).").format(unit=unit.name)
+            )
         facts = U.activation_inputs(unit, sees_enemy=inputs.get("sees_enemy", True),
                                     out_of_coherency=inputs.get("out_of_coherency", 0))  # fmt: skip
         for key in ("nearest_enemy", "nearest_visible_enemy"):
@@ -154,7 +160,7 @@ class Act(Command):
         if unit.state["kind"] == "vehicle":
             if action not in tables.VEHICLE_MOVES:
                 raise RuleInputError(
-                    {"action": "A vehicle moves: stationary, open, light_cover or medium_cover (L77)."}
+                    {"action": _("A vehicle moves: stationary, open, light_cover or medium_cover (L77).")}
                 )
             working = sum(1 for w in unit.state["weapons"] if not w["destroyed"])
             vehicle = {"armour": unit.state["armour"], "immobilised": unit.state["immobilised"], "weapons": working}
@@ -162,7 +168,9 @@ class Act(Command):
             outcome = run(ctx, "vehicle_move", {"vehicle": vehicle, "move": action, **distance})
         else:
             if action not in tables.ACTIONS:
-                raise RuleInputError({"action": f"A squad takes one of: {', '.join(tables.ACTIONS)} (L17–24)."})
+                raise RuleInputError(
+                    {"action": _("A squad takes one of: {actions} (L17–24).").format(actions=", ".join(tables.ACTIONS))}
+                )
             outcome = run(ctx, "unit_action", {"action": action, **moved})
         show(ctx, outcome)
         return [NewEvent("action.chosen", {"unit": unit.key, "action": action, **moved})]
@@ -173,8 +181,9 @@ def shooting_inputs(ctx, shooter, target, inputs: dict, *, action: str | None) -
     distance = inputs["distance"]
     groups = U.fire_groups(shooter, distance, settings, action=action, weapons=inputs.get("weapons"))
     if not groups:
-        raise RuleInputError({"distance": f"Nothing of {shooter.name} can fire at {target.name} from there: out of "
-                                          "range, suppressed, or not allowed with this action."})  # fmt: skip
+        raise RuleInputError({"distance": _("Nothing of {shooter} can fire at {target} from there: out of range, "
+                                            "suppressed, or not allowed with this action.").format(
+                                              shooter=shooter.name, target=target.name)})  # fmt: skip
     if "line_of_sight" in inputs:
         for g in groups:
             g["line_of_sight"] = inputs["line_of_sight"]
@@ -251,16 +260,18 @@ class React(Command):
         unit = ctx.own_unit(inputs["unit"])
         window = ctx.game.get("window")
         if not window:
-            raise GameConflict("No enemy unit is acting now: On Guard fires at an enemy's action.")
+            raise GameConflict(_("No enemy unit is acting now: On Guard fires at an enemy's action."))
         timing = "declared" if U.system_settings(ctx.settings)["on_guard_timing"] == "interrupt" else "resolved"
         if window["timing"] != timing:
-            raise GameConflict("On Guard fires after the enemy declares its action, before it is resolved (§5 B13)."
-                               if timing == "declared" else "On Guard fires once the enemy's action is done.")  # fmt: skip
+            raise GameConflict(_("On Guard fires after the enemy declares its action, before it is resolved (§5 B13).")
+                               if timing == "declared" else _("On Guard fires once the enemy's action is done."))  # fmt: skip
         target = enemy_of(ctx, unit, inputs.get("target", window["unit"]))
         if target.key != window["unit"]:
-            raise RuleInputError({"target": f"On Guard answers the unit that acts: {ctx.unit(window['unit']).name}."})
+            raise RuleInputError(
+                {"target": _("On Guard answers the unit that acts: {unit}.").format(unit=ctx.unit(window["unit"]).name)}
+            )
         if not unit.state["on_guard"]:
-            raise GameConflict(f"{unit.name} is not On Guard.")
+            raise GameConflict(_("{unit} is not On Guard.").format(unit=unit.name))
         reaction = {"enemy_action": window["timing"], "used_this_turn": unit.state["reaction_used"]}
         fire = shooting_inputs(ctx, unit, target, inputs, action="on_guard")
         if unit.state["kind"] == "vehicle":
@@ -268,7 +279,7 @@ class React(Command):
         else:
             fire["reaction"] = reaction
         if unit.state["reaction_used"]:
-            raise GameConflict(f"{unit.name} already reacted this turn (L21).")
+            raise GameConflict(_("{unit} already reacted this turn (L21).").format(unit=unit.name))
         outcome = run(ctx, "shooting", fire)
         show(ctx, outcome)
         return [shot_event(ctx, unit, target, outcome, reaction=True)]
@@ -292,9 +303,9 @@ class SplitHits(Command):
     def handle(self, ctx, inputs):
         pending = ctx.game.get("pending_split")
         if not pending:
-            raise GameConflict("No hits wait to be split.")
+            raise GameConflict(_("No hits wait to be split."))
         if pending["chooser_side"] not in ctx.sides:
-            raise NotYours("The other player splits these hits.")
+            raise NotYours(_("The other player splits these hits."))
         target = ctx.unit(pending["target"])
         settings = U.system_settings(ctx.settings)
         facts = {"kind": "squad", "level": target.state["level"], "figures": len(U.standing(target.state)),
@@ -316,19 +327,27 @@ class SplitHits(Command):
         if sup is None:
             sup = U.pick_figures(state, split["suppressed"], exclude=set(), unsuppressed=True)
         elif len(sup) != split["suppressed"] or len(set(sup)) != len(sup):
-            raise RuleInputError({"suppressed": f"Name {split['suppressed']} different figure(s) to suppress."})
+            raise RuleInputError(
+                {"suppressed": _("Name {n} different figure(s) to suppress.").format(n=split["suppressed"])}
+            )
         for n in sup:
             if n not in standing or standing[n]["suppressed"]:
-                raise RuleInputError({"suppressed": f"Figure {n} is not a standing, unsuppressed figure."})
+                raise RuleInputError(
+                    {"suppressed": _("Figure {n} is not a standing, unsuppressed figure.").format(n=n)}
+                )
         strict = settings["suppressed_then_casualty"] == "never_while_suppressed"
         cas = inputs.get("casualties")
         if cas is None:
             cas = U.pick_figures(state, split["casualties"], exclude=set(sup), unsuppressed=strict)
         elif len(cas) != split["casualties"] or len(set(cas)) != len(cas):
-            raise RuleInputError({"casualties": f"Name {split['casualties']} different figure(s) as casualties."})
+            raise RuleInputError(
+                {"casualties": _("Name {n} different figure(s) as casualties.").format(n=split["casualties"])}
+            )
         for n in cas:
             if n not in standing or n in sup or (strict and standing[n]["suppressed"]):
-                raise RuleInputError({"casualties": f"Figure {n} cannot be a casualty of this fire (L28, §5 B4)."})
+                raise RuleInputError(
+                    {"casualties": _("Figure {n} cannot be a casualty of this fire (L28, §5 B4).").format(n=n)}
+                )
         return {"suppressed": sorted(sup), "casualties": sorted(cas)}
 
 
@@ -357,11 +376,17 @@ class LoseWeapon(Command):
     def handle(self, ctx, inputs):
         loss = ctx.game.get("pending_weapon_loss")
         if not loss:
-            raise GameConflict("No weapon is to be lost.")
+            raise GameConflict(_("No weapon is to be lost."))
         vehicle = ctx.own_unit(loss["unit"])
         working = [w["n"] for w in vehicle.state["weapons"] if not w["destroyed"]]
         if inputs["weapon"] not in working:
-            raise RuleInputError({"weapon": f"Choose one of the working weapons: {working}."})
+            raise RuleInputError(
+                {
+                    "weapon": _("Choose one of the working weapons: {numbers}.").format(
+                        numbers=", ".join(map(str, working))
+                    )
+                }
+            )
         return [NewEvent("weapon.lost", {"unit": vehicle.key, "n": inputs["weapon"]})]
 
 
@@ -382,5 +407,5 @@ class EndGame(Command):
     def handle(self, ctx, inputs):
         winner = inputs.get("winner")
         if winner is not None and winner not in ctx.game["sides"]:
-            raise RuleInputError({"winner": f"No side {winner} in this battle."})
+            raise RuleInputError({"winner": _("No side {side} in this battle.").format(side=winner)})
         return [NewEvent("game.ended", {"winner": winner, "reason": inputs.get("reason", "agreed")})]

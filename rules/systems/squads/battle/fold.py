@@ -10,6 +10,8 @@ Game dict: {"sides", "side_names", "turn", "initiative": {"first", "order", "pas
 
 from __future__ import annotations
 
+import copy
+
 from rules.contract import Event, GameState
 from rules.systems.squads.battle.units import system_settings
 
@@ -35,8 +37,13 @@ def initial_game(sides: list[int], names: dict[int, str]) -> dict:
 
 
 def _unit(state: GameState, key: str) -> dict:
-    state.changed.add(key)
-    return state.units[key].state
+    """The unit's state to change: a fresh copy the first time in a command, so the runner, which compares it with
+    the state it loaded (battles/services.py _save_state), sees the change and stores it."""
+    record = state.units[key]
+    if key not in state.changed:
+        record.state = copy.deepcopy(record.state)
+        state.changed.add(key)
+    return record.state
 
 
 def _finish(game: dict, unit: str) -> None:

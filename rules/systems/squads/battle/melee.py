@@ -4,6 +4,7 @@ withdrawal that replaces a locked unit's activation."""
 from __future__ import annotations
 
 from rules.contract import Command, GameConflict, NewEvent, RuleInputError
+from rules.i18n import _
 from rules.systems.squads.battle import units as U
 from rules.systems.squads.battle.commands import UNIT, acting_unit, enemy_of, require_playing, run, show
 from rules.systems.squads.battle.units import system_settings
@@ -70,9 +71,9 @@ class Assault(Command):
         attacker = acting_unit(ctx, inputs["unit"], "assault")
         defender = enemy_of(ctx, attacker, inputs["target"])
         if attacker.state["kind"] != "squad" or defender.state["kind"] != "squad":
-            raise RuleInputError({"target": "Melee is between squads (L41)."})
+            raise RuleInputError({"target": _("Melee is between squads (L41).")})
         if defender.state.get("melee"):
-            raise RuleInputError({"target": f"{defender.name} is already in a melee."})
+            raise RuleInputError({"target": _("{unit} is already in a melee.").format(unit=defender.name)})
         reach = {"attacker": inputs.get("in_reach"), "defender": inputs.get("defender_in_reach")}
         return fight(ctx, attacker, defender, 1, reach, [])
 
@@ -92,10 +93,10 @@ class MeleeRound(Command):
         due = ctx.game.get("melee_due") or []
         index = inputs.get("melee", 0)
         if index >= len(due):
-            raise GameConflict("No melee waits to be fought this turn.")
+            raise GameConflict(_("No melee waits to be fought this turn."))
         a, d = (ctx.unit(k) for k in due[index])
         if not {ctx.owner(a.key), ctx.owner(d.key)} & set(ctx.sides):
-            raise GameConflict("Only the players in this melee fight it.")
+            raise GameConflict(_("Only the players in this melee fight it."))
         return fight(ctx, a, d, 2, {}, [a.key, d.key])
 
 
@@ -119,11 +120,11 @@ class Withdraw(Command):
         unit = ctx.own_unit(inputs["unit"])
         melee = unit.state.get("melee") if unit.state["kind"] == "squad" else None
         if not melee:
-            raise GameConflict(f"{unit.name} is not in a melee.")
+            raise GameConflict(_("{unit} is not in a melee.").format(unit=unit.name))
         if ctx.game.get("acting"):
-            raise GameConflict("Another unit is acting: finish it first.")
+            raise GameConflict(_("Another unit is acting: finish it first."))
         if U.side_to_act(ctx.state) != ctx.owner(unit.key) or unit.state["attempted"]:
-            raise GameConflict("It is not this unit's activation now.")
+            raise GameConflict(_("It is not this unit's activation now."))
         opponent = ctx.unit(melee["with"][0])
         if not inputs.get("attempt", True):
             payload = {

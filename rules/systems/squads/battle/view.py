@@ -4,14 +4,18 @@ words."""
 from __future__ import annotations
 
 from rules.contract import board as w
-from rules.systems.squads import tables
+from rules.i18n import N_, _
+from rules.systems.squads import names, tables
 from rules.systems.squads.battle import units as U
+
+N_IMMOBILISED, N_DESTROYED = N_("Immobilised"), N_("Destroyed")
+FACING_NAMES = {"front": N_("Hit to the front"), "side": N_("Hit to the side"), "rear": N_("Hit to the rear")}  # L84
 
 
 def unit_view(unit) -> dict:
     s = unit.state
     out = dict(s)
-    out["level_name"] = tables.TRAINING[s["level"]].name
+    out["level_name"] = names.level(s["level"])
     if s["kind"] == "squad":
         out["standing"] = len(U.standing(s))
         out["suppressed_count"] = len(U.suppressed(s))
@@ -24,32 +28,36 @@ def _flags(view: dict) -> list[dict]:
     flags = []
     if view["kind"] == "squad":
         if view["suppressed_count"]:
-            flags.append(w.status(f"Подавлено: {view['suppressed_count']}", None, "warn"))
+            # −1 to the next activation roll per suppressed figure; cleared by that roll (L31)
+            n = view["suppressed_count"]
+            flags.append(w.status(_("Suppressed: {n} (−{n} to activation)").format(n=n), None, "warn"))
         if view["casualties"]:
-            flags.append(w.flag(f"Потери: {view['casualties']}", "bad"))
+            flags.append(w.flag(_("Casualties: {n}").format(n=view["casualties"]), "bad"))
         if view.get("melee"):
-            flags.append(w.flag("Ближний бой", "bad"))
+            flags.append(w.flag(_("In melee"), "bad"))
     else:
-        for key, label in (("immobilised", "Потеря мобильности"), ("destroyed", "Уничтожено")):
+        for key, label in (("immobilised", N_IMMOBILISED), ("destroyed", N_DESTROYED)):
             if view.get(key):
-                flags.append(w.flag(label, "bad"))
+                flags.append(w.flag(_(label), "bad"))
         if view.get("stun_next_turn") or view.get("stunned"):
-            flags.append(w.status("Экипаж оглушен", 1, "warn"))
+            flags.append(w.status(_("Crew stunned"), 1, "warn"))
     if view.get("on_guard"):
-        flags.append(w.flag("Защита", "good"))
+        flags.append(w.flag(_("On Guard"), "good"))
     if view.get("stance") and view["stance"] not in ("on_guard",):
-        flags.append(w.flag(tables.ACTION_NAMES.get(view["stance"], view["stance"])))
+        flags.append(w.flag(names.action(view["stance"])))
     return flags
 
 
 def _figure_rows(view: dict) -> dict:
     items = []
     for f in view.get("figures", []):
-        flags = [w.flag("лидер")] if f["leader"] else []
+        flags = [w.flag(_("leader"))] if f["leader"] else []
         if f["suppressed"]:
-            flags.append(w.flag("подавлена", "warn"))
-        items.append({"key": str(f["n"]), "title": f"{f['n']}. {tables.WEAPONS[f['weapon']].name}",
-                      "subtitle": tables.PERSONAL_ARMOUR[f["armour"]].name, "flags": flags, "widgets": [],
+            flags.append(w.flag(_("suppressed"), "warn"))
+        if f["casualty"]:
+            flags.append(w.flag(_("casualty"), "bad"))
+        items.append({"key": str(f["n"]), "title": f"{f['n']}. {names.weapon(f['weapon'])}",
+                      "subtitle": names.armour(f["armour"]), "flags": flags, "widgets": [],
                       "dead": f["casualty"]})  # fmt: skip
     return w.rows(items)
 
@@ -76,36 +84,34 @@ def _fire_fields(u: dict, enemies: list[dict], *, only: str | None = None) -> li
     """The shot form: this unit (the form sends only its fields), the target, the distance, the target's cover."""
     targets = [(e["key"], e["name"]) for e in enemies if only is None or e["key"] == only]
     fields = [
-        _choice("unit", "Отряд", [(u["key"], u["name"])]),
-        _choice("target", "Цель", targets),
-        {"name": "distance", "label": "Дальность", "kind": "number", "min": 0, "max": 200},
-        _choice("cover", "Укрытие цели", [(k, tables.COVER_NAMES[k]) for k in tables.COVER]),
+        _choice("unit", _("Squad"), [(u["key"], u["name"])]),
+        _choice("target", _("Target"), targets),
+        {"name": "distance", "label": _("Range to target"), "kind": "number", "min": 0, "max": 200},
+        _choice("cover", _("Target's cover"), [(k, names.cover(k)) for k in tables.COVER]),
     ]
     if any(e["kind"] == "vehicle" for e in enemies):
-        fields.append(_choice("facing", "Попадание", [(f, f) for f in tables.FACINGS]))
+        fields.append(_choice("facing", _("Hit from"), [(f, _(FACING_NAMES.get(f, f))) for f in tables.FACINGS]))
     return fields
 
 
 def _option(label: str, command: str, inputs: dict) -> dict:
-    return {"label": label, "inputs": inputs, "command": command, "secondary": False, "attrs": {}}
+    """A one-tap answer of a prompt: a button (the board gives every button its inputs as JSON)."""
+    return w.button(label, command, inputs, secondary=False)
 
 
 def _controls(
     u: dict, game: dict, acting_side: int | None, viewer_sides, live: bool, enemies: list[dict]
 ) -> list[dict]:
     view, key = u["view"], u["key"]
-    split = game.get("pending_split")
-    if split and split["target"] == key and split["chooser_side"] in viewer_sides and live:
-        options = [_option(f"Подавить {k}", "split_hits", {"suppress": k}) for k in range(split["unsaved"] + 1)]
-        return [w.prompt(f"Непогашенных хитов: {split['unsaved']}. Сколько фигур подавить (L28)?", "split_hits",
-                         options=options)]  # fmt: skip
+    if game.get("pending_split"):  # the split question waits on the turnbar (board()); nothing else goes now
+        return []
     if not live or u["owner"] not in viewer_sides or not view["alive"]:
         return []
     loss = game.get("pending_weapon_loss")
     if loss and loss["unit"] == key:
-        options = [_option(tables.WEAPONS[x["weapon"]].name, "lose_weapon", {"weapon": x["n"]})
+        options = [_option(names.weapon(x["weapon"]), "lose_weapon", {"weapon": x["n"]})
                    for x in view["weapons"] if not x["destroyed"]]  # fmt: skip
-        return [w.prompt("Какое оружие уничтожено (по выбору хозяина)?", "lose_weapon", options=options)]
+        return [w.prompt(_("Which weapon is destroyed (the owner chooses)?"), "lose_weapon", options=options)]
     if game.get("acting") == key:
         phase = game.get("phase")
         if phase == "declare":
@@ -113,18 +119,18 @@ def _controls(
                 items = [w.button(m, "act", {"unit": key, "action": m}) for m in tables.VEHICLE_MOVES]
             else:
                 items = [w.button(n, "act", {"unit": key, "action": a}) for a, n in tables.ACTION_NAMES.items()]
-            return [w.buttons(items, title="Действие")]
+            return [w.buttons(items, title=_("Action"))]
         widgets = []
         if phase == "fire":
-            widgets.append(w.prompt("Стрельба", "shoot", fields=_fire_fields(u, enemies)))
+            widgets.append({**w.prompt(_("Shooting"), "shoot", fields=_fire_fields(u, enemies)), "submit": _("Fire")})
         if phase == "assault":
             squads = [e for e in enemies if e["kind"] == "squad"]
             fields = [
-                _choice("unit", "Отряд", [(key, u["name"])]),
-                _choice("target", "Цель", [(e["key"], e["name"]) for e in squads]),
+                _choice("unit", _("Squad"), [(key, u["name"])]),
+                _choice("target", _("Target"), [(e["key"], e["name"]) for e in squads]),
             ]
-            widgets.append(w.prompt("Штурм", "assault", fields=fields))
-        widgets.append(w.buttons([w.button("Готово", "done", {"unit": key})]))
+            widgets.append(w.prompt(_("Assault"), "assault", fields=fields))
+        widgets.append(w.buttons([w.button(_("Done"), "done", {"unit": key})]))
         return widgets
     window = game.get("window")
     if (
@@ -133,20 +139,32 @@ def _controls(
         and window
         and any(e["key"] == window["unit"] for e in enemies)
     ):
-        return [w.prompt("«Защита»: открыть огонь?", "react", fields=_fire_fields(u, enemies, only=window["unit"]))]
+        return [w.prompt(_("On Guard: open fire?"), "react", fields=_fire_fields(u, enemies, only=window["unit"]))]
     if acting_side == u["owner"] and not view["attempted"] and not game.get("acting"):
         if view.get("melee"):
-            return [w.buttons([w.button("Выйти из боя", "withdraw", {"unit": key}),
-                               w.button("Остаться в бою", "withdraw", {"unit": key, "attempt": False})])]  # fmt: skip
-        return [w.buttons([w.button("Активация", "activate", {"unit": key}, secondary=False)])]
+            return [w.buttons([w.button(_("Withdraw from melee"), "withdraw", {"unit": key}),
+                               w.button(_("Stay in melee"), "withdraw", {"unit": key, "attempt": False})])]  # fmt: skip
+        # d6 against «Активация» (§3.2): the die typed in from the table, or left empty for the server to roll
+        roll = w.prompt(_("Activation"), "activate", fields=[_choice("unit", _("Squad"), [(key, u["name"])])],
+                        dice=[{"label": _("d6 (empty: the server rolls)"), "faces": 6}])  # fmt: skip
+        return [{**roll, "submit": _("Roll the activation")}]
     return []
+
+
+def _split_question(split: dict, target: str) -> dict:
+    options = [_option(_("Suppress {k}").format(k=k), "split_hits", {"suppress": k})
+               for k in range(split["unsaved"] + 1)]  # fmt: skip
+    question = _("{unit}: {n} unsaved hits. How many figures are suppressed (L28)?").format(
+        unit=target, n=split["unsaved"]
+    )
+    return w.prompt(question, "split_hits", options=options)
 
 
 def board(state_view: dict, viewer_sides, *, can_write: bool) -> dict:
     game = state_view["game"]
     live = can_write and game.get("result") is None
     acting_side = side_to_act(state_view)
-    names = {s["index"]: s["name"] for s in state_view["sides"]}
+    side_names = {s["index"]: s["name"] for s in state_view["sides"]}
     groups = []
     for side in state_view["sides"]:
         cards = []
@@ -154,27 +172,45 @@ def board(state_view: dict, viewer_sides, *, can_write: bool) -> dict:
             if u["owner"] != side["index"]:
                 continue
             v = u["view"]
-            stats = [("Уровень", v["level_name"])]
+            stats = [(_("Level"), v["level_name"])]
             if v["kind"] == "squad":
-                stats.append(("Фигуры", f"{v['standing']}/{v['strength']}"))
+                stats.append((_("Figures"), f"{v['standing']}/{v['strength']}"))
             else:
-                stats.append(("Броня", tables.VEHICLE_ARMOUR[v["armour"]].name))
+                stats.append((_("Armour"), names.vehicle_armour(v["armour"])))
             widgets = [_figure_rows(v)] if v["kind"] == "squad" else []
             enemies = [e for e in state_view["units"] if e["owner"] != u["owner"] and e["view"]["alive"]]
             widgets += _controls(u, game, acting_side, viewer_sides, live, enemies)
-            cards.append({"key": u["key"], "title": u["name"], "subtitle": v["level_name"], "flags": _flags(v),
+            flags = _flags(v) + ([w.flag(_("Acting now"), "good")] if game.get("acting") == u["key"] else [])
+            cards.append({"key": u["key"], "title": u["name"], "subtitle": v["level_name"], "flags": flags,
                           "stats": w.stats(stats), "done": v["attempted"], "dead": not v["alive"],
                           "widgets": widgets})  # fmt: skip
         groups.append({"title": side["name"], "subtitle": "", "units": cards})
-    turnbar = [w.text(f"Ход {game.get('turn', 0)} · инициатива: {names.get(acting_side, '—')}", tone="now")]
+    turnbar = [w.text(_("Turn {turn} · initiative: {side}").format(turn=game.get("turn", 0),
+                                                                    side=side_names.get(acting_side, "—")), tone="now")]  # fmt: skip
+    units = {u["key"]: u for u in state_view["units"]}
+    if game.get("acting") in units:  # the chain: whose squad acts now (L10–12)
+        acting = units[game["acting"]]
+        turnbar.append(w.text(_("Acting now: {unit} ({side})").format(unit=acting["name"],
+                                                                      side=side_names.get(acting["owner"], "")), tone="now"))  # fmt: skip
+    split = game.get("pending_split")
+    if split and split["target"] in units and split["chooser_side"] in viewer_sides and live:
+        turnbar.append(_split_question(split, units[split["target"]]["name"]))  # asked on the chooser's phone (L28)
+    elif split and split["target"] in units:
+        turnbar.append(w.text(_("Waiting for {side}: split the unsaved hits on {unit}").format(
+            side=side_names.get(split["chooser_side"], ""), unit=units[split["target"]]["name"]), tone="now"))  # fmt: skip
     if live and (not game.get("turn") or acting_side is None) and not game.get("acting"):
-        turnbar.append(w.button("Новый ход: инициатива", "start_turn", secondary=False))
+        # d6 a side, ties re-rolled (L12): typed in from the table, or left empty for the server to roll
+        dice = [{"label": _("d6 {side}").format(side=side_names.get(s, s)), "faces": 6} for s in game.get("sides", [])]
+        roll = w.prompt(_("New turn: initiative"), "start_turn", dice=dice)
+        turnbar.append({**roll, "submit": _("Roll the initiative")})
     banner = None
     if game.get("result"):
         winner = game["result"].get("winner")
-        banner = {"title": "Бой окончен.", "text": f"Победа: {names[winner]}." if winner is not None else "Ничья.",
-                  "lines": [f"Ходов сыграно: {game.get('turn', 0)}."], "note": "Отмените последние события, чтобы играть дальше."}  # fmt: skip
-    footer = [w.button("Закончить бой", "end", secondary=True)] if live else []
+        text = _("Victory: {side}.").format(side=side_names[winner]) if winner is not None else _("A draw.")
+        banner = {"title": _("The battle is over."), "text": text,
+                  "lines": [_("Turns played: {n}.").format(n=game.get("turn", 0))],
+                  "note": _("Undo the last events to play on.")}  # fmt: skip
+    footer = [w.button(_("End the battle"), "end", secondary=True)] if live else []
     return {"banner": banner, "turnbar": turnbar, "groups": groups, "footer": footer}
 
 
@@ -184,32 +220,41 @@ def describe_event(kind: str, p: dict, units: dict, sides: dict) -> str:
 
     if kind == "turn.started":
         first = p["initiative"]["first"]
-        return f"Ход {p['turn']}: инициатива у {sides.get(first, first)}."
+        return _("Turn {turn}: {side} has the initiative.").format(turn=p["turn"], side=sides.get(first, first))
     if kind == "activation.rolled":
         if p["success"]:
-            return f"{name(p['unit'])}: активация удалась (d6 {p['die']})."
-        what = "отступает" if p["consequence"] == "withdraw" else "выполняет «Защита»"
-        return f"{name(p['unit'])}: активация провалена (d6 {p['die']}), {what}; инициатива переходит."
+            return _("{unit}: activation passed (d6 {die}).").format(unit=name(p["unit"]), die=p["die"])
+        if p["consequence"] == "withdraw":
+            text = _("{unit}: activation failed (d6 {die}), it retreats; the initiative passes.")
+        else:
+            text = _("{unit}: activation failed (d6 {die}), it goes On Guard; the initiative passes.")
+        return text.format(unit=name(p["unit"]), die=p["die"])
     if kind == "action.chosen":
-        return f"{name(p['unit'])}: {tables.ACTION_NAMES.get(p['action'], p['action'])}."
+        return f"{name(p['unit'])}: {names.action(p['action'])}."
     if kind == "shot":
-        how = "реагирует огнём по" if p["reaction"] else "стреляет по"
-        return f"{name(p['shooter'])} {how} {name(p['target'])}: хитов {p['hits']}, непогашено {p['unsaved']}."
+        text = (_("{shooter} reacts with fire at {target}: {hits} hits, {unsaved} unsaved.") if p["reaction"]
+                else _("{shooter} fires at {target}: {hits} hits, {unsaved} unsaved."))  # fmt: skip
+        return text.format(shooter=name(p["shooter"]), target=name(p["target"]), hits=p["hits"], unsaved=p["unsaved"])
     if kind == "hits.split":
-        return f"{name(p['target'])}: подавлено {len(p['suppressed'])}, боевые потери {len(p['casualties'])}."
+        return _("{unit}: {suppressed} suppressed, {casualties} casualties.").format(
+            unit=name(p["target"]), suppressed=len(p["suppressed"]), casualties=len(p["casualties"]))  # fmt: skip
     if kind == "activation.done":
-        return f"{name(p['unit'])} закончил действие."
+        return _("{unit} has finished its action.").format(unit=name(p["unit"]))
     if kind == "melee.fought":
         lost = p["casualties"]
-        return (f"Ближний бой {name(p['attacker'])} против {name(p['defender'])}: потери "
-                f"{len(lost['attacker'])} и {len(lost['defender'])}" + (", бой окончен." if p["over"] else "."))  # fmt: skip
+        text = (_("Melee of {attacker} against {defender}: casualties {a} and {d}, the melee is over.") if p["over"]
+                else _("Melee of {attacker} against {defender}: casualties {a} and {d}."))  # fmt: skip
+        return text.format(attacker=name(p["attacker"]), defender=name(p["defender"]), a=len(lost["attacker"]),
+                           d=len(lost["defender"]))  # fmt: skip
     if kind == "withdrawal.rolled":
-        words = {"escaped": "вышел из боя", "caught": "настигнут, бой продолжается", "failed": "не смог выйти из боя",
-                 "stayed": "остаётся в бою"}  # fmt: skip
-        return f"{name(p['unit'])} {words[p['outcome']]}."
+        words = {"escaped": _("{unit} left the melee."), "caught": _("{unit} was caught: the melee goes on."),
+                 "failed": _("{unit} could not leave the melee."), "stayed": _("{unit} stays in the melee.")}  # fmt: skip
+        return words[p["outcome"]].format(unit=name(p["unit"]))
     if kind == "weapon.lost":
-        return f"{name(p['unit'])}: уничтожено оружие №{p['n']}."
+        return _("{unit}: weapon no. {n} destroyed.").format(unit=name(p["unit"]), n=p["n"])
     if kind == "game.ended":
         winner = p.get("winner")
-        return "Бой окончен" + (f": победа {sides.get(winner, winner)}." if winner is not None else ".")
+        if winner is None:
+            return _("The battle is over.")
+        return _("The battle is over: victory of {side}.").format(side=sides.get(winner, winner))
     return kind

@@ -47,7 +47,8 @@ import numpy as np
 
 from rules.contract import RuleInputError, SimulatorPart
 from rules.contract.simulator import Prepared
-from rules.systems.squads import tables
+from rules.i18n import _, ngettext
+from rules.systems.squads import names, tables
 from rules.systems.squads.settings import SETTINGS_BY_KEY, full_settings
 from rules.systems.squads.simulate.engine import simulate, simulate_activation, simulate_bout
 from rules.systems.squads.simulate.model import (
@@ -138,7 +139,7 @@ class SquadsSimulator(SimulatorPart):
         out = full_settings(None)
         for key, value in (settings or {}).items():
             if key not in SETTINGS_BY_KEY:
-                raise RuleInputError({f"settings.{key}": "unknown setting"})
+                raise RuleInputError({f"settings.{key}": _("unknown setting")})
             out[key] = SETTINGS_BY_KEY[key].check(value)
         return out
 
@@ -148,7 +149,7 @@ class SquadsSimulator(SimulatorPart):
         match, warnings, forces = build_match(side_a, side_b, params, settings)
         for side, name in ((0, "side_a"), (1, "side_b")):
             if not any(q.side == side for q in match.squads):
-                raise RuleInputError({name: "This side has no squad to simulate (vehicles are not simulated)."})
+                raise RuleInputError({name: _("This side has no squad to simulate (vehicles are not simulated).")})
         cost = tuple(sum(q.worth for q in match.squads if q.side == s) for s in (0, 1))
         for side, worth in zip(forces, cost, strict=True):
             side["cost"] = worth
@@ -163,9 +164,11 @@ class SquadsSimulator(SimulatorPart):
                 counts: dict[str, int] = {}
                 for weapon in squad.get("weapons", []):
                     counts[weapon] = counts.get(weapon, 0) + 1
-                kit = ", ".join(f"{tables.WEAPONS[w].name} ×{n}" if w in tables.WEAPONS else f"{w} ×{n}"
+                kit = ", ".join(f"{names.weapon(w)} ×{n}" if w in tables.WEAPONS else f"{w} ×{n}"
                                 for w, n in counts.items())  # fmt: skip
-                lines.append(f"{squad.get('name')}: {squad.get('figures')} фигур ({kit})")
+                figures = squad.get("figures") or 0
+                line = ngettext("{name}: {n} figure ({kit})", "{name}: {n} figures ({kit})", figures)
+                lines.append(line.format(name=squad.get("name"), n=figures, kit=kit))
             out.append({"side": "AB"[k] if k < 2 else str(k + 1), "cost": side.get("cost") if isinstance(side, dict) else None,
                         "lines": lines})  # fmt: skip
         return out

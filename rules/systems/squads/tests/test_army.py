@@ -133,7 +133,7 @@ def test_default_entries_are_valid_and_cost_nothing():
     assert rep.entry_costs == {"a": 0, "v": 0}
     assert not rep.has_errors
     assert "no_points" in codes(rep, "info")
-    assert ARMY.pricing == "none"
+    assert ARMY.pricing == "simulated"  # only the suggested pack has points
     for profile in PACK["profiles"]:
         jsonschema.validate(ARMY.default_options(profile), ARMY.options_schema(profile))
 

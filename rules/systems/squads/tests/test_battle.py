@@ -68,8 +68,8 @@ def test_a_short_game_splits_hits_passes_the_initiative_and_reacts():
     assert t.state.units[a1].state["attempted"]
     assert t.replay_matches()
     lines = [SYSTEM.battle.describe_event(_event(e), {"units": {}, "sides": {0: "Red", 1: "Blue"}}) for e in t.active()]
-    assert lines[0] == "Ход 1: инициатива у Red."
-    assert any("реагирует огнём" in line for line in lines)
+    assert lines[0] == "Turn 1: Red has the initiative."
+    assert any("reacts with fire" in line for line in lines)
 
 
 def _event(row):
@@ -229,7 +229,7 @@ def test_views_and_board_are_json_safe_for_every_viewer():
         json.dumps(t.view(viewer))
         board = _board(t, viewer)
         json.dumps(board)
-        prompts = [w for g in board["groups"] for c in g["units"] for w in c["widgets"] if w["type"] == "prompt"]
+        prompts = [w for w in board["turnbar"] if w["type"] == "prompt"]  # the split question waits there
         assert bool([p for p in prompts if p["command"] == "split_hits"]) == (viewer == {1})
 
 
@@ -254,6 +254,6 @@ def test_board_offers_the_acting_unit_a_shot_form_with_real_targets_and_the_game
     assert not [x for g in _board(t, {1})["groups"] for c in g["units"] for x in c["widgets"] if x["type"] == "prompt"]
     t.command(1, "end", {"winner": 0, "reason": "time"})
     assert t.awaiting().kind == "over"
-    assert _board(t, {0})["banner"]["text"] == "Победа: Red."
+    assert _board(t, {0})["banner"]["text"] == "Victory: Red."
     with pytest.raises(GameConflict):
         t.command(0, "done", {"unit": "s0-e1"})

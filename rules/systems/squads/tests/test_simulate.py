@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from django.utils import translation
 
 from rules.contract import RuleInputError
 from rules.systems.squads.simulate import SIMULATOR, simulate_activation, simulate_bout, simulate_reference
@@ -147,7 +148,8 @@ def test_prepare_lists_forces_warns_of_vehicles_and_refuses_an_empty_side():
     assert prepared.cost == (7.0, 6.0)  # no points: a squad is worth its figures
     assert prepared.forces[0]["squads"][0]["figures"] == 7
     assert prepared.rounds == 12
-    lines = SIMULATOR.describe_forces(json.loads(json.dumps(prepared.forces)))
+    with translation.override("ru"):
+        lines = SIMULATOR.describe_forces(json.loads(json.dumps(prepared.forces)))
     assert [s["side"] for s in lines] == ["A", "B"]
     assert lines[0]["lines"] == [
         "Отряд: Рядовой: 7 фигур (Штурмовая винтовка/автомат ×5, Ручной пулемет ×1, Пистолет-пулемет ×1)"

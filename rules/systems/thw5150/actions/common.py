@@ -19,6 +19,7 @@ from fractions import Fraction
 from itertools import product
 
 from rules.contract import Action, Outcome, RuleInputError, prob
+from rules.i18n import _ as tr
 from rules.systems.thw5150 import core
 from rules.systems.thw5150.settings import full as full_settings
 
@@ -230,6 +231,10 @@ def dice_text(values: list[int]) -> str:
 class ThwAction(Action):
     """resolve() and odds() take RAW inputs and validate them themselves (schema, then check()). Subclasses
     implement check(), resolve_clean(clean, settings, dice) and odds_clean(clean, settings)."""
+
+    def describe(self) -> dict:
+        """Label and description in the reader's language (the system's catalogue, locale/)."""
+        return {**super().describe(), "label": tr(self.label), "description": tr(self.description)}
 
     def resolve(self, inputs: dict, settings: dict, dice) -> Outcome:
         settings = full_settings(settings)

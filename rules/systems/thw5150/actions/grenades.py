@@ -174,7 +174,7 @@ class _GrenadeBase(ThwAction):
 
 class Grenade(_GrenadeBase):
     key = "grenade"
-    label = "Throw a grenade"
+    label = "Grenade throw"
     spec_ref = "§3.10 (L815–861), §5 A15, A16"
     description = (
         "Thrown up to 6″: 1d6 + Rep on the Hit table, the same total read against every figure under the 5″ "

@@ -92,7 +92,7 @@ BY_TWO = {core.DEAD: Fraction(1, 6), core.OUT_OF_FIGHT: Fraction(5, 6)}  # «1 �
 
 class Melee(ThwAction):
     key = "melee"
-    label = "Melee"
+    label = "Hand-to-hand fight"
     spec_ref = "§3.16 (L1080–1159), §5 A22, A23"
     description = (
         "Each fighter rolls 2d6 (+1d6 per attribute, −1d6 lying) against its Rep, modified by −1 for two opponents, "

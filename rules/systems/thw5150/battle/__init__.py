@@ -9,17 +9,19 @@ Modules: units.py (figures from rosters, activation facts), fold.py (how events 
 from __future__ import annotations
 
 from rules.contract import Awaiting, BattlePart, Event, GameState, SideSetup, Start, UnitSetup
+from rules.i18n import _
 from rules.systems.thw5150 import core
 from rules.systems.thw5150.battle import fold, view
 from rules.systems.thw5150.battle.commands import COMMANDS
-from rules.systems.thw5150.battle.units import build_units
+from rules.systems.thw5150.battle.tables import TABLE_COMMANDS
+from rules.systems.thw5150.battle.units import build_units, system_settings
 
-ACTING = ("shoot", "recover", "reload", "covering_fire", "move", "end_activation")
+ACTING = ("shoot", "recover", "reload", "covering_fire", "move", "grenade", "melee", "end_activation")
 
 
 class Thw5150Battle(BattlePart):
     rules_version = 1
-    commands = COMMANDS
+    commands = {**COMMANDS, **{c.name: c for c in TABLE_COMMANDS}}
 
     def start(self, *, sides: list[SideSetup], settings: dict) -> Start:
         units = [
@@ -36,29 +38,29 @@ class Thw5150Battle(BattlePart):
     def awaiting(self, state: GameState) -> Awaiting:
         game = state.game
         if game.get("result") is not None:
-            return Awaiting(kind="over", message="The battle is over. Undo the last events to play on.")
+            return Awaiting(kind="over", message=_("The battle is over. Undo the last events to play on."))
         if game["pending"]:
             q = game["pending"][0]
             if q["kind"] == "received_fire":
                 return Awaiting(kind="question", sides=(q["side"],), commands=("answer_reaction",),
                                 prompt={"question": "«ОБСТРЕЛЯН»", "testers": q["testers"], "shooter": q["shooter"]},
-                                message=f"Side {q['side']} takes «ОБСТРЕЛЯН» for {', '.join(q['testers'])}.")  # fmt: skip
+                                message=_("Side {side} takes «ОБСТРЕЛЯН» first.").format(side=q["side"]))  # fmt: skip
             return Awaiting(kind="question", sides=(q["side"],), commands=("shoot", "decline_return_fire"),
                             prompt={"question": "fire back", "shooters": q["shooters"]},
-                            message=f"Side {q['side']} may fire back.")  # fmt: skip
+                            message=_("Side {side} may fire first.").format(side=q["side"]))  # fmt: skip
         if game["phase"] == "roll":
-            return Awaiting(kind="anyone", commands=("activation",), message="Roll the activation dice.")
+            return Awaiting(kind="anyone", commands=("activation",), message=_("Roll the activation dice."))
         if game["doubles"]:
             return Awaiting(kind="anyone", commands=("reload", "end_activation"),
-                            message="Doubles: nobody moves or fires; reload, then end the turn.")  # fmt: skip
+                            message=_("Doubles: nobody moves or fires; reload, then end the turn."))  # fmt: skip
         return Awaiting(kind="sides", sides=(game["active"],), commands=ACTING,
-                        message=f"Side {game['active']} activates (die {game['dice'][str(game['active'])]}).")  # fmt: skip
+                        message=_("Side {side} activates (die {die}).").format(side=game["active"], die=game["dice"][str(game["active"])]))  # fmt: skip
 
     def unit_view(self, state: GameState, unit, viewer_sides: frozenset[int]) -> dict:
         return {**unit.state, "name": unit.name, "out": unit.state["condition"] in core.GONE}
 
     def board(self, view_: dict, viewer_sides: frozenset[int], *, can_write: bool) -> dict:
-        return view.board(view_, viewer_sides, can_write)
+        return view.board(view_, viewer_sides, can_write, system_settings(view_.get("settings") or {}))
 
     def describe_event(self, event: Event, names: dict) -> str:
         return view.describe(event, names)

@@ -4,7 +4,8 @@ ctx.dice() (server roll or the dice typed in from the table), runs the book's ac
 from __future__ import annotations
 
 from rules.contract import Command, CommandContext, GameConflict, NewEvent, RuleInputError
-from rules.systems.thw5150 import core
+from rules.i18n import _
+from rules.systems.thw5150 import core, equipment
 from rules.systems.thw5150.actions import ACTIONS
 from rules.systems.thw5150.battle.units import may_activate, member, outgun_of, own_weapons, system_settings
 
@@ -80,9 +81,11 @@ class Shoot(Command):
     input_schema = {
         "type": "object",
         "additionalProperties": False,
-        "required": ["shooter", "targets"],
+        "required": ["shooter"],
         "properties": {
             "shooter": UNIT,
+            "target": {**UNIT, "description": "One target (the board's form): all the dice at it"},
+            "n": {"type": "integer", "minimum": 1, "maximum": 6, "description": "Dice at `target` (default: RoF)"},
             "targets": {
                 "type": "array",
                 "minItems": 1,
@@ -100,6 +103,11 @@ class Shoot(Command):
     def handle(self, ctx, inputs):
         require_playing(ctx)
         shooter = ctx.own_unit(inputs["shooter"], field_name="shooter")
+        if "targets" not in inputs:  # the board's form names one target
+            if "target" not in inputs:
+                raise RuleInputError({"targets": _("Name a target.")})
+            rof = equipment.RANGED.get(shooter.state["weapon"] or "", {}).get("rof", 1)
+            inputs = {**inputs, "targets": [{"unit": inputs["target"], "dice": inputs.get("n", rof)}]}
         pending = ctx.game["pending"]
         ret = pending[0] if pending and pending[0]["kind"] == "return_fire" else None
         rep_mod = 0

@@ -3,7 +3,8 @@
 Game dict: {"turn", "phase": "roll" | "acting", "dice": {side: die}, "doubles", "order": [sides], "active": side,
 "pending": [question…], "initial": {side: figures}, "casualties": {side: n}, "result": None | {...}}.
 A pending question is {"kind": "received_fire", "side", "testers": [unit keys], "shooter", "shooter_outgun"} or
-{"kind": "return_fire", "side", "shooters": {unit key: {"at": unit key | None, "rep_modifier": 0 | -1}}}.
+{"kind": "return_fire", "side", "shooters": {unit key: {"at": unit key | None, "rep_modifier": 0 | -1}}, "why"?}
+("why": "in_sight" when In Sight lets them fire). "stay_or_run_at": {side: casualties at its last Stay or Run}.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ def initial_game(sides: list[int], units: dict) -> dict:
 
 def _set(state: GameState, key: str, **changes) -> None:
     unit = state.units[key]
-    unit.state.update(changes)
+    unit.state = {**unit.state, **changes}  # a new dict: the web runner saves a unit whose state is not the one it read
     state.changed.add(key)
 
 
@@ -123,6 +124,19 @@ def apply(state: GameState, event: Event) -> None:
         game["pending"].pop(0)
         if p.get("return_fire"):
             game["pending"].insert(0, p["return_fire"])
+    elif kind == "in_sight":
+        _apply_effects(state, p["effects"])
+        if p.get("return_fire"):  # those that passed fire at once (L609–624): asked like return fire
+            game["pending"].insert(0, p["return_fire"])
+    elif kind == "melee":
+        _apply_effects(state, p["effects"])
+    elif kind == "grenade":
+        _apply_effects(state, p["effects"])
+        _set(state, p["thrower"], grenades=max(0, state.units[p["thrower"]].state["grenades"] - 1), activated=True)
+        game["pending"].extend(p.get("questions", []))
+    elif kind == "stay_or_run":
+        _apply_effects(state, p["effects"])
+        game.setdefault("stay_or_run_at", {})[str(p["side"])] = p["casualties"]
     elif kind == "return_fire.declined":
         game["pending"].pop(0)
     elif kind in ("recovered", "tested"):

@@ -3,14 +3,23 @@
 from __future__ import annotations
 
 from rules.contract import board as w
+from rules.i18n import _
 from rules.systems.thw5150 import core, equipment
-from rules.systems.thw5150.glossary import GLOSSARY
+from rules.systems.thw5150.battle.units import ON_TABLE
+from rules.systems.thw5150.glossary import ENGLISH, GLOSSARY
 
 TONE = {core.FINE: "good", core.KNOCKED_DOWN: "warn", core.DUCK_BACK: "warn", core.HUNKER_DOWN: "warn",
         core.RUNAWAY: "bad", core.OUT_OF_FIGHT: "bad", core.DEAD: "bad", core.CAPTURED: "bad", core.REMOVED: "bad"}  # fmt: skip
 
 
+ALIASES = {"in_cover": "cover", "fast_moved": "fast_move"}
+
+
 def word(key: str) -> str:
+    """The book's word for a Russian reader, the English term for an English one (glossary.ENGLISH)."""
+    key = ALIASES.get(key, key)
+    if key in ENGLISH:
+        return _(ENGLISH[key])
     return GLOSSARY.get(key, key)
 
 
@@ -33,65 +42,163 @@ def stats(st: dict) -> dict:
     return w.stats([(word("rep"), st["rep"]), (word("weapons"), weapon), (word("armour"), armour)])
 
 
-def card(u: dict, can_write: bool, mine: bool) -> dict:
-    st = u.get("state") or u
+def _st(u: dict) -> dict:
+    """A figure's state in a board row: the unit view (the web state API), else the state (the in-memory Table)."""
+    return u.get("view") or u.get("state") or u
+
+
+def _name(units: list[dict], key: str) -> str:
+    return next((u.get("name", key) for u in units if u["key"] == key), key)
+
+
+def _side_of(u: dict):
+    return u.get("owner", u.get("side"))
+
+
+def _standing(units: list[dict], side) -> list[dict]:
+    return [u for u in units if _side_of(u) == side and _st(u)["condition"] in ON_TABLE]
+
+
+def _rof(st: dict) -> int:
+    return equipment.RANGED.get(st.get("weapon") or "", {}).get("rof", 1)
+
+
+def _shots(u: dict, enemies: list[dict]) -> list[dict]:
+    """One button per enemy: all the weapon's dice at that figure (split the dice with «roll any table»)."""
+    st = _st(u)
+    return [w.button(_("at {name} ({n}d6)").format(name=e.get("name", e["key"]), n=_rof(st)), "shoot",
+                     {"shooter": u["key"], "targets": [{"unit": e["key"], "dice": _rof(st)}]})
+            for e in enemies]  # fmt: skip
+
+
+def shoot_form(u: dict, enemies: list[dict]) -> dict:
+    """The shot: a target and the dice at it (the weapon's RoF), the table's dice typed in or the server's."""
+    st = _st(u)
+    rof = _rof(st)
+    fields = [
+        {"name": "shooter", "label": _("Shooter"), "kind": "choice", "choices": [{"value": u["key"],
+                                                                                 "label": u.get("name", u["key"])}]},
+        {"name": "target", "label": _("Target"), "kind": "choice",
+         "choices": [{"value": e["key"], "label": e.get("name", e["key"])} for e in enemies]},
+        {"name": "n", "label": _("Dice at it"), "kind": "number", "min": 1, "max": rof, "value": rof},
+    ]  # fmt: skip
+    dice = [{"label": _("d6 {n}").format(n=i + 1), "faces": 6} for i in range(2 * rof)]
+    form = w.prompt(_("Shoot"), "shoot", fields=fields, dice=dice)
+    form["submit"] = _("Shoot")
+    return form
+
+
+def card(u: dict, can_write: bool, mine: bool, game: dict, enemies: list[dict]) -> dict:
+    st = _st(u)
     widgets = [stats(st)]
-    if can_write and mine:
+    live = can_write and mine and game.get("result") is None and not game.get("pending")
+    acting = live and game.get("phase") == "acting" and not game.get("doubles") and game.get("active") == _side_of(u)
+    if live and st["condition"] in ON_TABLE:
         buttons = []
-        if st["condition"] in (core.KNOCKED_DOWN, core.DUCK_BACK):
+        if acting and st["condition"] in (core.KNOCKED_DOWN, core.DUCK_BACK):
             buttons.append(w.button(word("recovery"), "recover", {"unit": u["key"]}))
-        if st["condition"] == core.FINE and not st.get("loaded", True):
+        if (acting or game.get("doubles")) and st["condition"] == core.FINE and not st.get("loaded", True):
             buttons.append(w.button(word("reload"), "reload", {"unit": u["key"]}))
-        if st["condition"] == core.FINE and not st.get("moved"):
+        if acting and st["condition"] == core.FINE and not st.get("moved") and not st.get("activated"):
             buttons.append(w.button(word("covering_fire"), "covering_fire", {"unit": u["key"]}))
+        if game.get("phase") == "acting" and game.get("active") != _side_of(u):
+            buttons.append(w.button(_("«В ПОЛЕ ВИДИМОСТИ»"), "in_sight", {"units": [u["key"]]}))
         if buttons:
             widgets.append(w.buttons(buttons))
+        if acting and st["condition"] == core.FINE and not st.get("activated") and enemies:
+            if st.get("weapon") and st.get("loaded", True):
+                widgets.append(shoot_form(u, enemies))
+            widgets.append(w.buttons([w.button(_("with {name}").format(name=e.get("name", e["key"])), "melee",
+                                               {"fighter": u["key"], "opponents": [e["key"]]}) for e in enemies],
+                                     title=_("Hand-to-hand fight"), folded=True))  # fmt: skip
+            if st.get("grenades"):
+                widgets.append(w.buttons([w.button(_("at {name}").format(name=e.get("name", e["key"])), "grenade",
+                                                   {"thrower": u["key"], "blast": [e["key"]]}) for e in enemies],
+                                         title=_("Throw a grenade ({n} left)").format(n=st["grenades"]),
+                                         folded=True))  # fmt: skip
     return {"key": u["key"], "title": u.get("name", u["key"]), "subtitle": st.get("group", ""),
             "flags": flags(st), "stats": None, "done": bool(st.get("activated")),
             "dead": st["condition"] in core.GONE, "widgets": widgets}  # fmt: skip
 
 
-def question(game: dict, viewer_sides: frozenset[int]) -> dict | None:
+def question(game: dict, units: list[dict], viewer_sides: frozenset[int], can_write: bool) -> list[dict]:
+    """The pending question: a form for its player (typed-in dice or a server roll), a line for the others."""
     pending = game.get("pending") or []
-    if not pending or pending[0]["side"] not in viewer_sides:
-        return None
+    if not pending:
+        return []
     q = pending[0]
+    if not can_write or q["side"] not in viewer_sides:
+        return [w.text(_("Waiting for side {side} to answer.").format(side=q["side"]), "warning")]
     if q["kind"] == "received_fire":
-        return w.prompt(
-            f"«{word('received_fire')}»: {', '.join(q['testers'])} fired on by {q['shooter']}, no damage.",
-            "answer_reaction",
-            options=[{"label": "Roll", "inputs": {}}],
-            dice=[{"label": f"Д6 {i + 1}", "faces": 6} for i in range(3)],
+        names = ", ".join(_name(units, k) for k in q["testers"])
+        ask = _("«ОБСТРЕЛЯН»: {names} fired on by {shooter}, no damage. Type in the dice or let the server roll.")
+        return [w.prompt(ask.format(names=names, shooter=_name(units, q["shooter"])), "answer_reaction",
+                         options=[w.button(_("Roll for me"), "answer_reaction", {}, secondary=False)],
+                         dice=[{"label": _("d6 {n}").format(n=i + 1), "faces": 6} for i in range(3)])]  # fmt: skip
+    out = [w.text(_("They may fire now: {names}.").format(names=", ".join(_name(units, k) for k in q["shooters"])),
+                  "warning")]  # fmt: skip
+    for key, rule in q["shooters"].items():
+        shooter = next((u for u in units if u["key"] == key), None)
+        if shooter is None:
+            continue
+        targets = (
+            [u for u in units if u["key"] == rule["at"]]
+            if rule.get("at")
+            else [u for u in units if _side_of(u) != q["side"] and _st(u)["condition"] in ON_TABLE]
         )
-    return w.prompt(
-        f"Fire back: {', '.join(q['shooters'])}.",
-        "decline_return_fire",
-        options=[{"label": "Do not fire back", "inputs": {}}],
-    )
+        out.append(w.buttons(_shots(shooter, targets), title=shooter.get("name", key)))  # fmt: skip
+    out.append(w.button(_("Do not fire"), "decline_return_fire", {}))
+    return out
 
 
-def board(view: dict, viewer_sides: frozenset[int], can_write: bool) -> dict:
+def stay_or_run_due(game: dict, side: int, settings: dict) -> bool:
+    initial = (game.get("initial") or {}).get(str(side), 0)
+    lost = (game.get("casualties") or {}).get(str(side), 0)
+    tested = (game.get("stay_or_run_at") or {}).get(str(side), 0)
+    return initial > 0 and core.stay_or_run_tests_due(initial, lost, tested, settings) > 0
+
+
+def board(view: dict, viewer_sides: frozenset[int], can_write: bool, settings: dict | None = None) -> dict:
     game = view.get("game", {})
     units = view.get("units") or []
     if isinstance(units, dict):
         units = [{"key": k, **v} for k, v in units.items()]
     dice = game.get("dice") or {}
-    turnbar = [w.stats([("Ход", game.get("turn", 0))] + [(f"Д6 {s}", d) for s, d in dice.items()])]
+    turnbar = [w.stats([(_("Turn"), game.get("turn", 0))] + [(_("d6 side {side}").format(side=s), d)
+                                                           for s, d in dice.items()])]  # fmt: skip
+    live = can_write and game.get("result") is None
     if game.get("active") is not None:
-        turnbar.append(w.text(f"{word('active')}: side {game['active']}", "good"))
-    if can_write and game.get("phase") == "roll" and game.get("result") is None:
-        turnbar.append(w.button(word("activation_roll"), "activation", {}, secondary=False))
-    sides = view.get("sides") or [{"index": s, "name": f"Side {s}"} for s in sorted({u.get("owner", u.get("side"))
-                                                                                     for u in units})]  # fmt: skip
+        turnbar.append(w.text(_("Side {side} activates.").format(side=game["active"]), "now"))
+    elif game.get("doubles"):
+        turnbar.append(w.text(_("Doubles: nobody moves or fires; reload, then end the turn."), "warning"))
+    if live and game.get("phase") == "roll":
+        roll = w.button(_("Roll for us"), "activation", {}, secondary=False)
+        boxes = [{"label": _("d6 side {side}").format(side=s["index"]), "faces": 6} for s in view.get("sides") or []]
+        form = w.prompt(_("Roll the activation dice"), "activation", options=[roll], dice=boxes)
+        form["submit"] = _("Use these dice")
+        turnbar.append(form)
+    turnbar += question(game, units, viewer_sides, can_write) if game.get("result") is None else []
+    if live and game.get("phase") == "acting" and not game.get("pending"):
+        active = game.get("active")
+        if game.get("doubles") or active in viewer_sides:
+            turnbar.append(w.button(_("End the activation"), "end_activation", {}, secondary=False))
+    sides = view.get("sides") or [{"index": s, "name": _("Side {side}").format(side=s)}
+                                  for s in sorted({_side_of(u) for u in units})]  # fmt: skip
     groups = []
     for side in sides:
         mine = side["index"] in viewer_sides
-        cards = [card(u, can_write, mine) for u in units if u.get("owner", u.get("side")) == side["index"]]
+        enemies = [u for s in sides if s["index"] != side["index"] for u in _standing(units, s["index"])]
+        cards = [card(u, can_write, mine, game, enemies) for u in units if _side_of(u) == side["index"]]
         groups.append({"title": side.get("name", ""), "subtitle": "", "units": cards})
-    banner = question(game, viewer_sides)
+    footer = []
+    for side in sides:
+        if live and side["index"] in viewer_sides and stay_or_run_due(game, side["index"], settings or {}):
+            motives = [w.button(word(f"motivation.{m}"), "stay_or_run", {"motivation": m}) for m in core.MOTIVATIONS]
+            footer.append(w.buttons(motives, title=_("«ОСТАТЬСЯ ИЛИ УБЕЖАТЬ» is due: the side's motivation")))
+    banner = None
     if game.get("result"):
-        banner = w.text(f"The battle is over: {game['result'].get('why', '')}.", "good")
-    return {"banner": banner, "turnbar": turnbar, "groups": groups, "footer": []}
+        banner = {"title": _("The battle is over."), "text": game["result"].get("why", "")}
+    return {"banner": banner, "turnbar": turnbar, "groups": groups, "footer": footer}
 
 
 def describe(event, names: dict) -> str:
@@ -101,30 +208,39 @@ def describe(event, names: dict) -> str:
     def n(key):
         return units.get(key, key)
 
-    if event.type == "turn.rolled":
+    kind = event.type
+    if kind == "turn.rolled":
         dice = ", ".join(f"{s}: {d}" for s, d in p["dice"].items())
-        tail = "doubles, nobody moves or fires" if p["doubles"] else f"side {p['order'][0]} acts first"
+        tail = (
+            _("doubles, nobody moves or fires")
+            if p["doubles"]
+            else _("side {side} acts first").format(side=p["order"][0])
+        )
         return f"{word('activation_roll')}: {dice} — {tail}."
-    if event.type == "shot":
-        return f"{n(p['shooter'])} fires: {p['summary']}"
-    if event.type == "reaction":
-        return f"«{word('received_fire')}»: {p['summary']}"
-    if event.type == "recovered":
+    if kind == "shot":
+        return _("{name} fires: {summary}").format(name=n(p["shooter"]), summary=p["summary"])
+    if kind in ("reaction", "in_sight", "stay_or_run"):
+        table = {"reaction": "received_fire"}.get(kind, kind)
+        return f"«{word(table)}»: {p['summary']}"
+    if kind == "melee":
+        return f"{word('melee').capitalize()}: {n(p['fighter'])} — {p['summary']}"
+    if kind == "grenade":
+        return f"{n(p['thrower'])}: {word('grenade')} — {p['summary']}"
+    if kind == "recovered":
         return f"«{word('recovery')}» {n(p['unit'])}: {p['summary']}"
-    if event.type == "reloaded":
-        return f"{n(p['unit'])}: {word('reload')}."
-    if event.type == "covering_fire":
-        return f"{n(p['unit'])}: {word('covering_fire')}."
-    if event.type == "moved":
-        return f"{n(p['unit'])} moves" + (" fast" if p.get("fast") else "") + "."
-    if event.type == "activation.ended":
-        return f"Side {p.get('side')} ends its activation."
-    if event.type == "return_fire.declined":
-        return "No return fire."
-    if event.type == "tested":
+    if kind in ("reloaded", "covering_fire"):
+        return f"{n(p['unit'])}: {word({'reloaded': 'reload'}.get(kind, kind))}."
+    if kind == "moved":
+        what = _("{name} moves fast.") if p.get("fast") else _("{name} moves.")
+        return what.format(name=n(p["unit"]))
+    if kind == "activation.ended":
+        return _("Side {side} ends its activation.").format(side=p.get("side"))
+    if kind == "return_fire.declined":
+        return _("They hold their fire.")
+    if kind == "tested":
         return f"{p['action']}: {p['summary']}"
-    if event.type == "state.set":
+    if kind == "state.set":
         return f"{n(p['unit'])}: " + ", ".join(f"{k} → {v}" for k, v in p["changes"].items())
-    if event.type == "battle.ended":
-        return f"The battle ends: {p.get('why', '')}."
-    return event.type
+    if kind == "battle.ended":
+        return _("The battle ends: {why}.").format(why=p.get("why", ""))
+    return kind

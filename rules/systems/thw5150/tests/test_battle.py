@@ -181,8 +181,12 @@ def test_views_board_and_log(table):
     board = SYSTEM.battle.board({"game": view["game"], "units": units, "sides": [{"index": 0, "name": "A"},
                                                                                 {"index": 1, "name": "B"}]},
                                 frozenset({1}), can_write=True)  # fmt: skip
-    assert board["banner"]["type"] == "prompt"
-    assert board["banner"]["command"] == "answer_reaction"
+    # The question is a form in the turn bar (the banner slot draws no form): dice boxes and a server roll.
+    (prompt,) = [x for x in board["turnbar"] if x["type"] == "prompt"]
+    assert prompt["command"] == "answer_reaction"
+    assert len(prompt["dice"]) == 3
+    assert prompt["options"][0]["command"] == "answer_reaction"
+    assert board["banner"] is None
     assert len(board["groups"]) == 2
     assert [c["key"] for c in board["groups"][1]["units"]] == ["1.b.1", "1.p.1", "1.p.2"]
 

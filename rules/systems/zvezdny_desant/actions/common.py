@@ -12,7 +12,9 @@ from fractions import Fraction
 from math import comb
 
 from rules.contract import Action, Outcome, RuleInputError, distribution, exact, prob
+from rules.i18n import N_, _
 from rules.systems.zvezdny_desant import tables
+from rules.systems.zvezdny_desant.glossary import GLOSSARY
 from rules.systems.zvezdny_desant.settings import full_settings
 
 MAX_FIGURES = 50
@@ -20,13 +22,13 @@ MAX_SKR = 10
 MAX_UNITS = 24
 MAX_ROLLOFF_ROUNDS = 100  # 100 ties in a row: probability 20**-100
 
-REF = {"description": "Anything that identifies the unit or figure for the caller; echoed in effects."}
-ORDER = {"enum": list(tables.ORDERS), "description": "Движение (move), Оборона (defence) or Атака (attack)"}
-ORDER_OR_NONE = {"enum": [*tables.ORDERS, None], "description": "The unit's order; null: no order card"}
-SHOOTER_ORDER = {"enum": ["defence", "attack"], "description": "Only «Оборона» and «Атака» may shoot (L352)"}
+REF = {"description": N_("Anything that identifies the unit or figure for the caller; echoed in effects.")}
+ORDER = {"enum": list(tables.ORDERS), "description": N_("Движение (move), Оборона (defence) or Атака (attack)")}
+ORDER_OR_NONE = {"enum": [*tables.ORDERS, None], "description": N_("The unit's order; null: no order card")}
+SHOOTER_ORDER = {"enum": ["defence", "attack"], "description": N_("Only «Оборона» and «Атака» may shoot (L352)")}
 KIND = {"enum": list(tables.KINDS), "default": "infantry"}
 COVER = {"enum": list(tables.COVERS)}
-ARMOUR = {"type": "string", "maxLength": 4, "description": "A–E, Latin or Cyrillic (А, В, С, D, Е)"}
+ARMOUR = {"type": "string", "maxLength": 4, "description": N_("A–E, Latin or Cyrillic (А, В, С, D, Е)")}
 HRK = {
     "anyOf": [
         {"type": "string", "minLength": 1, "maxLength": 60},
@@ -37,7 +39,7 @@ HRK = {
             "additionalProperties": {"type": "integer", "minimum": 1, "maximum": 40},
         },
     ],
-    "description": '«В12», «A10 В12 С16» or {"B": 12}: the wound-test roll per armour class',
+    "description": N_('«В12», «A10 В12 С16» or {"B": 12}: the wound-test roll per armour class'),
 }
 WEAPON = {
     "type": "object",
@@ -45,7 +47,7 @@ WEAPON = {
     "required": ["hrk"],
     "properties": {
         "name": {"type": "string", "maxLength": 80},
-        "dln": {"type": "integer", "minimum": 0, "maximum": 200, "description": "Длн, steps"},
+        "dln": {"type": "integer", "minimum": 0, "maximum": 200, "description": N_("Длн, steps")},
         "skr": {"type": "integer", "minimum": 1, "maximum": MAX_SKR, "default": 1, "description": "Скр"},
         "msch": {"type": "integer", "minimum": 1, "maximum": 10, "default": 1, "description": "Мщ"},
         "hrk": HRK,
@@ -57,7 +59,7 @@ PLAYERS = {
     "maxItems": 2,
     "items": {"type": "string", "minLength": 1, "maxLength": 60},
     "default": ["Игрок 1", "Игрок 2"],
-    "description": "The two players' names",
+    "description": N_("The two players' names"),
 }
 
 
@@ -118,19 +120,92 @@ def roll_off(dice, players: list[str], settings: dict, purpose: str, *, previous
     Player when the setting says so and there is one."""
     rounds = []
     for n in range(MAX_ROLLOFF_ROUNDS):
-        suffix = f" (re-roll {n})" if n else ""
+        suffix = _(" (re-roll {n})").format(n=n) if n else ""
         rolls = [dice.roll(tables.D20, f"{purpose}: {p}{suffix}") for p in players]
         rounds.append(rolls)
         if rolls[0] != rolls[1]:
             return {"winner": 0 if rolls[0] > rolls[1] else 1, "rounds": rounds, "kept": False}
         if settings["rolloff_ties"] == "keep_previous" and previous is not None:
             return {"winner": previous, "rounds": rounds, "kept": True}
-    raise err("dice", "The roll-off tied every time; roll again.")
+    raise err("dice", _("The roll-off tied every time; roll again."))
+
+
+# The odds page labels each input by its schema "title": the book's abbreviations stay as printed (L52–72).
+TITLES = {
+    "alive": N_("Figures alive"), "already_rerolled": N_("Already re-rolled"), "armour": "КБР",
+    "between": N_("Between"), "bsp": "БСП", "command_points": N_("Command points"), "context": N_("Context"),
+    "cost": N_("Cost"), "count": N_("Number of figures"), "cover": N_("Cover"), "cover_size": N_("Size of the cover"),
+    "dice": N_("Dice"), "distance": N_("Distance, steps"), "dln": "Длн", "figures": N_("Number of figures"),
+    "first_player": N_("First Player"), "grade": N_("Grade"), "grey_zone": N_("Grey zone"), "groups": N_("Groups"),
+    "hidden": N_("Figures out of sight or range"), "hits": N_("Hits"), "hrk": "Хрк", "impassable": N_("Impassable"),
+    "in_command_distance": N_("Within Command Distance"), "in_contact": N_("Figures in base contact"),
+    "in_melee": N_("In close combat"), "in_range_of": N_("In range of groups"), "initiative": N_("Initiative"),
+    "killable": N_("Can be killed"), "kind": N_("Kind"), "markers": N_("Wound markers"), "modifier": N_("Modifier"),
+    "msch": "Мщ", "name": N_("Name"), "near": N_("Figures within 3 steps"), "need": N_("Roll needed"),
+    "observer_depth": N_("Observer's depth in the grey zone"), "opposite_sides": N_("On opposite sides"),
+    "order": N_("Order"), "others": N_("Other units"), "panicked": N_("Panic"), "pdv": "ПДВ", "place": N_("Place"),
+    "players": N_("Players"), "previous": N_("Previous First Player"), "reductions": N_("Initiative cuts"),
+    "ref": N_("Reference"), "reroll": N_("Re-roll"), "rolls": N_("Rolls"), "same_unit_as_target": N_(
+    "Same unit as the target"), "seen_by": N_("Seen by groups"), "shooter": N_("Shooter"),
+    "shooter_order": N_("Shooter's order"), "shot_at": N_("Shot at"), "side": N_("Side"), "size": N_("Size"),
+    "skr": "Скр", "slope": N_("Slope"), "start": N_("Figures at the start"), "stk": "СТК",
+    "strikes_per_figure": N_("Strikes per figure"), "suppressed": N_("Fire suppression"),
+    "table_length": N_("Table length"), "target": N_("Target"), "target_depth": N_("Target's depth in the grey zone"),
+    "target_height_ratio": N_("Target's height ratio"), "target_initiative": N_("Target's initiative"),
+    "target_kind": N_("Target's kind"), "target_order": N_("Target's order"), "targets": N_("Targets"),
+    "terrain": N_("Terrain"), "unit": N_("Unit name"), "units": N_("Unit names"), "uphill": N_("Uphill"),
+    "visible": N_("Visible"), "weapon": N_("Weapon"), "wounds": N_("Wounds"), "wounds_per_strike": N_(
+    "Wounds per strike"),
+}  # fmt: skip
+
+
+def translated_schema(schema, name: str | None = None):
+    """The schema with a title per property and its descriptions in the reader's language."""
+    if isinstance(schema, list):
+        return [translated_schema(s) for s in schema]
+    if not isinstance(schema, dict):
+        return schema
+    out = {}
+    for key, value in schema.items():
+        if key == "description" and isinstance(value, str):
+            out[key] = _(value)
+        elif key in ("properties", "patternProperties") and isinstance(value, dict):
+            out[key] = {k: translated_schema(v, k) for k, v in value.items()}
+        elif key in ("items", "additionalProperties", "anyOf", "oneOf", "allOf"):
+            out[key] = translated_schema(value)
+        else:
+            out[key] = value
+    if name in TITLES and "title" not in out:
+        out["title"] = _(TITLES[name])
+    labels = enum_labels(out.get("enum"))
+    if labels:
+        out["x-labels"] = labels
+    return out
+
+
+def enum_labels(values) -> dict | None:
+    """The book's words for an enum of orders, covers, kinds, sizes or terrain (the odds form shows them)."""
+    if not values:
+        return None
+    known = {v for v in values if v is not None}
+    for words in (tables.ORDER_WORDS, tables.COVER_WORDS, tables.KIND_WORDS, SIZE_WORDS, TERRAIN_WORDS):
+        if known <= set(words):
+            return {v: _(words[v]) for v in known}
+    return None
+
+
+SIZE_WORDS = {s: GLOSSARY[f"size_{s}"] for s in tables.SIZES}
+TERRAIN_WORDS = {t: GLOSSARY[f"terrain_{t}"] for t in tables.TERRAIN}
 
 
 class ZdAction(Action):
     """resolve() and odds() take RAW inputs and validate them (schema, then check_inputs()) themselves.
     Subclasses implement resolve_clean(clean, settings, dice) and odds_clean(clean, settings)."""
+
+    def describe(self) -> dict:
+        """Label, description and the input schema's titles and help in the reader's language."""
+        return {**super().describe(), "label": _(self.label), "description": _(self.description),
+                "input_schema": translated_schema(self.input_schema)}  # fmt: skip
 
     def check(self, inputs: dict, settings: dict) -> dict:
         return self.check_inputs(self.with_defaults(inputs), settings)
@@ -179,7 +254,7 @@ class RuleAction(ZdAction):
         return self.outcome(*self.rule(clean, settings))
 
     def odds_clean(self, clean, settings):
-        summary, result, _, _ = self.rule(clean, settings)
+        summary, result, _effects, _steps = self.rule(clean, settings)
         return {"deterministic": True, "p": prob(1), "summary": summary, "result": result}
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from rules.contract import prob
+from rules.i18n import N_, _
 from rules.systems.zvezdny_desant import tables
 from rules.systems.zvezdny_desant.actions.common import (
     MAX_FIGURES,
@@ -29,21 +30,21 @@ MELEE_UNIT = {
         "unit": {"type": "string", "minLength": 1, "maxLength": 60},
         "ref": REF,
         "side": {"enum": [0, 1]},
-        "figures": {"type": "integer", "minimum": 1, "maximum": MAX_FIGURES, "description": "Living figures"},
-        "bsp": {"type": "integer", "minimum": 0, "maximum": 40, "description": "БСП before pluses"},
+        "figures": {"type": "integer", "minimum": 1, "maximum": MAX_FIGURES, "description": N_("Living figures")},
+        "bsp": {"type": "integer", "minimum": 0, "maximum": 40, "description": N_("БСП before pluses")},
         "stk": {"type": "integer", "minimum": 1, "maximum": 20, "description": "СТК"},
         "markers": {"type": "integer", "minimum": 0, "maximum": 200, "default": 0},
         "in_contact": {"type": "integer", "minimum": 0, "maximum": MAX_FIGURES,
-                       "description": "Figures in base contact; default: all"},
+                       "description": N_("Figures in base contact; default: all")},
         "near": {"type": "integer", "minimum": 0, "maximum": MAX_FIGURES, "default": 0,
-                 "description": "Figures within 3 steps, not in contact, not behind an obstruction"},
+                 "description": N_("Figures within 3 steps, not in contact, not behind an obstruction")},
         "hidden": {"type": "integer", "minimum": 0, "maximum": MAX_FIGURES, "default": 0,
-                   "description": "Figures behind an obstruction: they neither strike nor die (L642, L685)"},
+                   "description": N_("Figures behind an obstruction: they neither strike nor die (L642, L685)")},
         "strikes_per_figure": {"type": "integer", "minimum": 1, "maximum": 5, "default": 1},
         "wounds_per_strike": {"type": "integer", "minimum": 1, "maximum": 5, "default": 1},
         "targets": {"type": "object", "maxProperties": MAX_UNITS,
                     "additionalProperties": {"type": "integer", "minimum": 0, "maximum": MAX_FIGURES},
-                    "description": "Multi-sided: striking figures per enemy unit"},
+                    "description": N_("Multi-sided: striking figures per enemy unit")},
     },
 }  # fmt: skip
 
@@ -89,9 +90,9 @@ def winner_of(destroyed: dict[int, bool], inflicted: dict[int, int], settings: d
 
 class Melee(ZdAction):
     key = "melee"
-    label = "Close combat («Ближний бой»), also multi-sided"
+    label = N_("Close combat («Ближний бой»), also multi-sided")
     spec_ref = "§3.13 (L623–738), §5 A3, A19, A21, A22"
-    description = (
+    description = N_(
         "Every figure in base contact or within 3 steps strikes once (or as its unit says) with a D20; a roll "
         "equal to or above the enemy's БСП wounds. A side gets +1 БСП for more figures and +2 for more figures in "
         "base contact (capped at 20). Strikes and removal are simultaneous; 0-initiative units fight normally. "
@@ -110,33 +111,49 @@ class Melee(ZdAction):
             u = {"markers": 0, "near": 0, "hidden": 0, "strikes_per_figure": 1, "wounds_per_strike": 1, **u}
             u.setdefault("in_contact", u["figures"] - u["near"] - u["hidden"])
             if u["in_contact"] < 0 or u["in_contact"] + u["near"] + u["hidden"] > u["figures"]:
-                raise err(f"units.{i}.in_contact", f"{u['unit']}: in contact + near + hidden is more than its "
-                          f"{u['figures']} figures.")  # fmt: skip
+                raise err(
+                    f"units.{i}.in_contact",
+                    _("{unit}: in contact + near + hidden is more than its {figures} figures.").format(
+                        unit=u["unit"], figures=u["figures"]
+                    ),
+                )
             units.append(u)
         names = [u["unit"] for u in units]
         if len(set(names)) != len(names):
-            raise err("units", "Each unit is listed once.")
+            raise err("units", _("Each unit is listed once."))
         if sum(u["figures"] for u in units) > 2 * MAX_FIGURES:
-            raise err("units", f"At most {2 * MAX_FIGURES} figures in one melee here.")
+            raise err(
+                "units", _("At most {max_figures} figures in one melee here.").format(max_figures=2 * MAX_FIGURES)
+            )
         if {u["side"] for u in units} != {0, 1}:
-            raise err("units", "A melee needs units of both sides.")
+            raise err("units", _("A melee needs units of both sides."))
         for i, u in enumerate(units):
             enemies = [e["unit"] for e in units if e["side"] != u["side"]]
             strikers = u["in_contact"] + u["near"]
             targets = u.get("targets")
             if targets is None:
                 if len(enemies) > 1 and strikers:
-                    raise err(f"units.{i}.targets", f"{u['unit']} faces {len(enemies)} enemy units: say how many "
-                              "of its striking figures strike each (L695).")  # fmt: skip
+                    raise err(
+                        f"units.{i}.targets",
+                        _(
+                            "{unit} faces {enemies} enemy units: say how many of its striking figures strike each (L695)."
+                        ).format(unit=u["unit"], enemies=len(enemies)),
+                    )
                 targets = {enemies[0]: strikers} if strikers else {}
             for name in targets:
                 if name not in enemies:
-                    raise err(f"units.{i}.targets.{name}", f"{name!r} is not an enemy unit in this melee.")
+                    raise err(
+                        f"units.{i}.targets.{name}", _("{name!r} is not an enemy unit in this melee.").format(name=name)
+                    )
             if sum(targets.values()) != strikers:
-                raise err(f"units.{i}.targets", f"{u['unit']} has {strikers} striking figures; the targets add up "
-                          f"to {sum(targets.values())}.")  # fmt: skip
+                raise err(
+                    f"units.{i}.targets",
+                    _("{unit} has {strikers} striking figures; the targets add up to {value}.").format(
+                        unit=u["unit"], strikers=strikers, value=sum(targets.values())
+                    ),
+                )
             if settings["multi_sided_strikes"] == "per_unit" and sum(1 for v in targets.values() if v) > 1:
-                raise err(f"units.{i}.targets", "All figures of a unit strike one enemy unit (§5 A22 per_unit).")
+                raise err(f"units.{i}.targets", _("All figures of a unit strike one enemy unit (§5 A22 per_unit)."))
             u["targets"] = {k: v for k, v in targets.items() if v}
         bonus = bsp_bonus(units, settings)
         for u in units:
@@ -146,17 +163,25 @@ class Melee(ZdAction):
     def resolve_clean(self, clean, settings, dice):
         units, bonus = clean["units"], clean["bonus"]
         by_name = {u["unit"]: u for u in units}
-        steps = [f"БСП pluses: side 0 +{bonus[0]}, side 1 +{bonus[1]} (L652–657)."]
+        steps = [_("БСП pluses: side 0 +{bonus}, side 1 +{bonus2} (L652–657).").format(bonus=bonus[0], bonus2=bonus[1])]
         steps += [f"{u['unit']}: БСП {u['bsp']} → {u['bsp_eff']}" for u in units]
         taken = {u["unit"]: 0 for u in units}
         for u in units:  # all strikes are rolled before anybody is removed: simultaneous (L659)
             for name, figures in u["targets"].items():
                 need = by_name[name]["bsp_eff"]
-                rolls = dice.roll_many(figures * u["strikes_per_figure"], tables.D20, f"strike, {u['unit']} at {name}")
+                rolls = dice.roll_many(
+                    figures * u["strikes_per_figure"],
+                    tables.D20,
+                    _("strike, {unit} at {name}").format(unit=u["unit"], name=name),
+                )
                 hits = sum(1 for r in rolls if r >= need)
                 taken[name] += hits * u["wounds_per_strike"]
-                steps.append(f"{u['unit']} → {name} ({need}+): " + ", ".join(f"{r}{'✓' if r >= need else '✗'}"
-                             for r in rolls) + f" = {hits * u['wounds_per_strike']} wounds")  # fmt: skip
+                rolled = ", ".join(f"{r}{'✓' if r >= need else '✗'}" for r in rolls)
+                steps.append(
+                    _("{unit} → {target} ({need}+): {rolled} = {wounds} wounds").format(
+                        unit=u["unit"], target=name, need=need, rolled=rolled, wounds=hits * u["wounds_per_strike"]
+                    )
+                )
         results, effects = {}, []
         for u in units:
             removed, markers, discarded = tables.apply_wounds(
@@ -171,20 +196,24 @@ class Melee(ZdAction):
             effects += [{"kind": "wounds", "role": role, "amount": taken[u["unit"]]},
                         {"kind": "casualties", "role": role, "figures": removed, "groups": order},
                         {"kind": "markers", "role": role, "value": markers}]  # fmt: skip
-            steps.append(f"{u['unit']}: {taken[u['unit']]} wounds → {removed} removed, {markers} markers left.")
+            steps.append(
+                _("{unit}: {unit2} wounds → {removed} removed, {markers} markers left.").format(
+                    unit=u["unit"], unit2=taken[u["unit"]], removed=removed, markers=markers
+                )
+            )
         destroyed = {s: all(results[u["unit"]]["destroyed"] for u in units if u["side"] == s) for s in (0, 1)}
         inflicted = {s: sum(taken[u["unit"]] for u in units if u["side"] != s) for s in (0, 1)}
         winner = winner_of(destroyed, inflicted, settings)
         effects.append({"kind": "melee_result", "role": "melee", "winner": winner})
         if winner is None:
-            summary = "No side is destroyed: the result is ruled by hand (full rules, §5 A3)."
+            summary = _("No side is destroyed: the result is ruled by hand (full rules, §5 A3).")
             if destroyed[0] and destroyed[1]:
-                summary = "Both sides are wiped out."
+                summary = _("Both sides are wiped out.")
             elif settings["melee_result"] == "more_wounds":
-                summary = "Equal wounds: no winner (house rule)."
+                summary = _("Equal wounds: no winner (house rule).")
         else:
-            how = "destroyed the enemy" if destroyed[1 - winner] else "inflicted more wounds (house rule)"
-            summary = f"Side {winner} wins the melee: it {how}."
+            how = _("destroyed the enemy") if destroyed[1 - winner] else _("inflicted more wounds (house rule)")
+            summary = _("Side {winner} wins the melee: it {how}.").format(winner=winner, how=how)
         result = {"units": results, "bonus": bonus, "inflicted": inflicted, "winner": winner,
                   "multi_sided": len(units) > 2}  # fmt: skip
         return self.outcome(summary, result, effects, steps)
@@ -202,7 +231,7 @@ class Melee(ZdAction):
                     wounds = convolve(wounds, scaled(hits, u["wounds_per_strike"]))
 
             def fate(w: int, t=t) -> tuple[int, bool]:
-                removed, _, _ = tables.apply_wounds(
+                removed, _markers, _discarded = tables.apply_wounds(
                     stk=t["stk"],
                     markers=t["markers"],
                     wounds=w,

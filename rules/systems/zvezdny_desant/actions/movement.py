@@ -3,6 +3,7 @@ closing in at the end of the melee phase (§3.13, L710–716; §5 A16). Distance
 
 from __future__ import annotations
 
+from rules.i18n import N_, _
 from rules.systems.zvezdny_desant import tables
 from rules.systems.zvezdny_desant.actions.common import MAX_FIGURES, MAX_UNITS, ORDER, RuleAction, err
 
@@ -11,13 +12,22 @@ TERRAIN_PIECE = {
     "additionalProperties": False,
     "required": ["grade"],
     "properties": {
-        "grade": {"enum": list(tables.TERRAIN), "description": "Difficult terrain: light −2, medium −4, severe −6"},
-        "slope": {"type": "boolean", "default": False, "description": "A slope: difficult only when climbed (L346)"},
+        "grade": {"enum": list(tables.TERRAIN), "description": N_("Difficult terrain: light −2, medium −4, severe −6")},
+        "slope": {
+            "type": "boolean",
+            "default": False,
+            "description": N_("A slope: difficult only when climbed (L346)"),
+        },
         "uphill": {"type": "boolean", "default": True},
     },
 }
-TERRAIN_PATH = {"type": "array", "maxItems": 10, "items": TERRAIN_PIECE, "default": [],
-                "description": "Every difficult piece crossed, including the one the figure starts in (L338)"}  # fmt: skip
+TERRAIN_PATH = {
+    "type": "array",
+    "maxItems": 10,
+    "items": TERRAIN_PIECE,
+    "default": [],
+    "description": N_("Every difficult piece crossed, including the one the figure starts in (L338)"),
+}
 UNIT_NAME = {"type": "string", "minLength": 1, "maxLength": 60}
 
 
@@ -39,7 +49,7 @@ FIGURE_GROUP = {
         "count": {"type": "integer", "minimum": 1, "maximum": MAX_FIGURES, "default": 1},
         "pdv": {"type": "integer", "minimum": 1, "maximum": 50, "description": "ПДВ"},
         "distance": {"type": "number", "minimum": 0, "maximum": 500,
-                     "description": "Steps to the nearest enemy figure (of the target) before moving"},
+                     "description": N_("Steps to the nearest enemy figure (of the target) before moving")},
         "terrain": TERRAIN_PATH,
     },
 }  # fmt: skip
@@ -47,9 +57,9 @@ FIGURE_GROUP = {
 
 class Movement(RuleAction):
     key = "movement"
-    label = "Movement («Движение», «Ландшафт»)"
+    label = N_("Movement («Движение», «Ландшафт»)")
     spec_ref = "§3.6 (L296–348), §5 A30"
-    description = (
+    description = N_(
         "A figure moves up to its ПДВ in steps: −3 on «Атака», −2/−4/−6 for each light/medium/severe difficult "
         "piece it crosses or starts in (slopes only uphill), never less than 1 step. «Оборона» and 0-initiative "
         "units do not move; impassable terrain cannot be crossed."
@@ -61,26 +71,32 @@ class Movement(RuleAction):
         "properties": {
             "pdv": {"type": "integer", "minimum": 1, "maximum": 50},
             "order": ORDER,
-            "initiative": {"anyOf": [{"type": "null"}, {"type": "integer", "minimum": 0, "maximum": 100}],
-                           "default": None},
+            "initiative": {
+                "anyOf": [{"type": "null"}, {"type": "integer", "minimum": 0, "maximum": 100}],
+                "default": None,
+            },
             "terrain": TERRAIN_PATH,
-            "impassable": {"type": "boolean", "default": False, "description": "The path crosses impassable ground"},
+            "impassable": {
+                "type": "boolean",
+                "default": False,
+                "description": N_("The path crosses impassable ground"),
+            },
             "modifier": {"type": "integer", "minimum": -50, "maximum": 50, "default": 0},
         },
-    }  # fmt: skip
+    }
 
     def check_inputs(self, inputs, settings):
         if inputs["impassable"]:
-            raise err("impassable", "Impassable terrain cannot be crossed: go round it (L340).")
+            raise err("impassable", _("Impassable terrain cannot be crossed: go round it (L340)."))
         return inputs
 
     def rule(self, clean, settings):
         if clean["order"] == "defence":
-            return ("«Оборона»: the unit stays in place.", {"max_steps": 0, "moves": False}, [],
-                    ["A unit on «Оборона» may only stay in place, or stay and shoot (L191)."])  # fmt: skip
+            return (_("«Оборона»: the unit stays in place."), {"max_steps": 0, "moves": False}, [],
+                    [_("A unit on «Оборона» may only stay in place, or stay and shoot (L191).")])  # fmt: skip
         if clean["initiative"] == 0:
-            return ("Initiative 0: the unit does not move this turn.", {"max_steps": 0, "moves": False}, [],
-                    ["Units with initiative 0 neither move nor shoot (L276–278)."])  # fmt: skip
+            return (_("Initiative 0: the unit does not move this turn."), {"max_steps": 0, "moves": False}, [],
+                    [_("Units with initiative 0 neither move nor shoot (L276–278).")])  # fmt: skip
         minus = penalties(clean["terrain"], settings)
         steps_allowed = tables.max_move(clean["pdv"], clean["order"], minus, clean["modifier"])
         raw = (
@@ -91,16 +107,21 @@ class Movement(RuleAction):
         )
         steps = [f"ПДВ {clean['pdv']}" + (" −3 («Атака»)" if clean["order"] == "attack" else "")
                  + "".join(f" −{m}" for m in minus) + (f" {clean['modifier']:+d}" if clean["modifier"] else "")
-                 + f" = {raw}" + (" → at least 1 step (L306)" if raw < 1 else "")]  # fmt: skip
+                 + f" = {raw}" + (_(" → at least 1 step (L306)") if raw < 1 else "")]  # fmt: skip
         effects = [{"kind": "moved", "role": "unit", "max_steps": steps_allowed}]
-        return f"Up to {steps_allowed} steps.", {"max_steps": steps_allowed, "moves": True, "raw": raw}, effects, steps
+        return (
+            _("Up to {steps_allowed} steps.").format(steps_allowed=steps_allowed),
+            {"max_steps": steps_allowed, "moves": True, "raw": raw},
+            effects,
+            steps,
+        )
 
 
 class Assault(RuleAction):
     key = "assault"
-    label = "Assault («Нападение»)"
+    label = N_("Assault («Нападение»)")
     spec_ref = "§3.12 (L587–621), §5 A15, A24, A27"
-    description = (
+    description = N_(
         "On «Движение» or «Атака» a unit declares an assault on one enemy unit and moves every figure as close "
         "as its ПДВ allows. If any figure ends within 3 steps of an enemy figure the whole unit is in melee; "
         "enemy units in the way are engaged too. Units in melee lose their order cards and cannot shoot."
@@ -115,33 +136,33 @@ class Assault(RuleAction):
                            "default": None},
             "in_melee": {"type": "boolean", "default": False},
             "shot_at": {"anyOf": [{"type": "null"}, UNIT_NAME], "default": None,
-                        "description": "The unit it shot this activation before assaulting («Атака» only)"},
+                        "description": N_("The unit it shot this activation before assaulting («Атака» only)")},
             "target": {"type": "object", "additionalProperties": False, "required": ["unit"],
                        "properties": {"unit": UNIT_NAME, "in_melee": {"type": "boolean", "default": False}}},
             "figures": {"type": "array", "minItems": 1, "maxItems": 20, "items": FIGURE_GROUP},
             "others": {"type": "array", "maxItems": MAX_UNITS, "default": [],
                        "items": {"type": "object", "additionalProperties": False, "required": ["unit", "distance"],
                                  "properties": {"unit": UNIT_NAME, "distance": {"type": "number", "minimum": 0,
-                                                "maximum": 500, "description": "Steps from the nearest assaulting "
-                                                "figure at the end of the charge"}}}},
+                                                "maximum": 500, "description": N_("Steps from the nearest assaulting "
+                                                "figure at the end of the charge")}}}},
         },
     }  # fmt: skip
 
     def check_inputs(self, inputs, settings):
         if inputs["order"] == "defence":
-            raise err("order", "Only «Движение» or «Атака» may assault: the order must include movement (L597).")
+            raise err("order", _("Only «Движение» or «Атака» may assault: the order must include movement (L597)."))
         if inputs["initiative"] == 0:
-            raise err("initiative", "A unit with initiative 0 does not act this turn (L276).")
+            raise err("initiative", _("A unit with initiative 0 does not act this turn (L276)."))
         if inputs["in_melee"]:
-            raise err("in_melee", "A unit already in melee gets no orders until the melee ends (L621).")
+            raise err("in_melee", _("A unit already in melee gets no orders until the melee ends (L621)."))
         target = {"in_melee": False, **inputs["target"]}
         if target["in_melee"] and not settings["assault_unit_in_melee"]:
-            raise err("target.in_melee", "Assaulting a unit already in melee is off in these settings (§5 A27).")
+            raise err("target.in_melee", _("Assaulting a unit already in melee is off in these settings (§5 A27)."))
         shot = inputs["shot_at"]
         if shot is not None and inputs["order"] != "attack":
-            raise err("shot_at", "Only «Атака» may shoot and then assault (L202).")
+            raise err("shot_at", _("Only «Атака» may shoot and then assault (L202)."))
         if shot is not None and shot != target["unit"] and settings["shoot_then_assault_target"] == "same_unit":
-            raise err("shot_at", f"It shot {shot}, so it may only assault {shot} (L613, §5 A15).")
+            raise err("shot_at", _("It shot {shot}, so it may only assault {shot} (L613, §5 A15).").format(shot=shot))
         return {**inputs, "target": target}
 
     def rule(self, clean, settings):
@@ -152,31 +173,41 @@ class Assault(RuleAction):
             n = g.get("count", 1)
             contact += n if end == 0 else 0
             within += n if end <= tables.MELEE_DISTANCE else 0
-            steps.append(f"Group {i + 1}: {g['distance']} steps away, moves up to {allowance} → "
-                         + ("base contact" if end == 0 else f"{end:g} steps away") + ".")  # fmt: skip
+            steps.append(
+                _("Group {i}: {distance} steps away, moves up to {allowance} → ").format(
+                    i=i + 1, distance=g["distance"], allowance=allowance
+                )
+                + (_("base contact") if end == 0 else _("{end:g} steps away").format(end=end))
+                + "."
+            )
         engaged = within > 0
         units = [clean["target"]["unit"]] if engaged else []
         if engaged and settings["melee_engages"] == "any_within_3":
             units += [o["unit"] for o in clean["others"] if o["distance"] <= tables.MELEE_DISTANCE]
         if engaged:
-            steps.append("Within 3 steps: the whole unit is in melee (L601–603); order cards of every unit in it are "
-                         "removed (L621); it cannot shoot any more (L615).")  # fmt: skip
-            summary = "Melee with " + ", ".join(units) + "."
+            steps.append(_("Within 3 steps: the whole unit is in melee (L601–603); order cards of every unit in it are "
+                         "removed (L621); it cannot shoot any more (L615)."))  # fmt: skip
+            summary = _("Melee with ") + ", ".join(units) + "."
         else:
-            steps.append("No figure came within 3 steps: the charge was just a move (L609).")
-            summary = "The charge fell short: it was a move towards the enemy."
-        result = {"engaged": engaged, "engaged_units": units, "figures_in_contact": contact,
-                  "figures_within_3": within, "cards_removed": units + (["assaulting unit"] if engaged else [])}  # fmt: skip
+            steps.append(_("No figure came within 3 steps: the charge was just a move (L609)."))
+            summary = _("The charge fell short: it was a move towards the enemy.")
+        result = {
+            "engaged": engaged,
+            "engaged_units": units,
+            "figures_in_contact": contact,
+            "figures_within_3": within,
+            "cards_removed": units + ([_("assaulting unit")] if engaged else []),
+        }
         effects = [{"kind": "in_melee", "role": "unit", "with": units}] if engaged else []
-        effects += [{"kind": "in_melee", "role": name, "with": ["assaulting unit"]} for name in units]
+        effects += [{"kind": "in_melee", "role": name, "with": [_("assaulting unit")]} for name in units]
         return summary, result, effects, steps
 
 
 class ClosingIn(RuleAction):
     key = "closing_in"
-    label = "Closing in («Сближение»)"
+    label = N_("Closing in («Сближение»)")
     spec_ref = "§3.13 (L710–716), §5 A16"
-    description = (
+    description = N_(
         "At the end of the melee phase every figure of a unit in melee that is not in base contact must move up "
         "to its ПДВ towards the enemy, the First Player's figures first. It does not count as movement."
     )
@@ -198,7 +229,7 @@ class ClosingIn(RuleAction):
                         "unit": UNIT_NAME,
                         "side": {"enum": [0, 1]},
                         "order": {"anyOf": [{"type": "null"}, ORDER], "default": None,
-                                  "description": "The order it had this turn (its card is gone)"},
+                                  "description": N_("The order it had this turn (its card is gone)")},
                         "figures": {"type": "array", "minItems": 1, "maxItems": 20, "items": FIGURE_GROUP},
                     },
                 },
@@ -222,9 +253,13 @@ class ClosingIn(RuleAction):
                 groups.append({"count": g.get("count", 1), "moved": g["distance"] - end, "distance": end})
             contact = sum(g["count"] for g in groups if g["distance"] == 0)
             result.append({"unit": u["unit"], "side": u["side"], "groups": groups, "in_contact": contact})
-            steps.append(f"{u['unit']} (side {u['side']}): {contact} figures in base contact after closing in.")
+            steps.append(
+                _("{unit} (side {side}): {contact} figures in base contact after closing in.").format(
+                    unit=u["unit"], side=u["side"], contact=contact
+                )
+            )
         effects = [{"kind": "closed_in", "role": r["unit"], "in_contact": r["in_contact"]} for r in result]
-        summary = "Closing in, First Player first: " + ", ".join(
-            f"{r['unit']} {r['in_contact']} in contact" for r in result
+        summary = _("Closing in, First Player first: ") + ", ".join(
+            _("{unit} {in_contact} in contact").format(unit=r["unit"], in_contact=r["in_contact"]) for r in result
         )
         return summary, {"units": result, "counts_as_movement": False}, effects, steps

@@ -3,6 +3,7 @@ with ties, 0-initiative units and skipped units (§3.4, §1.5, L256–278, A4, A
 
 from __future__ import annotations
 
+from rules.i18n import N_, _
 from rules.systems.zvezdny_desant import tables
 from rules.systems.zvezdny_desant.actions.common import MAX_UNITS, ORDER_OR_NONE, REF, RuleAction, err
 
@@ -16,14 +17,17 @@ def refuse_hand_states(units: list[dict], settings: dict) -> None:
     for i, u in enumerate(units):
         for flag in ("panicked", "suppressed"):
             if u.get(flag):
-                raise err(f"units.{i}.{flag}", f"{flag.capitalize()} units are off in these settings (§5 A4).")
+                raise err(
+                    f"units.{i}.{flag}",
+                    _("{capitalize} units are off in these settings (§5 A4).").format(capitalize=flag.capitalize()),
+                )
 
 
 class OrderCards(RuleAction):
     key = "order_cards"
-    label = "Order cards and command points («Приказы», «командные очки»)"
+    label = N_("Order cards and command points («Приказы», «командные очки»)")
     spec_ref = "§3.3 (L164–230, L246–250), §1.5, §5 A5, A7"
-    description = (
+    description = N_(
         "Every unit not in melee and not panicked gets an order and an initiative; the initiatives are the "
         "command points spent and must add up to the player's points (10 in «Стычка»), never more, none banked. "
         "An overspend found at the reveal is cut by the opponent, on units of his choice."
@@ -34,7 +38,7 @@ class OrderCards(RuleAction):
         "required": ["units"],
         "properties": {
             "command_points": {"type": "integer", "minimum": 0, "maximum": 100,
-                               "description": "Points this turn; default: the setting (10 in «Стычка»)"},
+                               "description": N_("Points this turn; default: the setting (10 in «Стычка»)")},
             "units": {
                 "type": "array",
                 "minItems": 1,
@@ -56,7 +60,7 @@ class OrderCards(RuleAction):
                 "type": "object",
                 "maxProperties": MAX_UNITS,
                 "additionalProperties": {"type": "integer", "minimum": 0, "maximum": 100},
-                "description": "After an overspend: how much the opponent lowers each unit's initiative",
+                "description": N_("After an overspend: how much the opponent lowers each unit's initiative"),
             },
         },
     }  # fmt: skip
@@ -68,30 +72,41 @@ class OrderCards(RuleAction):
         refuse_hand_states(units, settings)
         names = [u["unit"] for u in units]
         if len(set(names)) != len(names):
-            raise err("units", "Each unit is listed once.")
+            raise err("units", _("Each unit is listed once."))
         for i, u in enumerate(units):
             eligible = not (u["in_melee"] or u["panicked"])
             if eligible and (u["order"] is None or u["initiative"] is None):
-                raise err(f"units.{i}.order", f"{u['unit']} needs an order and an initiative (L226).")
+                raise err(
+                    f"units.{i}.order", _("{unit} needs an order and an initiative (L226).").format(unit=u["unit"])
+                )
             if not eligible and (u["order"] is not None or u["initiative"]):
-                why = "is in melee" if u["in_melee"] else "is panicked"
-                raise err(f"units.{i}.order", f"{u['unit']} {why}: it gets no order card (L228).")
+                why = _("is in melee") if u["in_melee"] else _("is panicked")
+                raise err(
+                    f"units.{i}.order", _("{unit} {why}: it gets no order card (L228).").format(unit=u["unit"], why=why)
+                )
         cp = inputs.get("command_points", settings["command_points"])
         spent = sum(u["initiative"] or 0 for u in units)
         reductions = inputs.get("reductions") or {}
         for name, amount in reductions.items():
             unit = next((u for u in units if u["unit"] == name), None)
             if unit is None:
-                raise err(f"reductions.{name}", f"There is no unit {name!r} to lower.")
+                raise err(f"reductions.{name}", _("There is no unit {name!r} to lower.").format(name=name))
             if amount > (unit["initiative"] or 0):
                 raise err(
-                    f"reductions.{name}", f"{name} has initiative {unit['initiative'] or 0}: it cannot go below 0."
+                    f"reductions.{name}",
+                    _("{name} has initiative {initiative}: it cannot go below 0.").format(
+                        name=name, initiative=unit["initiative"] or 0
+                    ),
                 )
         if reductions and sum(reductions.values()) != max(0, spent - cp):
-            raise err("reductions", f"The cuts must add up to the overspend, {max(0, spent - cp)} (L250).")
+            raise err(
+                "reductions", _("The cuts must add up to the overspend, {cp} (L250).").format(cp=max(0, spent - cp))
+            )
         eligible = any(not (u["in_melee"] or u["panicked"]) for u in units)
         if spent < cp and eligible and settings["cp_underspend"] == "refuse":
-            raise err("units", f"Spend all {cp} command points: {spent} are spent (L220, §5 A7).")
+            raise err(
+                "units", _("Spend all {cp} command points: {spent} are spent (L220, §5 A7).").format(cp=cp, spent=spent)
+            )
         return {**inputs, "units": units, "command_points": cp, "reductions": reductions}
 
     def rule(self, clean, settings):
@@ -101,22 +116,24 @@ class OrderCards(RuleAction):
         final = {u["unit"]: (u["initiative"] or 0) - cuts.get(u["unit"], 0) for u in units if u["order"] is not None}
         steps = [f"{u['unit']}: «{tables.ORDER_WORDS[u['order']]}», initiative {u['initiative']}"
                  for u in units if u["order"] is not None]  # fmt: skip
-        steps.append(f"Spent {spent} of {cp} command points.")
+        steps.append(_("Spent {spent} of {cp} command points.").format(spent=spent, cp=cp))
         if over and not cuts:
             status = "overspent"
-            summary = f"Overspent by {over}: the opponent lowers initiatives of his choice by {over} in all (L250)."
+            summary = _(
+                "Overspent by {over}: the opponent lowers initiatives of his choice by {over} in all (L250)."
+            ).format(over=over)
         elif over:
             status = "reduced"
-            summary = "The opponent cut the overspend: " + ", ".join(f"{k} −{v}" for k, v in cuts.items() if v) + "."
+            summary = _("The opponent cut the overspend: ") + ", ".join(f"{k} −{v}" for k, v in cuts.items() if v) + "."
         elif spent < cp:
             status = "underspent"
-            summary = f"{cp - spent} command points are lost: they cannot be banked (§5 A7)."
+            summary = _("{spent} command points are lost: they cannot be banked (§5 A7).").format(spent=cp - spent)
         else:
             status = "ok"
-            summary = f"All {cp} command points are spent."
+            summary = _("All {cp} command points are spent.").format(cp=cp)
         zero = [name for name, v in final.items() if v == 0]
         if zero:
-            steps.append("Initiative 0 (does not act this turn): " + ", ".join(zero) + ".")
+            steps.append(_("Initiative 0 (does not act this turn): ") + ", ".join(zero) + ".")
         result = {"status": status, "spent": spent, "command_points": cp, "overspend": over, "initiative": final,
                   "lost": max(0, cp - spent), "no_card": [u["unit"] for u in units if u["order"] is None]}  # fmt: skip
         effects = [
@@ -129,9 +146,9 @@ class OrderCards(RuleAction):
 
 class ActivationOrder(RuleAction):
     key = "activation_order"
-    label = "Activation order («Очередность исполнения приказов»)"
+    label = N_("Activation order («Очередность исполнения приказов»)")
     spec_ref = "§3.4, §1.5 (L256–278), §5 A4, A25"
-    description = (
+    description = N_(
         "Highest initiative of both players acts first. Ties of one player: he picks (list order). Ties between "
         "players: the First Player's unit, then the other's, alternating. Initiative 0 never acts; a unit that "
         "cannot carry out its order when its turn comes (panicked, in melee) is skipped."
@@ -141,12 +158,12 @@ class ActivationOrder(RuleAction):
         "additionalProperties": False,
         "required": ["first_player", "units"],
         "properties": {
-            "first_player": {"enum": [0, 1], "description": "Side 0 or 1"},
+            "first_player": {"enum": [0, 1], "description": N_("Side 0 or 1")},
             "units": {
                 "type": "array",
                 "minItems": 1,
                 "maxItems": MAX_UNITS,
-                "description": "In each owner's preferred order for ties",
+                "description": N_("In each owner's preferred order for ties"),
                 "items": {
                     "type": "object",
                     "additionalProperties": False,
@@ -169,7 +186,7 @@ class ActivationOrder(RuleAction):
         refuse_hand_states(inputs["units"], settings)
         names = [u["unit"] for u in inputs["units"]]
         if len(set(names)) != len(names):
-            raise err("units", "Each unit is listed once.")
+            raise err("units", _("Each unit is listed once."))
         return inputs
 
     def rule(self, clean, settings):
@@ -186,15 +203,16 @@ class ActivationOrder(RuleAction):
         side_of = {u["key"]: u["side"] for u in units}
         initiative = {u["key"]: u["initiative"] for u in units}
         steps = [
-            f"{i}. {k} (side {side_of[k]}, initiative {initiative[k]})" for i, k in enumerate(order["sequence"], 1)
+            _("{i}. {k} (side {k2}, initiative {k3})").format(i=i, k=k, k2=side_of[k], k3=initiative[k])
+            for i, k in enumerate(order["sequence"], 1)
         ]
         if order["skipped"]:
-            steps.append("Skipped, cannot carry out the order: " + ", ".join(order["skipped"]) + " (L272).")
+            steps.append(_("Skipped, cannot carry out the order: ") + ", ".join(order["skipped"]) + " (L272).")
         if order["late_chance"]:
-            steps.append("Act at the end if they can by then (A25 at_end): " + ", ".join(order["late_chance"]) + ".")
+            steps.append(_("Act at the end if they can by then (A25 at_end): ") + ", ".join(order["late_chance"]) + ".")
         if order["zero_initiative"]:
-            steps.append("Initiative 0, do not act: " + ", ".join(order["zero_initiative"]) + " (L274–278).")
-        summary = " → ".join(order["sequence"]) or "No unit acts this turn."
+            steps.append(_("Initiative 0, do not act: ") + ", ".join(order["zero_initiative"]) + " (L274–278).")
+        summary = " → ".join(order["sequence"]) or _("No unit acts this turn.")
         effects = [{"kind": "activation", "role": k, "position": i} for i, k in enumerate(order["sequence"], 1)]
         effects += [{"kind": "skipped", "role": k} for k in order["skipped"]]
         effects += [{"kind": "does_not_act", "role": k, "reason": "zero_initiative"} for k in order["zero_initiative"]]

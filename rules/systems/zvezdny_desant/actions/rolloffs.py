@@ -6,6 +6,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from rules.contract import prob
+from rules.i18n import N_, _
 from rules.systems.zvezdny_desant import tables
 from rules.systems.zvezdny_desant.actions.common import PLAYERS, ZdAction, err, roll_off
 
@@ -18,15 +19,17 @@ def rolloff_steps(players: list[str], result: dict) -> list[str]:
         line = f"D20: {players[0]} {rolls[0]}, {players[1]} {rolls[1]}"
         steps.append(line + ("; a tie" if rolls[0] == rolls[1] else "") + ".")
     if result["kept"]:
-        steps.append(f"Tie: {players[result['winner']]} stays First Player (§5 A6, keep_previous).")
+        steps.append(
+            _("Tie: {winner} stays First Player (§5 A6, keep_previous).").format(winner=players[result["winner"]])
+        )
     return steps
 
 
 class FirstPlayer(ZdAction):
     key = "first_player"
-    label = "First Player roll («Первый игрок»)"
+    label = N_("First Player roll («Первый игрок»)")
     spec_ref = "§3.1 (L148, L152–156), §5 A6"
-    description = (
+    description = N_(
         "At the start of every turn both players roll D20; the higher is First Player until the end of the turn. "
         "He breaks initiative ties and closes in first."
     )
@@ -35,21 +38,21 @@ class FirstPlayer(ZdAction):
         "additionalProperties": False,
         "properties": {
             "players": PLAYERS,
-            "previous": {"enum": [0, 1, None], "default": None, "description": "Last turn's First Player (0 or 1)"},
+            "previous": {"enum": [0, 1, None], "default": None, "description": N_("Last turn's First Player (0 or 1)")},
         },
     }
 
     def check_inputs(self, inputs, settings):
         if inputs["players"][0] == inputs["players"][1]:
-            raise err("players", "The two players need different names.")
+            raise err("players", _("The two players need different names."))
         return inputs
 
     def resolve_clean(self, clean, settings, dice):
         players = clean["players"]
-        result = roll_off(dice, players, settings, "First Player roll", previous=clean["previous"])
+        result = roll_off(dice, players, settings, _("First Player roll"), previous=clean["previous"])
         winner = result["winner"]
         effects = [{"kind": "first_player", "role": "game", "side": winner, "player": players[winner]}]
-        summary = f"{players[winner]} is First Player this turn."
+        summary = _("{winner} is First Player this turn.").format(winner=players[winner])
         return self.outcome(summary, {"winner": winner, **result}, effects, rolloff_steps(players, result))
 
     def odds_clean(self, clean, settings):
@@ -66,9 +69,9 @@ class FirstPlayer(ZdAction):
 
 class Deployment(ZdAction):
     key = "deployment"
-    label = "Deployment roll («Расстановка подразделений»)"
+    label = N_("Deployment roll («Расстановка подразделений»)")
     spec_ref = "§3.2 (L762–780), §5 A6, A31"
-    description = (
+    description = N_(
         "Both roll D20; the higher picks a deployment zone and places one unit first, then the players alternate. "
         "A player left with two or more units after the other has finished places them all. The zones are at "
         "least 20 steps apart."
@@ -84,21 +87,21 @@ class Deployment(ZdAction):
                 "minItems": 2,
                 "maxItems": 2,
                 "items": {"type": "integer", "minimum": 0, "maximum": 40},
-                "description": "How many units each player deploys",
+                "description": N_("How many units each player deploys"),
             },
             "table_length": {
                 "type": "integer",
                 "minimum": 24,
                 "maximum": 200,
                 "default": 48,
-                "description": "Table length in steps between the two long edges the zones face (1.2 m = 48)",
+                "description": N_("Table length in steps between the two long edges the zones face (1.2 m = 48)"),
             },
         },
     }
 
     def check_inputs(self, inputs, settings):
         if inputs["players"][0] == inputs["players"][1]:
-            raise err("players", "The two players need different names.")
+            raise err("players", _("The two players need different names."))
         self.zones(inputs["table_length"], settings)
         return inputs
 
@@ -110,12 +113,18 @@ class Deployment(ZdAction):
             if length < 3 * tables.DEPLOYMENT_GAP:
                 raise err(
                     "table_length",
-                    f"Equal thirds of {length} steps leave {length / 3:.1f} steps between the zones; the book asks "
-                    f"for at least {tables.DEPLOYMENT_GAP} (a table of 60 steps or more).",
+                    _(
+                        "Equal thirds of {length} steps leave {length2:.1f} steps between the zones; the book asks for at least {deployment_gap} (a table of 60 steps or more)."
+                    ).format(length=length, length2=length / 3, deployment_gap=tables.DEPLOYMENT_GAP),
                 )
             return {"zone_depth": length / 3, "neutral": length / 3}
         if length <= tables.DEPLOYMENT_GAP:
-            raise err("table_length", f"The table must be longer than the {tables.DEPLOYMENT_GAP}-step neutral band.")
+            raise err(
+                "table_length",
+                _("The table must be longer than the {deployment_gap}-step neutral band.").format(
+                    deployment_gap=tables.DEPLOYMENT_GAP
+                ),
+            )
         return {"zone_depth": (length - tables.DEPLOYMENT_GAP) / 2, "neutral": tables.DEPLOYMENT_GAP}
 
     @staticmethod
@@ -136,18 +145,23 @@ class Deployment(ZdAction):
 
     def resolve_clean(self, clean, settings, dice):
         players = clean["players"]
-        result = roll_off(dice, players, settings, "Deployment roll")
+        result = roll_off(dice, players, settings, _("Deployment roll"))
         winner = result["winner"]
         order = self.placement(winner, clean["units"])
         zones = self.zones(clean["table_length"], settings)
         steps = rolloff_steps(players, result)
-        steps.append(f"{players[winner]} picks a deployment zone; {players[1 - winner]} takes the opposite one.")
+        steps.append(
+            _("{winner} picks a deployment zone; {winner2} takes the opposite one.").format(
+                winner=players[winner], winner2=players[1 - winner]
+            )
+        )
         steps += [
-            f"{players[t['side']]} places " + (f"all {t['units']} remaining units." if t["together"] else "one unit.")
+            f"{players[t['side']]} places "
+            + (_("all {units} remaining units.").format(units=t["units"]) if t["together"] else _("one unit."))
             for t in order
         ]
         effects = [{"kind": "deployment", "role": "game", "chooser": winner, "placement": order, **zones}]
-        summary = f"{players[winner]} picks the zone and deploys first."
+        summary = _("{winner} picks the zone and deploys first.").format(winner=players[winner])
         return self.outcome(summary, {"winner": winner, "placement": order, **zones, **result}, effects, steps)
 
     def odds_clean(self, clean, settings):

@@ -6,6 +6,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from rules.contract import prob
+from rules.i18n import N_, _
 from rules.systems.zvezdny_desant import tables
 from rules.systems.zvezdny_desant.actions.common import (
     ARMOUR,
@@ -36,7 +37,7 @@ from rules.systems.zvezdny_desant.actions.visibility import (
 )
 
 MODIFIER = {"type": "integer", "minimum": -20, "maximum": 20, "default": 0,
-            "description": "Other pluses (harder) and minuses (easier) to the hit test"}  # fmt: skip
+            "description": N_("Other pluses (harder) and minuses (easier) to the hit test")}  # fmt: skip
 INITIATIVE = {"anyOf": [{"type": "null"}, {"type": "integer", "minimum": 0, "maximum": 100}], "default": None}
 
 
@@ -54,14 +55,14 @@ def hit_terms(clean: dict, settings: dict) -> tuple[int, int, list[str]]:
 
 def refuse_moving_shooter(order: str, field: str) -> None:
     if order == "move":
-        raise err(field, "A unit on «Движение» cannot shoot: only «Оборона» and «Атака» may (L180–202, L352).")
+        raise err(field, _("A unit on «Движение» cannot shoot: only «Оборона» and «Атака» may (L180–202, L352)."))
 
 
 class HitTest(ZdAction):
     key = "hit_test"
-    label = "Hit test («Тест на Попадание»)"
+    label = N_("Hit test («Тест на Попадание»)")
     spec_ref = "§3.10 (L428–524), §5 A1, A18, A20"
-    description = (
+    description = N_(
         "Each shot hits on D20 ≥ 8 with all pluses and minuses: shooter on «Атака» +2; target on «Оборона» +2, on "
         "«Атака» −2; a vehicle −4; cover +2/+4/+6. Never easier than 4+, never harder than 20+."
     )
@@ -77,7 +78,7 @@ class HitTest(ZdAction):
             "cover": {"enum": list(tables.COVERS), "default": "open"},
             "modifier": MODIFIER,
             "dice": {"type": "integer", "minimum": 1, "maximum": MAX_FIGURES * MAX_SKR, "default": 1,
-                     "description": "D20 to roll: the Скр of every shooting figure"},
+                     "description": N_("D20 to roll: the Скр of every shooting figure")},
         },
     }  # fmt: skip
 
@@ -87,13 +88,17 @@ class HitTest(ZdAction):
 
     def resolve_clean(self, clean, settings, dice):
         raw, need, terms = hit_terms(clean, settings)
-        rolls = dice.roll_many(clean["dice"], tables.D20, "hit test die")
+        rolls = dice.roll_many(clean["dice"], tables.D20, _("hit test die"))
         hits = sum(1 for r in rolls if r >= need)
-        steps = [" ".join(terms) + f" = {raw}" + (f" → {need}+ (clamped)" if raw != need else f" → {need}+")]
-        steps.append("Rolls: " + ", ".join(f"{r}{'✓' if r >= need else '✗'}" for r in rolls))
+        steps = [
+            " ".join(terms)
+            + f" = {raw}"
+            + (_(" → {need}+ (clamped)") if raw != need else " → {need}+").format(need=need)
+        ]
+        steps.append(_("Rolls: {rolls}").format(rolls=", ".join(f"{r}{'✓' if r >= need else '✗'}" for r in rolls)))
         effects = [{"kind": "hits", "role": "target", "amount": hits}]
         return self.outcome(
-            f"{hits} of {len(rolls)} hit on {need}+.",
+            _("{hits} of {rolls} hit on {need}+.").format(hits=hits, rolls=len(rolls), need=need),
             {"need": need, "raw": raw, "rolls": rolls, "hits": hits},
             effects,
             steps,
@@ -109,9 +114,9 @@ class HitTest(ZdAction):
 
 class WoundTest(ZdAction):
     key = "wound_test"
-    label = "Wound test («Тест на Ранение»)"
+    label = N_("Wound test («Тест на Ранение»)")
     spec_ref = "§3.11 (L526–540), §5 A8, A9"
-    description = (
+    description = N_(
         "One D20 per hit: it wounds on a roll equal to or above the weapon's Хрк number for the target's armour "
         "class (А/A … Е/E, Cyrillic or Latin). Each passed test deals Мщ wounds, one marker each."
     )
@@ -131,24 +136,39 @@ class WoundTest(ZdAction):
         hrk = tables.parse_hrk(inputs["hrk"], "hrk")
         armour = tables.armour_class(inputs["armour"], "armour")
         if armour not in hrk and settings["missing_hrk"] == "refuse":
-            raise err("hrk", f"This Хрк ({tables.hrk_text(hrk)}) gives no number for class {armour} (§5 A8).")
+            raise err(
+                "hrk",
+                _("This Хрк ({hrk}) gives no number for class {armour} (§5 A8).").format(
+                    hrk=tables.hrk_text(hrk), armour=armour
+                ),
+            )
         return {**inputs, "hrk": hrk, "armour": armour}
 
     def resolve_clean(self, clean, settings, dice):
         need = tables.wound_need(clean["hrk"], clean["armour"], settings)
         if need is None:
-            steps = [f"Хрк {tables.hrk_text(clean['hrk'])} has no number for class {clean['armour']}: no wound (A8)."]
-            return self.outcome("The weapon cannot wound this armour.", {"need": None, "rolls": [], "passed": 0,
+            steps = [
+                _("Хрк {hrk} has no number for class {armour}: no wound (A8).").format(
+                    hrk=tables.hrk_text(clean["hrk"]), armour=clean["armour"]
+                )
+            ]
+            return self.outcome(_("The weapon cannot wound this armour."), {"need": None, "rolls": [], "passed": 0,
                                 "wounds": 0}, [{"kind": "wounds", "role": "target", "amount": 0}], steps)  # fmt: skip
-        rolls = dice.roll_many(clean["hits"], tables.D20, "wound test die")
+        rolls = dice.roll_many(clean["hits"], tables.D20, _("wound test die"))
         passed = sum(1 for r in rolls if r >= need)
         wounds = passed * clean["msch"]
-        steps = [f"Class {clean['armour']}: {need}+ needed.",
-                 "Rolls: " + (", ".join(f"{r}{'✓' if r >= need else '✗'}" for r in rolls) or "none"),
-                 f"{passed} passed × Мщ {clean['msch']} = {wounds} wounds."]  # fmt: skip
+        steps = [
+            _("Class {armour}: {need}+ needed.").format(armour=clean["armour"], need=need),
+            _("Rolls: {rolls}").format(rolls=", ".join(f"{r}{'✓' if r >= need else '✗'}" for r in rolls) or "—"),
+            _("{passed} passed × Мщ {msch} = {wounds} wounds.").format(
+                passed=passed, msch=clean["msch"], wounds=wounds
+            ),
+        ]
         effects = [{"kind": "wounds", "role": "target", "amount": wounds}]
         return self.outcome(
-            f"{wounds} wounds ({passed} of {len(rolls)} tests passed on {need}+).",
+            _("{wounds} wounds ({passed} of {rolls} tests passed on {need}+).").format(
+                wounds=wounds, passed=passed, rolls=len(rolls), need=need
+            ),
             {"need": need, "rolls": rolls, "passed": passed, "wounds": wounds},
             effects,
             steps,
@@ -168,15 +188,24 @@ SHOOTER_GROUP = {
     "additionalProperties": False,
     "required": ["count", "weapon"],
     "properties": {
-        "count": {"type": "integer", "minimum": 1, "maximum": MAX_FIGURES, "description": "Figures with this weapon"},
+        "count": {
+            "type": "integer",
+            "minimum": 1,
+            "maximum": MAX_FIGURES,
+            "description": N_("Figures with this weapon"),
+        },
         "ref": REF,
         "weapon": WEAPON,
-        "in_command_distance": {"type": "boolean", "default": True, "description": "Out of it: cannot shoot (L106)"},
+        "in_command_distance": {
+            "type": "boolean",
+            "default": True,
+            "description": N_("Out of it: cannot shoot (L106)"),
+        },
     },
 }
 WHO = {"anyOf": [{"type": "null"}, {"type": "array", "maxItems": MAX_GROUPS,
                                     "items": {"type": "integer", "minimum": 0, "maximum": MAX_GROUPS - 1}}],
-       "default": None, "description": "Indices of the shooter groups; null: all of them"}  # fmt: skip
+       "default": None, "description": N_("Indices of the shooter groups; null: all of them")}  # fmt: skip
 SHOT_TARGET_GROUP = {
     "type": "object",
     "additionalProperties": False,
@@ -186,16 +215,16 @@ SHOT_TARGET_GROUP = {
         "seen_by": WHO,
         "in_range_of": WHO,
         "distance": {"type": "number", "minimum": 0, "maximum": 500,
-                     "description": "Steps from the shooters; with no in_range_of, in range of every Длн ≥ it"},
+                     "description": N_("Steps from the shooters; with no in_range_of, in range of every Длн ≥ it")},
     },
 }  # fmt: skip
 
 
 class Shooting(ZdAction):
     key = "shooting"
-    label = "Shooting («Стрельба»): hits, wounds and casualties"
+    label = N_("Shooting («Стрельба»): hits, wounds and casualties")
     spec_ref = "§3.8–§3.11 (L400–573), §5 A2, A8, A11, A12, A18, A20, errata"
-    description = (
+    description = N_(
         "One unit shoots one enemy unit: Скр D20 per figure that sees and reaches a target figure, the hit test "
         "with the unit's cover, a wound test per hit against the target's class, Мщ markers per wound, then one "
         "figure removed per СТК markers, figures in the open first; figures out of sight or range cannot die."
@@ -241,23 +270,32 @@ class Shooting(ZdAction):
                   **inputs["target"]}  # fmt: skip
         refuse_moving_shooter(shooter["order"], "shooter.order")
         if shooter["initiative"] == 0:
-            raise err("shooter.initiative", "A unit with initiative 0 does not act this turn: it cannot shoot (L278).")
+            raise err(
+                "shooter.initiative", _("A unit with initiative 0 does not act this turn: it cannot shoot (L278).")
+            )
         if shooter["in_melee"]:
-            raise err("shooter.in_melee", "A unit in melee cannot shoot (L615, L734).")
+            raise err("shooter.in_melee", _("A unit in melee cannot shoot (L615, L734)."))
         if target["in_melee"]:
-            raise err("target.in_melee", "A unit in melee cannot be chosen as a target (L410, L732).")
+            raise err("target.in_melee", _("A unit in melee cannot be chosen as a target (L410, L732)."))
         n_shooters = len(shooter["groups"])
         if sum(g["count"] for g in shooter["groups"]) > MAX_FIGURES:
-            raise err("shooter.groups", f"A unit has at most {MAX_FIGURES} figures here.")
+            raise err(
+                "shooter.groups", _("A unit has at most {max_figures} figures here.").format(max_figures=MAX_FIGURES)
+            )
         if sum(g["count"] for g in target["groups"]) > MAX_FIGURES:
-            raise err("target.groups", f"A unit has at most {MAX_FIGURES} figures here.")
+            raise err(
+                "target.groups", _("A unit has at most {max_figures} figures here.").format(max_figures=MAX_FIGURES)
+            )
         armour = tables.armour_class(target["armour"], "target.armour")
         weapons = []
         for i, g in enumerate(shooter["groups"]):
             w = {"skr": 1, "msch": 1, **g["weapon"]}
             w["hrk"] = tables.parse_hrk(w["hrk"], f"shooter.groups.{i}.weapon.hrk")
             if armour not in w["hrk"] and settings["missing_hrk"] == "refuse":
-                raise err(f"shooter.groups.{i}.weapon.hrk", f"No Хрк number for class {armour} (§5 A8).")
+                raise err(
+                    f"shooter.groups.{i}.weapon.hrk",
+                    _("No Хрк number for class {armour} (§5 A8).").format(armour=armour),
+                )
             weapons.append({**g, "in_command_distance": g.get("in_command_distance", True), "weapon": w})
         groups = []
         for i, g in enumerate(target["groups"]):
@@ -270,16 +308,21 @@ class Shooting(ZdAction):
                     g[key] = list(range(n_shooters))
                 elif any(j >= n_shooters for j in who):
                     raise err(
-                        f"target.groups.{i}.{key}", f"There are only {n_shooters} shooter groups (0–{n_shooters - 1})."
+                        f"target.groups.{i}.{key}",
+                        _("There are only {n_shooters} shooter groups (0–{n_shooters2}).").format(
+                            n_shooters=n_shooters, n_shooters2=n_shooters - 1
+                        ),
                     )
                 else:
                     g[key] = sorted(set(who))
             groups.append(g)
         if target["kind"] == "vehicle" and any(g["grey_zone"] for g in groups):
-            raise err("target.groups", "The grey zone is a rule for infantry figures (L382).")
+            raise err("target.groups", _("The grey zone is a rule for infantry figures (L382)."))
         check_grey_zones(groups, "target.groups", settings)
         if not any(g["seen_by"] for g in groups):
-            raise err("target.groups", "No figure of the target is in sight: it cannot be chosen as a target (L408).")
+            raise err(
+                "target.groups", _("No figure of the target is in sight: it cannot be chosen as a target (L408).")
+            )
         plan = self.plan({"shooter": {**shooter, "groups": weapons}, "target": {**target, "armour": armour,
                           "groups": groups}, "modifier": inputs["modifier"]}, settings)  # fmt: skip
         return {"shooter": {**shooter, "groups": weapons}, "target": {**target, "armour": armour, "groups": groups},
@@ -327,31 +370,39 @@ class Shooting(ZdAction):
         plan, shooters, target = clean["plan"], clean["shooter"]["groups"], clean["target"]
         need = plan["need"]
         steps = cover_steps(plan["counts"], plan["cover"])
-        steps.append("Hit test: " + " ".join(plan["terms"]) + f" = {plan['raw']} → {need}+")
+        steps.append(_("Hit test: ") + " ".join(plan["terms"]) + f" = {plan['raw']} → {need}+")
         hits_by_group: dict[int, int] = {}
         for j in plan["rolling"]:
             s = shooters[j]
-            name = s["weapon"].get("name") or f"group {j + 1}"
-            rolls = dice.roll_many(s["count"] * s["weapon"]["skr"], tables.D20, f"hit test, {name}")
+            name = s["weapon"].get("name") or _("group {n}").format(n=j + 1)
+            rolls = dice.roll_many(s["count"] * s["weapon"]["skr"], tables.D20, _("hit test, {name}").format(name=name))
             hits_by_group[j] = sum(1 for r in rolls if r >= need)
             steps.append(f"{name}: " + ", ".join(f"{r}{'✓' if r >= need else '✗'}" for r in rolls))
         silent = [j for j in range(len(shooters)) if j not in plan["rolling"]]
         if silent:
-            steps.append(f"Groups {', '.join(str(j + 1) for j in silent)} cannot hit (out of sight, range or Command "
-                         "Distance) but count as having shot (L404, L426).")  # fmt: skip
+            steps.append(
+                _(
+                    "Groups {silent} cannot hit (out of sight, range or Command Distance) but count as having shot (L404, L426)."
+                ).format(silent=", ".join(str(j + 1) for j in silent))
+            )
         wounds = 0
         for j, hits in hits_by_group.items():
             s, w_need = shooters[j], plan["wound_need"][j]
-            name = s["weapon"].get("name") or f"group {j + 1}"
+            name = s["weapon"].get("name") or _("group {n}").format(n=j + 1)
             if w_need is None:
-                steps.append(f"{name}: no Хрк for class {target['armour']}, {hits} hits cannot wound (A8).")
+                steps.append(
+                    _("{name}: no Хрк for class {armour}, {hits} hits cannot wound (A8).").format(
+                        name=name, armour=target["armour"], hits=hits
+                    )
+                )
                 continue
-            rolls = dice.roll_many(hits, tables.D20, f"wound test, {name}") if hits else []
+            rolls = dice.roll_many(hits, tables.D20, _("wound test, {name}").format(name=name)) if hits else []
             passed = sum(1 for r in rolls if r >= w_need)
             wounds += passed * s["weapon"]["msch"]
             if rolls:
-                steps.append(f"{name} wound {w_need}+: " + ", ".join(f"{r}{'✓' if r >= w_need else '✗'}" for r in rolls)
-                             + f" → {passed} × Мщ {s['weapon']['msch']}")  # fmt: skip
+                rolled = ", ".join(f"{r}{'✓' if r >= w_need else '✗'}" for r in rolls)
+                steps.append(_("{name} wound test {need}+: {rolled} → {passed} × Мщ {msch}").format(
+                    name=name, need=w_need, rolled=rolled, passed=passed, msch=s["weapon"]["msch"]))  # fmt: skip
         alive = sum(g["count"] for g in target["groups"])
         killable = sum(g["count"] for g, k in zip(target["groups"], plan["killable"], strict=True) if k)
         removed, markers, discarded = tables.apply_wounds(
@@ -359,8 +410,12 @@ class Shooting(ZdAction):
             settings=settings,
         )  # fmt: skip
         by_group = self.assign(removed, plan["removal_order"], target["groups"])
-        steps.append(f"{wounds} wounds + {target['markers']} markers, СТК {target['stk']}: {removed} figures removed, "
-                     f"{markers} markers left" + (f", {discarded} markers removed from play." if discarded else "."))  # fmt: skip
+        steps.append(
+            _(
+                "{wounds} wounds + {markers} markers, СТК {stk}: {removed} figures removed, {markers2} markers left"
+            ).format(wounds=wounds, markers=target["markers"], stk=target["stk"], removed=removed, markers2=markers)
+            + (_(", {discarded} markers removed from play.").format(discarded=discarded) if discarded else ".")
+        )
         hits_total = sum(hits_by_group.values())
         result = {"need": need, "cover": plan["cover"], "hits": hits_total, "hits_by_group": hits_by_group,
                   "wounds": wounds, "removed": removed, "removed_by_group": by_group, "markers": markers,
@@ -373,8 +428,10 @@ class Shooting(ZdAction):
             {"kind": "markers", "role": "target", "value": markers},
         ]  # fmt: skip
         if removed and settings["shooting_morale"] == "manual":
-            effects.append({"kind": "morale_check", "role": "target", "reason": "losses from shooting (§5 A2)"})
-        summary = f"{hits_total} hits, {wounds} wounds: {removed} figures removed, {markers} markers left."
+            effects.append({"kind": "morale_check", "role": "target", "reason": _("losses from shooting (§5 A2)")})
+        summary = _("{hits_total} hits, {wounds} wounds: {removed} figures removed, {markers} markers left.").format(
+            hits_total=hits_total, wounds=wounds, removed=removed, markers=markers
+        )
         return self.outcome(summary, result, effects, steps)
 
     @staticmethod
@@ -405,7 +462,7 @@ class Shooting(ZdAction):
         killable = sum(g["count"] for g, k in zip(target["groups"], plan["killable"], strict=True) if k)
 
         def after(w: int) -> tuple[int, int]:
-            removed, markers, _ = tables.apply_wounds(
+            removed, markers, _discarded = tables.apply_wounds(
                 stk=target["stk"],
                 markers=target["markers"],
                 wounds=w,

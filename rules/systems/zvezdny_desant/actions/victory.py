@@ -4,15 +4,16 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from rules.i18n import N_, _
 from rules.systems.zvezdny_desant import tables
 from rules.systems.zvezdny_desant.actions.common import MAX_FIGURES, MAX_UNITS, PLAYERS, RuleAction, err
 
 
 class VictoryPoints(RuleAction):
     key = "victory_points"
-    label = "Victory points («Победные очки»)"
+    label = N_("Victory points («Победные очки»)")
     spec_ref = "§3.15 (L788–796), §5 A23"
-    description = (
+    description = N_(
         "At the end a player scores the full cost of every enemy unit completely destroyed, and half the cost of "
         "every enemy unit that lost more than ½ of its starting figures. More victory points wins; a tie is a draw."
     )
@@ -32,8 +33,8 @@ class VictoryPoints(RuleAction):
                     "required": ["side", "cost", "start", "alive"],
                     "properties": {
                         "unit": {"type": "string", "maxLength": 60},
-                        "side": {"enum": [0, 1], "description": "The side that owns the unit"},
-                        "cost": {"type": "integer", "minimum": 0, "maximum": 10000, "description": "Full cost"},
+                        "side": {"enum": [0, 1], "description": N_("The side that owns the unit")},
+                        "cost": {"type": "integer", "minimum": 0, "maximum": 10000, "description": N_("Full cost")},
                         "start": {"type": "integer", "minimum": 1, "maximum": MAX_FIGURES},
                         "alive": {"type": "integer", "minimum": 0, "maximum": MAX_FIGURES},
                     },
@@ -45,7 +46,12 @@ class VictoryPoints(RuleAction):
     def check_inputs(self, inputs, settings):
         for i, u in enumerate(inputs["units"]):
             if u["alive"] > u["start"]:
-                raise err(f"units.{i}.alive", f"{u['alive']} alive is more than the {u['start']} it started with.")
+                raise err(
+                    f"units.{i}.alive",
+                    _("{alive} alive is more than the {start} it started with.").format(
+                        alive=u["alive"], start=u["start"]
+                    ),
+                )
         return inputs
 
     def rule(self, clean, settings):
@@ -57,13 +63,27 @@ class VictoryPoints(RuleAction):
             scorer = 1 - u["side"]
             vp[scorer] += points
             name = u.get("unit") or f"unit {i + 1}"
-            how = ("destroyed: full cost" if u["alive"] == 0 else "lost more than ½: half cost" if points
-                   else "not enough losses")  # fmt: skip
-            steps.append(f"{name} ({players[u['side']]}): {u['start'] - u['alive']} of {u['start']} lost, {how} → "
-                         f"{tables.number(points)} VP to {players[scorer]}.")  # fmt: skip
+            how = (_("destroyed: full cost") if u["alive"] == 0 else _("lost more than ½: half cost") if points
+                   else _("not enough losses"))  # fmt: skip
+            steps.append(
+                _("{name} ({side}): {alive} of {start} lost, {how} → {points} VP to {scorer}.").format(
+                    name=name,
+                    side=players[u["side"]],
+                    alive=u["start"] - u["alive"],
+                    start=u["start"],
+                    how=how,
+                    points=tables.number(points),
+                    scorer=players[scorer],
+                )
+            )
         winner = None if vp[0] == vp[1] else (0 if vp[0] > vp[1] else 1)
-        summary = (f"{players[winner]} wins, {tables.number(vp[winner])} to {tables.number(vp[1 - winner])}."
-                   if winner is not None else f"A draw at {tables.number(vp[0])} victory points each.")  # fmt: skip
+        summary = (
+            _("{winner} wins, {winner2} to {winner3}.").format(
+                winner=players[winner], winner2=tables.number(vp[winner]), winner3=tables.number(vp[1 - winner])
+            )
+            if winner is not None
+            else _("A draw at {vp} victory points each.").format(vp=tables.number(vp[0]))
+        )
         result = {"vp": {players[s]: tables.number(vp[s]) for s in (0, 1)}, "vp_by_side": [tables.number(vp[0]),
                   tables.number(vp[1])], "winner": winner, "draw": winner is None}  # fmt: skip
         effects = [{"kind": "victory", "role": "game", "winner": winner, "vp": result["vp_by_side"]}]

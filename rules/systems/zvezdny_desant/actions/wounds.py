@@ -4,6 +4,7 @@ L84–86; errata on multi-die tests)."""
 from __future__ import annotations
 
 from rules.contract import prob
+from rules.i18n import N_, _
 from rules.systems.zvezdny_desant import tables
 from rules.systems.zvezdny_desant.actions.common import (
     MAX_FIGURES,
@@ -29,10 +30,10 @@ CASUALTY_GROUP = {
         "count": {"type": "integer", "minimum": 1, "maximum": MAX_FIGURES},
         "ref": REF,
         "place": {"enum": ["open", "cover", "contact", "near", "other"],
-                  "description": "Shooting: open or cover. Melee: contact, near (≤ 3 steps) or other"},
+                  "description": N_("Shooting: open or cover. Melee: contact, near (≤ 3 steps) or other")},
         "killable": {"type": "boolean", "default": True,
-                     "description": "Shooting: in sight and range. Melee: not behind an obstruction"},
-        "stk": {"type": "integer", "minimum": 1, "maximum": 20, "description": "Only if it differs (§5 A10)"},
+                     "description": N_("Shooting: in sight and range. Melee: not behind an obstruction")},
+        "stk": {"type": "integer", "minimum": 1, "maximum": 20, "description": N_("Only if it differs (§5 A10)")},
     },
 }  # fmt: skip
 
@@ -43,15 +44,18 @@ def unit_stk(stk: int, groups: list[dict], settings: dict, field: str) -> int:
     if len(values) == 1:
         return stk
     if settings["mixed_stk"] == "refuse":
-        raise err(field, f"The unit mixes СТК {sorted(values)}: a unit has one СТК in the demo (§5 A10).")
+        raise err(
+            field,
+            _("The unit mixes СТК {value}: a unit has one СТК in the demo (§5 A10).").format(value=sorted(values)),
+        )
     return min(values)
 
 
 class Casualties(RuleAction):
     key = "casualties"
-    label = "Wound markers and casualty removal («Удаление погибших»)"
+    label = N_("Wound markers and casualty removal («Удаление погибших»)")
     spec_ref = "§3.11 (L536–573), §3.13 (L673–685), §5 A10, errata"
-    description = (
+    description = N_(
         "Wounds are markers pooled on the unit. One figure dies per СТК markers; the rest stay and add up. The "
         "owner removes figures in the open first (shooting), or in base contact, then within 3 steps (melee). "
         "Figures that cannot be killed never are; when none that can is left, the remaining markers are removed."
@@ -62,12 +66,18 @@ class Casualties(RuleAction):
         "required": ["stk", "wounds", "groups"],
         "properties": {
             "context": {"enum": ["shooting", "melee"], "default": "shooting"},
-            "stk": {"type": "integer", "minimum": 1, "maximum": 20, "description": "СТК of the unit's figures"},
-            "markers": {"type": "integer", "minimum": 0, "maximum": 200, "default": 0, "description": "Already on it"},
+            "stk": {"type": "integer", "minimum": 1, "maximum": 20, "description": N_("СТК of the unit's figures")},
+            "markers": {
+                "type": "integer",
+                "minimum": 0,
+                "maximum": 200,
+                "default": 0,
+                "description": N_("Already on it"),
+            },
             "wounds": {"type": "integer", "minimum": 0, "maximum": 1000},
             "groups": {"type": "array", "minItems": 1, "maxItems": 20, "items": CASUALTY_GROUP},
         },
-    }  # fmt: skip
+    }
 
     def check_inputs(self, inputs, settings):
         places = PLACES[inputs["context"]]
@@ -75,10 +85,13 @@ class Casualties(RuleAction):
         for i, g in enumerate(inputs["groups"]):
             g = {"place": places[0], "killable": True, **g}
             if g["place"] not in places:
-                raise err(f"groups.{i}.place", f"In {inputs['context']} a figure is " + " or ".join(places) + ".")
+                raise err(
+                    f"groups.{i}.place",
+                    _("In {context} a figure is ").format(context=inputs["context"]) + " or ".join(places) + ".",
+                )
             groups.append(g)
         if sum(g["count"] for g in groups) > MAX_FIGURES:
-            raise err("groups", f"A unit has at most {MAX_FIGURES} figures here.")
+            raise err("groups", _("A unit has at most {max_figures} figures here.").format(max_figures=MAX_FIGURES))
         stk = unit_stk(inputs["stk"], groups, settings, "groups")
         return {**inputs, "groups": groups, "stk": stk}
 
@@ -101,12 +114,33 @@ class Casualties(RuleAction):
             taken.append({"group": i, "ref": groups[i].get("ref", i), "place": groups[i]["place"], "figures": n})
             left -= n
         total = clean["markers"] + clean["wounds"]
-        steps = [f"{clean['markers']} markers + {clean['wounds']} wounds = {total}; СТК {clean['stk']}: "
-                 f"{total // clean['stk']} figures due, {killable} can be killed."]  # fmt: skip
-        steps += [f"Remove {t['figures']} from group {t['group'] + 1} ({t['place']})." for t in taken]
+        steps = [
+            _(
+                "{markers} markers + {wounds} wounds = {total}; СТК {stk}: {stk2} figures due, {killable} can be killed."
+            ).format(
+                markers=clean["markers"],
+                wounds=clean["wounds"],
+                total=total,
+                stk=clean["stk"],
+                stk2=total // clean["stk"],
+                killable=killable,
+            )
+        ]
+        steps += [
+            _("Remove {figures} from group {group} ({place}).").format(
+                figures=t["figures"], group=t["group"] + 1, place=t["place"]
+            )
+            for t in taken
+        ]
         if discarded:
-            steps.append(f"{discarded} markers are removed from play: no figure that can die is left (L565, L685).")
-        summary = f"{removed} figures removed, {markers} markers left on the unit."
+            steps.append(
+                _("{discarded} markers are removed from play: no figure that can die is left (L565, L685).").format(
+                    discarded=discarded
+                )
+            )
+        summary = _("{removed} figures removed, {markers} markers left on the unit.").format(
+            removed=removed, markers=markers
+        )
         result = {"removed": removed, "markers": markers, "discarded": discarded, "order": taken,
                   "alive": alive - removed, "destroyed": removed == alive}  # fmt: skip
         effects = [{"kind": "casualties", "role": "unit", "figures": removed, "groups": taken},
@@ -116,9 +150,9 @@ class Casualties(RuleAction):
 
 class Reroll(ZdAction):
     key = "reroll"
-    label = "Re-roll («Перебрасывание кубика»)"
+    label = N_("Re-roll («Перебрасывание кубика»)")
     spec_ref = "§0.1 (L84–86), errata"
-    description = (
+    description = N_(
         "Where a rule allows it, a test is rolled again and the new value stands even if worse. No test may be "
         "re-rolled more than once. The Скр dice of one figure are one hit test (L430), re-rolled together."
     )
@@ -127,43 +161,60 @@ class Reroll(ZdAction):
         "additionalProperties": False,
         "required": ["need", "rolls"],
         "properties": {
-            "need": {"type": "integer", "minimum": 1, "maximum": 20, "description": "The test's «N+»"},
-            "rolls": {"type": "array", "minItems": 1, "maxItems": MAX_SKR,
-                      "items": {"type": "integer", "minimum": 1, "maximum": 20},
-                      "description": "The D20 of the test as first rolled (one figure's Скр dice)"},
-            "reroll": {"type": "array", "maxItems": MAX_SKR, "items": {"type": "integer", "minimum": 0, "maximum": 9},
-                       "description": "Positions (from 0) to roll again; default: the whole test (or its first failed die)"},
+            "need": {"type": "integer", "minimum": 1, "maximum": 20, "description": N_("The test's «N+»")},
+            "rolls": {
+                "type": "array",
+                "minItems": 1,
+                "maxItems": MAX_SKR,
+                "items": {"type": "integer", "minimum": 1, "maximum": 20},
+                "description": N_("The D20 of the test as first rolled (one figure's Скр dice)"),
+            },
+            "reroll": {
+                "type": "array",
+                "maxItems": MAX_SKR,
+                "items": {"type": "integer", "minimum": 0, "maximum": 9},
+                "description": N_(
+                    "Positions (from 0) to roll again; default: the whole test (or its first failed die)"
+                ),
+            },
             "already_rerolled": {"type": "boolean", "default": False},
         },
-    }  # fmt: skip
+    }
 
     def check_inputs(self, inputs, settings):
         if inputs["already_rerolled"]:
-            raise err("already_rerolled", "This test was already re-rolled: no test is re-rolled twice (L86).")
+            raise err("already_rerolled", _("This test was already re-rolled: no test is re-rolled twice (L86)."))
         rolls, need = inputs["rolls"], inputs["need"]
         which = inputs.get("reroll")
         if which is None:  # the whole test (errata, L430), or its first failed die
             failed = [i for i, r in enumerate(rolls) if r < need]
             which = list(range(len(rolls))) if settings["reroll_scope"] == "figure_test" else failed[:1]
         if len(set(which)) != len(which):
-            raise err("reroll", "Each die is named once.")
+            raise err("reroll", _("Each die is named once."))
         for i in which:
             if i >= len(rolls):
-                raise err("reroll", f"There is no die {i}: the test has {len(rolls)} (positions 0–{len(rolls) - 1}).")
+                raise err(
+                    "reroll",
+                    _("There is no die {i}: the test has {rolls} (positions 0–{rolls2}).").format(
+                        i=i, rolls=len(rolls), rolls2=len(rolls) - 1
+                    ),
+                )
         if settings["reroll_scope"] == "one_die" and len(which) > 1:
-            raise err("reroll", "One re-roll takes one die in these settings (reroll_scope one_die).")
+            raise err("reroll", _("One re-roll takes one die in these settings (reroll_scope one_die)."))
         return {**inputs, "reroll": sorted(which)}
 
     def resolve_clean(self, clean, settings, dice):
         rolls, need = list(clean["rolls"]), clean["need"]
         before = sum(1 for r in rolls if r >= need)
         for i in clean["reroll"]:
-            rolls[i] = dice.roll(tables.D20, f"re-roll of die {i + 1} ({clean['rolls'][i]})")
+            rolls[i] = dice.roll(tables.D20, _("re-roll of die {i} ({i2})").format(i=i + 1, i2=clean["rolls"][i]))
         after = sum(1 for r in rolls if r >= need)
-        steps = [f"Before: {clean['rolls']} → {before} passed on {need}+.",
-                 f"After: {rolls} → {after} passed; the new values stand (L86)."]  # fmt: skip
+        steps = [
+            _("Before: {rolls} → {before} passed on {need}+.").format(rolls=clean["rolls"], before=before, need=need),
+            _("After: {rolls} → {after} passed; the new values stand (L86).").format(rolls=rolls, after=after),
+        ]
         effects = [{"kind": "rerolled", "role": "test", "passes": after}]
-        return self.outcome(f"{after} passed after the re-roll (was {before}).",
+        return self.outcome(_("{after} passed after the re-roll (was {before}).").format(after=after, before=before),
                             {"rolls": rolls, "passes_before": before, "passes": after, "rerolled": clean["reroll"]},
                             effects, steps)  # fmt: skip
 

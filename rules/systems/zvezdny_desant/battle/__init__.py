@@ -9,6 +9,7 @@ every order and the units act.
 from __future__ import annotations
 
 from rules.contract import Awaiting, BattlePart, GameState, Start, UnitSetup
+from rules.i18n import _
 from rules.systems.zvezdny_desant.army import cost_entry
 from rules.systems.zvezdny_desant.battle import fold, rules, view
 from rules.systems.zvezdny_desant.battle.commands import COMMANDS
@@ -52,23 +53,35 @@ class ZvezdnyDesantBattle(BattlePart):
     def awaiting(self, state: GameState) -> Awaiting:
         game = state.game
         if game.get("result") is not None:
-            return Awaiting(kind="over", message="The battle is over. Undo the last events to play on.")
+            return Awaiting(kind="over", message=_("The battle is over. Undo the last events to play on."))
         phase = game["phase"]
         if phase == "start":
-            return Awaiting(kind="anyone", commands=("start_turn",), message=f"Turn {game['turn']}: roll for the "
-                            "First Player.")  # fmt: skip
+            return Awaiting(
+                kind="anyone",
+                commands=("start_turn",),
+                message=_("Turn {turn}: roll for the First Player.").format(turn=game["turn"]),
+            )
         if phase == "orders":
             waiting = tuple(s for s in rules.SIDES if s not in game["ordered"])
             return Awaiting(kind="all", sides=waiting, commands=("give_orders",),
-                            message="Orders are given in secret by both players at once.")  # fmt: skip
+                            message=_("Orders are given in secret by both players at once."))  # fmt: skip
         if phase == "execution":
             slot = rules.next_slot(state)
             if slot is not None:
-                return Awaiting(kind="sides", sides=(slot[0],), commands=("act",),
-                                message=f"A unit of side {slot[0]} with initiative {slot[1]} acts now.")  # fmt: skip
+                return Awaiting(
+                    kind="sides",
+                    sides=(slot[0],),
+                    commands=("act",),
+                    message=_("A unit of side {slot} with initiative {slot2} acts now.").format(
+                        slot=slot[0], slot2=slot[1]
+                    ),
+                )
         waiting = [m["id"] for m in game["melees"] if m["id"] not in game["fought"]]
-        message = ("Fight melee " + ", ".join(f"#{i}" for i in waiting) + ", then end the turn.") if waiting else (
-            "End the turn.")  # fmt: skip
+        message = (
+            (_("Fight melee ") + ", ".join(f"#{i}" for i in waiting) + _(", then end the turn."))
+            if waiting
+            else (_("End the turn."))
+        )
         return Awaiting(kind="anyone", commands=("fight", "end_turn"), message=message)
 
     def redact_game(self, game: dict, viewer_sides: frozenset[int]) -> dict:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 
 from rules.contract import Command, CommandContext, Event, GameConflict, NewEvent, RuleInputError
+from rules.i18n import N_, _
 from rules.systems.zvezdny_desant import tables
 from rules.systems.zvezdny_desant.actions.common import roll_off
 from rules.systems.zvezdny_desant.actions.melee import Melee
@@ -26,9 +27,9 @@ NO_INPUTS = {"type": "object", "properties": {}, "additionalProperties": False}
 def _enemy(ctx: CommandContext, key, field: str, of_side: int):
     unit = ctx.unit(key, field_name=field)
     if unit.side == of_side:
-        raise RuleInputError({field: f"{unit.name} is on your own side."})
+        raise RuleInputError({field: _("{name} is on your own side.").format(name=unit.name)})
     if not rules.alive(unit):
-        raise RuleInputError({field: f"{unit.name} is already destroyed."})
+        raise RuleInputError({field: _("{name} is already destroyed.").format(name=unit.name)})
     return unit
 
 
@@ -38,25 +39,26 @@ def _event(seq: int, new: NewEvent) -> Event:
 
 class StartTurn(Command):
     name = "start_turn"
-    label = "Начало хода: Первый игрок"
-    help = "Both players roll D20; the higher is First Player this turn (L152–156). Ties: §5 A6."
+    label = N_("Start of the turn: First Player")
+    help = N_("Both players roll D20; the higher is First Player this turn (L152–156). Ties: §5 A6.")
     input_schema = NO_INPUTS
 
     def handle(self, ctx, inputs):
         dice = ctx.dice()
         previous = ctx.game.get("previous_first")
-        rolled = roll_off(dice, ["side 0", "side 1"], ctx.system_settings, "First Player roll", previous=previous)
+        sides = [_("side {n}").format(n=s) for s in rules.SIDES]
+        rolled = roll_off(dice, sides, ctx.system_settings, _("First Player roll"), previous=previous)
         dice.finish()
         payload = {"turn": ctx.game["turn"], "first_player": rolled["winner"], "rolls": rolled["rounds"],
                    "kept": rolled["kept"]}  # fmt: skip
-        ctx.outcome = {"summary": f"Side {rolled['winner']} is First Player.", **payload}
+        ctx.outcome = {"summary": _("Side {winner} is First Player.").format(winner=rolled["winner"]), **payload}
         return [NewEvent("turn_started", payload, dice=dice.as_list())]
 
 
 class GiveOrders(Command):
     name = "give_orders"
-    label = "Приказы"
-    help = (
+    label = N_("Orders")
+    help = N_(
         "Your orders for this turn, in secret: every unit not in melee and not panicked gets «Движение», «Оборона» "
         "or «Атака» and an initiative; the initiatives spend all your command points (10 in «Стычка»)."
     )
@@ -93,7 +95,7 @@ class GiveOrders(Command):
         keys = dict.fromkeys(k.rsplit(":", 1)[0] for k in inputs)
         missing = [f"{k}:{f}" for k in keys for f in ("order", "initiative") if f"{k}:{f}" not in inputs]
         if missing:
-            raise RuleInputError({missing[0]: "This field is required."})
+            raise RuleInputError({missing[0]: _("This field is required.")})
         return [{"unit": k, "order": inputs[f"{k}:order"], "initiative": inputs[f"{k}:initiative"]} for k in keys]
 
     def handle(self, ctx, inputs):
@@ -103,23 +105,34 @@ class GiveOrders(Command):
         for i, card in enumerate(self.cards(inputs)):
             unit = ctx.own_unit(card["unit"], field_name=f"orders.{i}.unit")
             if unit.key not in eligible:
-                raise RuleInputError({f"orders.{i}.unit": f"{unit.name} gets no order now (destroyed, in melee or "
-                                      "panicked, L228)."})  # fmt: skip
+                raise RuleInputError(
+                    {
+                        f"orders.{i}.unit": _(
+                            "{name} gets no order now (destroyed, in melee or panicked, L228)."
+                        ).format(name=unit.name)
+                    }
+                )
             if unit.key in given:
-                raise RuleInputError({f"orders.{i}.unit": f"{unit.name} has two orders."})
+                raise RuleInputError({f"orders.{i}.unit": _("{name} has two orders.").format(name=unit.name)})
             given[unit.key] = {"order": card["order"], "initiative": card["initiative"]}
         missing = [ctx.state.units[k].name for k in eligible if k not in given]
         if missing:
-            raise RuleInputError({"orders": "Every unit needs an order (L226): " + ", ".join(missing) + "."})
+            raise RuleInputError({"orders": _("Every unit needs an order (L226): ") + ", ".join(missing) + "."})
         cards = [{"unit": k, **v} for k, v in given.items()]
         OrderCards().validate(  # the command-point rules of the order_cards action (L216–220, A7)
             {"units": cards, "command_points": ctx.game["cp"]}, ctx.system_settings
         )
         spent = sum(c["initiative"] for c in cards)
         if spent > ctx.game["cp"]:
-            raise RuleInputError({"orders": f"{spent} command points spent: you have {ctx.game['cp']} (L216)."})
+            raise RuleInputError(
+                {
+                    "orders": _("{spent} command points spent: you have {cp} (L216).").format(
+                        spent=spent, cp=ctx.game["cp"]
+                    )
+                }
+            )
         events = [NewEvent("orders_given", {"side": side, "orders": given}, visible_to=(side,))]
-        ctx.outcome = {"summary": "Orders given in secret.", "orders": given}
+        ctx.outcome = {"summary": _("Orders given in secret."), "orders": given}
         others = set(rules.SIDES) - {side} - set(ctx.game["ordered"])
         if not others:  # both sides have ordered: all cards are turned face up (L248)
             everything = {k: v for s, orders in ctx.game["orders"].items() if int(s) != side for k, v in orders.items()}
@@ -137,16 +150,24 @@ ACT_SHOOT = {
             "required": ["target"],
             "properties": {
                 "target": UNIT,
-                "cover": {"enum": list(tables.COVERS), "default": "open", "description": "The target unit's cover"},
-                "hidden": {**COUNT, "default": 0, "description": "Target figures out of sight or range: cannot die"},
-                "distance": {"type": "number", "minimum": 0, "maximum": 500,
-                             "description": "Steps to the target; weapons whose Длн is shorter cannot hit"},
-                "out_of_command_distance": {**COUNT, "default": 0, "description": "Own figures that cannot shoot"},
+                "cover": {"enum": list(tables.COVERS), "default": "open", "description": N_("The target unit's cover")},
+                "hidden": {
+                    **COUNT,
+                    "default": 0,
+                    "description": N_("Target figures out of sight or range: cannot die"),
+                },
+                "distance": {
+                    "type": "number",
+                    "minimum": 0,
+                    "maximum": 500,
+                    "description": N_("Steps to the target; weapons whose Длн is shorter cannot hit"),
+                },
+                "out_of_command_distance": {**COUNT, "default": 0, "description": N_("Own figures that cannot shoot")},
                 "modifier": {"type": "integer", "minimum": -20, "maximum": 20, "default": 0},
             },
         },
     ]
-}  # fmt: skip
+}
 ACT_ASSAULT = {
     "anyOf": [
         {"type": "null"},
@@ -156,9 +177,9 @@ ACT_ASSAULT = {
             "required": ["target"],
             "properties": {
                 "target": UNIT,
-                "engaged": {"type": "boolean", "default": True, "description": "A figure came within 3 steps"},
+                "engaged": {"type": "boolean", "default": True, "description": N_("A figure came within 3 steps")},
                 "also": {"type": "array", "maxItems": 10, "items": UNIT, "default": [],
-                         "description": "Other enemy units within 3 steps at the end of the charge (A24)"},
+                         "description": N_("Other enemy units within 3 steps at the end of the charge (A24)")},
             },
         },
     ]
@@ -167,8 +188,8 @@ ACT_ASSAULT = {
 
 class Act(Command):
     name = "act"
-    label = "Исполнение приказа"
-    help = (
+    label = N_("Carry out the order")
+    help = N_(
         "The unit whose turn it is carries out its order: «Оборона» stays (and may shoot), «Движение» moves (and "
         "may assault), «Атака» may move, shoot and assault. Shooting rolls the hit and wound tests."
     )
@@ -181,42 +202,72 @@ class Act(Command):
             "move": {"type": "boolean", "default": False},
             "shoot": ACT_SHOOT,
             "assault": ACT_ASSAULT,
+            # The phone's form sends flat fields instead (battle/view.py): what the unit does, a target, its cover.
+            "do": {"enum": ["stay", "shoot", "move", "move_shoot", "assault", "shoot_assault"]},
+            "target": UNIT,
+            "cover": {"enum": list(tables.COVERS)},
         },
     }
 
+    @staticmethod
+    def from_form(inputs: dict) -> dict:
+        """The flat form's fields as move/shoot/assault (the target and cover count only where they are used)."""
+        if "do" not in inputs:
+            if "target" in inputs or "cover" in inputs:
+                raise RuleInputError({"do": _("Say what the unit does with its target.")})
+            return inputs
+        if any(k in inputs for k in ("move", "shoot", "assault")):
+            raise RuleInputError({"do": _("Send either the form's fields or move/shoot/assault, not both.")})
+        do = inputs["do"]
+        out = {"unit": inputs["unit"], "move": do in ("move", "move_shoot")}
+        if do in ("shoot", "move_shoot", "assault", "shoot_assault") and "target" not in inputs:
+            raise RuleInputError({"target": _("Choose a target.")})
+        if do in ("shoot", "move_shoot", "shoot_assault"):
+            out["shoot"] = {"target": inputs["target"], "cover": inputs.get("cover", "open")}
+        if do in ("assault", "shoot_assault"):
+            out["assault"] = {"target": inputs["target"]}
+        return out
+
     def handle(self, ctx, inputs):
+        inputs = self.from_form(inputs)
         unit = ctx.own_unit(inputs["unit"])
         slot = rules.next_slot(ctx.state)
         if slot is None or unit.side != slot[0]:
-            raise GameConflict("It is not this side's turn to act.")
+            raise GameConflict(_("It is not this side's turn to act."))
         if unit.state["acted"] or unit.state["initiative"] != slot[1] or not rules.can_act(unit):
-            raise RuleInputError({"unit": f"{unit.name} does not act now: a unit with initiative {slot[1]} does."})
+            raise RuleInputError(
+                {
+                    "unit": _("{name} does not act now: a unit with initiative {slot} does.").format(
+                        name=unit.name, slot=slot[1]
+                    )
+                }
+            )
         order = unit.state["order"]
         shoot, assault, move = inputs.get("shoot"), inputs.get("assault"), inputs.get("move", False)
         if order == "defence" and (move or assault):
-            raise RuleInputError({"move": "«Оборона»: the unit stays in place; it may only shoot (L191)."})
+            raise RuleInputError({"move": _("«Оборона»: the unit stays in place; it may only shoot (L191).")})
         if order == "move" and shoot:
-            raise RuleInputError({"shoot": "«Движение» cannot shoot (L180–184)."})
+            raise RuleInputError({"shoot": _("«Движение» cannot shoot (L180–184).")})
         same_target = ctx.system_settings["shoot_then_assault_target"] == "same_unit"
         if shoot and assault and shoot["target"] != assault["target"] and same_target:
-            raise RuleInputError({"assault.target": "After shooting, a unit assaults the unit it shot (A15)."})
+            raise RuleInputError({"assault.target": _("After shooting, a unit assaults the unit it shot (A15).")})
         events = [NewEvent("activated", {"unit": unit.key, "initiative": unit.state["initiative"],
                                          "moved": bool(move or assault), "order": order})]  # fmt: skip
-        if shoot:
-            events.append(self._shoot(ctx, unit, shoot))
+        if shoot:  # the shot leads, so the write answer and the history line show its dice
+            events.insert(0, self._shoot(ctx, unit, shoot))
         if assault:
             events += self._assault(ctx, unit, assault)
-        ctx.outcome = ctx.outcome or {"summary": f"{unit.name} acted."}
+        ctx.outcome = ctx.outcome or {"summary": _("{unit} carries out its order.").format(unit=unit.name)}
         return _end_if_wiped_after(ctx, events)
 
     @staticmethod
     def _shoot(ctx, unit, shoot: dict) -> NewEvent:
         target = _enemy(ctx, shoot["target"], "shoot.target", unit.side)
         if target.state["in_melee"]:
-            raise RuleInputError({"shoot.target": "A unit in melee cannot be shot at (L410)."})
+            raise RuleInputError({"shoot.target": _("A unit in melee cannot be shot at (L410).")})
         hidden = shoot.get("hidden", 0)
         if hidden >= target.state["figures"]:
-            raise RuleInputError({"shoot.hidden": "No figure of the target is in sight: choose another (L408)."})
+            raise RuleInputError({"shoot.hidden": _("No figure of the target is in sight: choose another (L408).")})
         groups = rules.shooter_groups(unit)
         out, apart = shoot.get("out_of_command_distance", 0), []
         for g in reversed(groups):  # figures out of Command Distance cannot shoot (L106): last weapons first
@@ -227,7 +278,7 @@ class Act(Command):
                 out -= take
         groups = [g for g in groups if g["count"]] + apart
         if not groups:
-            raise RuleInputError({"shoot": f"{unit.name} has no ranged weapon."})
+            raise RuleInputError({"shoot": _("{name} has no ranged weapon.").format(name=unit.name)})
         seen = {"count": target.state["figures"] - hidden, "cover": shoot.get("cover", "open")}
         if "distance" in shoot:
             seen["distance"] = shoot["distance"]
@@ -250,7 +301,7 @@ class Act(Command):
     def _assault(ctx, unit, assault: dict) -> list[NewEvent]:
         target = _enemy(ctx, assault["target"], "assault.target", unit.side)
         if target.state["in_melee"] and not ctx.system_settings["assault_unit_in_melee"]:
-            raise RuleInputError({"assault.target": "Assaulting a unit in melee is off in these settings (A27)."})
+            raise RuleInputError({"assault.target": _("Assaulting a unit in melee is off in these settings (A27).")})
         if not assault.get("engaged", True):
             return []  # the charge fell short: just a move towards the enemy (L609)
         units = [unit.key, target.key]
@@ -274,8 +325,8 @@ def _end_if_wiped_after(ctx: CommandContext, events: list[NewEvent]) -> list[New
 
 class Fight(Command):
     name = "fight"
-    label = "Ближний бой"
-    help = (
+    label = N_("Close combat")
+    help = N_(
         "One melee's strikes and casualties (§3.13). By default every figure is in base contact and each unit "
         "strikes the first enemy unit listed; give contact, near and targets when it is otherwise."
     )
@@ -295,9 +346,9 @@ class Fight(Command):
     def handle(self, ctx, inputs):
         melee = next((m for m in ctx.game["melees"] if m["id"] == inputs["melee"]), None)
         if melee is None:
-            raise RuleInputError({"melee": f"There is no melee #{inputs['melee']} now."})
+            raise RuleInputError({"melee": _("There is no melee #{melee} now.").format(melee=inputs["melee"])})
         if melee["id"] in ctx.game["fought"]:
-            raise GameConflict(f"Melee #{melee['id']} has already fought this turn.")
+            raise GameConflict(_("Melee #{id} has already fought this turn.").format(id=melee["id"]))
         contact, near, targets = inputs.get("contact", {}), inputs.get("near", {}), inputs.get("targets", {})
         units = []
         for key in melee["units"]:
@@ -322,14 +373,14 @@ class Fight(Command):
 
 class EndTurn(Command):
     name = "end_turn"
-    label = "Конец хода"
-    help = "Ends the Close Combat phase and the turn; after the last turn the game ends with victory points."
+    label = N_("End the turn")
+    help = N_("Ends the Close Combat phase and the turn; after the last turn the game ends with victory points.")
     input_schema = NO_INPUTS
 
     def handle(self, ctx, inputs):
         waiting = [m["id"] for m in ctx.game["melees"] if m["id"] not in ctx.game["fought"]]
         if waiting:
-            raise GameConflict("Fight every melee first: " + ", ".join(f"#{i}" for i in waiting) + ".")
+            raise GameConflict(_("Fight every melee first: ") + ", ".join(f"#{i}" for i in waiting) + ".")
         turn = ctx.game["turn"]
         events = [NewEvent("turn_ended", {"turn": turn})]
         if turn >= ctx.game["max_turns"]:
@@ -340,8 +391,10 @@ class EndTurn(Command):
 
 class Mark(Command):
     name = "mark"
-    label = "Паника / огневое подавление (вручную)"
-    help = "Rulings by hand for the full rules' states (§5 A4): a panicked unit gets no order; a suppressed one stays."
+    label = N_("Panic / fire suppression (by hand)")
+    help = N_(
+        "Rulings by hand for the full rules' states (§5 A4): a panicked unit gets no order; a suppressed one stays."
+    )
     free = True
     input_schema = {
         "type": "object",
@@ -353,17 +406,17 @@ class Mark(Command):
     def handle(self, ctx, inputs):
         unit = ctx.own_unit(inputs["unit"])
         if not ctx.system_settings["states_by_hand"]:
-            raise RuleInputError({"unit": "Panic and suppression by hand are off in these settings (§5 A4)."})
+            raise RuleInputError({"unit": _("Panic and suppression by hand are off in these settings (§5 A4).")})
         flags = {k: inputs[k] for k in ("panicked", "suppressed") if k in inputs}
         if not flags:
-            raise RuleInputError({"panicked": "Say what to mark: panicked and/or suppressed."})
+            raise RuleInputError({"panicked": _("Say what to mark: panicked and/or suppressed.")})
         return [NewEvent("marked", {"unit": unit.key, **flags})]
 
 
 class EndGame(Command):
     name = "end_game"
-    label = "Закончить игру"
-    help = "Ends the game now by agreement and counts the victory points."
+    label = N_("End the game")
+    help = N_("Ends the game now by agreement and counts the victory points.")
     free = True
     input_schema = NO_INPUTS
 

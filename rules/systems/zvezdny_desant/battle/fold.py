@@ -11,8 +11,12 @@ from rules.systems.zvezdny_desant.battle import rules
 
 
 def _touch(state: GameState, key: str) -> dict:
+    """The unit's state as a fresh dict: the runner compares it with the stored one it still holds, so an
+    in-place change would look like no change and never be saved (battles/services._save_state)."""
     state.changed.add(key)
-    return state.units[key].state
+    unit = state.units[key]
+    unit.state = dict(unit.state)
+    return unit.state
 
 
 def _settle_phase(state: GameState) -> None:

@@ -1,13 +1,34 @@
 """What each viewer sees: the game dict without the other side's secret orders, one unit as a phone shows it, the
-board as widgets (rules/contract/board.py), and one line of history per event in the book's words."""
+board as widgets (rules/contract/board.py), and one line of history per event in the book's words.
+
+Texts are English msgids translated through rules.i18n (Russian in this package's locale/); the book's terms
+(«Оборона», ПДВ, СТК…) stay as the book prints them in every language."""
 
 from __future__ import annotations
 
 from rules.contract import board as w
+from rules.i18n import N_, _, ngettext
 from rules.systems.zvezdny_desant import tables
+from rules.systems.zvezdny_desant.settings import full_settings
 
-PHASES = {"start": "Начало хода", "orders": "Приказы", "execution": "Исполнение приказов", "melee": "Ближний бой",
-          "over": "Игра окончена"}  # fmt: skip
+PHASES = {"start": N_("Start of the turn"), "orders": N_("Orders"), "execution": N_("Order execution"),
+          "melee": N_("Close combat"), "over": N_("Game over")}  # fmt: skip
+# What an acting unit may do under each order (L180–202): «Оборона» stays and may shoot, «Движение» moves and may
+# assault, «Атака» may move, shoot and assault.
+DOINGS = {
+    "stay": N_("Stay in place"),
+    "shoot": N_("Shoot"),
+    "move": N_("Move"),
+    "move_shoot": N_("Move and shoot"),
+    "assault": N_("Assault the target"),
+    "shoot_assault": N_("Shoot, then assault"),
+}
+DOINGS_BY_ORDER = {
+    "defence": ("shoot", "stay"),
+    "move": ("move", "assault", "stay"),
+    "attack": ("shoot", "move_shoot", "assault", "shoot_assault", "move", "stay"),
+}
+MAX_DICE_BOXES = 20
 
 
 def redact_game(game: dict, viewer_sides: frozenset[int]) -> dict:
@@ -15,6 +36,12 @@ def redact_game(game: dict, viewer_sides: frozenset[int]) -> dict:
     out = dict(game)
     out["orders"] = {s: o for s, o in (game.get("orders") or {}).items() if int(s) in viewer_sides}
     return out
+
+
+def weapon_line(g: dict) -> str:
+    return (
+        f"{g['name']} ×{g['count']} (Длн {g['dln']}, Скр {g['skr']}, Мщ {g['msch']}, Хрк {tables.hrk_text(g['hrk'])})"
+    )
 
 
 def unit_view(unit) -> dict:
@@ -30,11 +57,8 @@ def unit_view(unit) -> dict:
         "bsp": p["bsp"],
         "pdv": p["pdv"],
         "cost": p["cost"],
-        "weapons": [
-            f"{g['name']} ×{g['count']} (Длн {g['dln']}, Скр {g['skr']}, Мщ {g['msch']}, "
-            f"Хрк {tables.hrk_text(g['hrk'])})"
-            for g in p["groups"]
-        ],  # fmt: skip
+        "shots": sum(g["count"] * g["skr"] for g in p["groups"]),
+        "weapons": [weapon_line(g) for g in p["groups"]],
         "order": s["order"],  # set only by the public reveal
         "initiative": s["initiative"],
         "acted": s["acted"],
@@ -44,66 +68,192 @@ def unit_view(unit) -> dict:
         "destroyed": s["destroyed"],
         "alive": s["figures"] > 0,
     }
-    view["summary"] = f"{s['figures']}/{s['start']} figures, {s['markers']} markers"
+    view["summary"] = _("{figures}/{start} figures, {markers} markers").format(**s)
     return view
+
+
+def _owner(u: dict) -> int:
+    return u.get("owner", u.get("side"))
+
+
+def _can_act(v: dict) -> bool:
+    """As rules.can_act, read from a unit's view (L272, L290, L621)."""
+    return v.get("alive", True) and not (v.get("in_melee") or v.get("panicked") or v.get("suppressed"))
+
+
+def acting(view: dict) -> tuple[int, int, list[dict]] | None:
+    """(side, initiative, the units that may act) now, as rules.next_slot reads it from the state (L256–266)."""
+    game = view["game"]
+    waiting = [u for u in view["units"] if (v := u.get("view") or {}).get("order") and (v.get("initiative") or 0) > 0
+               and not v.get("acted") and _can_act(v)]  # fmt: skip
+    if not waiting:
+        return None
+    level = max(u["view"]["initiative"] for u in waiting)
+    sides = {_owner(u) for u in waiting if u["view"]["initiative"] == level}
+    if len(sides) == 1:
+        side = next(iter(sides))
+    else:
+        last = (game.get("last_at") or {}).get(str(level))
+        side = game.get("first_player") if last is None else 1 - last
+    return side, level, [u for u in waiting if _owner(u) == side and u["view"]["initiative"] == level]
 
 
 def board(view: dict, viewer_sides, *, can_write: bool) -> dict:
     game = view["game"]
+    names = {s["index"]: s["name"] for s in view["sides"]}
     live = can_write and game.get("result") is None
-    turnbar = [w.text(f"Ход {game.get('turn')} из {game.get('max_turns')} · {PHASES.get(game.get('phase'), '')}",
-                      tone="now")]  # fmt: skip
+    phase = game.get("phase")
+    turnbar = [
+        w.text(
+            _("Turn {turn} of {last} · {phase}").format(
+                turn=game.get("turn"), last=game.get("max_turns"), phase=_(PHASES.get(phase, ""))
+            ),
+            tone="now",
+        )
+    ]
     if game.get("first_player") is not None:
-        turnbar.append(w.text(f"Первый игрок: side {game['first_player']}"))
-    if live and game.get("phase") == "start":
-        turnbar.append(w.button("Бросить D20: Первый игрок", "start_turn", secondary=False))
-    if live and game.get("phase") == "melee":
-        turnbar.append(w.buttons([w.button(f"Ближний бой #{m['id']}", "fight", {"melee": m["id"]})
-                                  for m in game.get("melees", []) if m["id"] not in game.get("fought", [])]))  # fmt: skip
-        turnbar.append(w.button("Конец хода", "end_turn", secondary=False))
+        turnbar.append(w.text(_("First Player: {side}").format(side=names.get(game["first_player"], ""))))
+    if live and phase == "start":
+        turnbar.append(w.button(_("Roll D20 for the First Player"), "start_turn", secondary=False))
+    if phase == "orders":
+        turnbar += _orders_widgets(view, viewer_sides, live, names)
+    if phase == "execution":
+        turnbar += _act_widgets(view, viewer_sides, live, names)
+    if live and phase == "melee":
+        turnbar.append(
+            w.buttons(
+                [
+                    w.button(_("Close combat #{n}").format(n=m["id"]), "fight", {"melee": m["id"]})
+                    for m in game.get("melees", [])
+                    if m["id"] not in game.get("fought", [])
+                ]
+            )
+        )
+        turnbar.append(w.button(_("End the turn"), "end_turn", secondary=False))
+    by_hand = full_settings((view.get("settings") or {}).get("system"))["states_by_hand"]
     groups = []
     for side in view["sides"]:
-        cards = []
-        own = side["index"] in viewer_sides
-        for u in view["units"]:
-            if u.get("owner", u.get("side")) != side["index"]:
-                continue
-            v = u.get("view") or {}
-            flags = [w.flag(label, tone) for flag, label, tone in (("in_melee", "ближний бой", "warn"),
-                     ("panicked", "паника", "bad"), ("suppressed", "огневое подавление", "warn"),
-                     ("acted", "действовал", "")) if v.get(flag)]  # fmt: skip
-            if v.get("order"):
-                flags.append(w.flag(f"«{tables.ORDER_WORDS[v['order']]}» {v.get('initiative')}"))
-            widgets = [w.counter("Маркеры ранений", v.get("markers", 0), v.get("stk")),
-                       w.text("; ".join(v.get("weapons", [])))]  # fmt: skip
-            cards.append({"key": u["key"], "title": u["name"], "subtitle": v.get("summary", ""), "flags": flags,
-                          "stats": w.stats([("ПДВ", v.get("pdv")), ("СТК", v.get("stk")), ("КБР", v.get("kbr")),
-                                            ("БСП", v.get("bsp"))]),
-                          "done": bool(v.get("acted")), "dead": not v.get("alive", True), "widgets": widgets})  # fmt: skip
+        cards = [_card(u, live and by_hand and side["index"] in viewer_sides) for u in view["units"]
+                 if _owner(u) == side["index"]]  # fmt: skip
         groups.append({"title": side["name"], "subtitle": "", "units": cards})
-        ordered = side["index"] in game.get("ordered", [])
-        if own and live and game.get("phase") == "orders" and not ordered:
-            turnbar.append(order_form(view, side["index"], game.get("cp", 10)))
-    banner = None
+    banner, footer = None, []
     if game.get("result"):
         r = game["result"]
-        title = "Ничья" if r["winner"] is None else f"Победа: side {r['winner']}"
-        banner = {"title": "Игра окончена.", "text": f"{title}, победные очки {r['vp'][0]} : {r['vp'][1]}.",
-                  "lines": [], "note": "Undo the last events to play on."}  # fmt: skip
-    return {"banner": banner, "turnbar": turnbar, "groups": groups, "footer": []}
+        title = _("A draw") if r["winner"] is None else _("Victory: {side}").format(side=names.get(r["winner"], ""))
+        banner = {
+            "title": _("Game over."),
+            "text": _("{title}, victory points {a} : {b}.").format(title=title, a=r["vp"][0], b=r["vp"][1]),
+            "lines": [],
+            "note": _("Undo the last events to play on."),
+        }
+    elif live:
+        footer.append(w.buttons([w.button(_("End the game and count the victory points"), "end_game",
+                                          attrs={"confirm": _("End the game now?")})],
+                                title=_("End the game by agreement"), folded=True))  # fmt: skip
+    return {"banner": banner, "turnbar": turnbar, "groups": groups, "footer": footer}
+
+
+def _card(u: dict, marks: bool) -> dict:
+    v = u.get("view") or {}
+    flags = [w.flag(_(label), tone) for flag, label, tone in (("in_melee", N_("in close combat"), "warn"),
+             ("panicked", N_("panic"), "bad"), ("suppressed", N_("fire suppression"), "warn"),
+             ("acted", N_("has acted"), "")) if v.get(flag)]  # fmt: skip
+    if v.get("order"):
+        flags.append(w.flag(f"«{tables.ORDER_WORDS[v['order']]}» {v.get('initiative')}"))
+    widgets = [w.counter(_("Wound markers"), v.get("markers", 0), v.get("stk")),
+               w.text("; ".join(v.get("weapons", [])))]  # fmt: skip
+    if marks and v.get("alive", True):
+        key = u["key"]
+        widgets.append(w.buttons([
+            w.button(_("No panic") if v.get("panicked") else _("Panic"), "mark",
+                     {"unit": key, "panicked": not v.get("panicked")}),
+            w.button(_("No fire suppression") if v.get("suppressed") else _("Fire suppression"), "mark",
+                     {"unit": key, "suppressed": not v.get("suppressed")}),
+        ], title=_("By hand (full rules)"), folded=True))  # fmt: skip
+    return {"key": u["key"], "title": u["name"], "subtitle": v.get("summary", ""), "flags": flags,
+            "stats": w.stats([("ПДВ", v.get("pdv")), ("СТК", v.get("stk")), ("КБР", v.get("kbr")),
+                              ("БСП", v.get("bsp"))]),
+            "done": bool(v.get("acted")), "dead": not v.get("alive", True), "widgets": widgets}  # fmt: skip
+
+
+def _orders_widgets(view: dict, viewer_sides, live: bool, names: dict) -> list[dict]:
+    """The viewer's own secret form; of the other side only whether it has given its orders (L224)."""
+    game, out = view["game"], []
+    for side in view["sides"]:
+        index = side["index"]
+        own = (game.get("orders") or {}).get(str(index)) if index in viewer_sides else None
+        if index in game.get("ordered", []) and own:  # the viewer's own cards, face down for the other side
+            unit_names = {u["key"]: u["name"] for u in view["units"]}
+            cards = ", ".join(f"{unit_names.get(k, k)} «{tables.ORDER_WORDS[c['order']]}» {c['initiative']}"
+                              for k, c in own.items())  # fmt: skip
+            out.append(w.text(_("{side}: orders given ({cards}).").format(side=names[index], cards=cards)))
+        elif index in game.get("ordered", []):
+            out.append(w.text(_("{side}: orders given.").format(side=names[index])))
+        elif index in viewer_sides and live:
+            out.append(order_form(view, index, game.get("cp", 10)))
+        else:
+            out.append(w.text(_("Waiting for the orders of {side}.").format(side=names[index])))
+    return out
 
 
 def order_form(view: dict, side: int, cp: int) -> dict:
-    """One secret form for all of a side's units: an order and an initiative each, spending all command points."""
+    """One secret form for all of a side's units: an order and an initiative each, spending all command points.
+    The initiatives start shared out so that they already add up to the side's points (L216–220)."""
     fields = []
-    for u in view["units"]:
-        v = u.get("view") or {}
-        if u.get("owner", u.get("side")) != side or not v.get("alive", True) or v.get("in_melee") or v.get("panicked"):
-            continue
-        fields.append({"name": f"{u['key']}:order", "label": f"{u['name']}: приказ", "kind": "choice",
-                       "choices": [[k, word] for k, word in tables.ORDER_WORDS.items()]})  # fmt: skip
-        fields.append({"name": f"{u['key']}:initiative", "label": "инициатива", "kind": "number", "min": 0, "max": cp})
-    return w.order_form("give_orders", fields=fields, title=f"Приказы: {cp} командных очков, все нужно потратить")
+    units = [u for u in view["units"] if _owner(u) == side and (v := u.get("view") or {}).get("alive", True)
+             and not v.get("in_melee") and not v.get("panicked")]  # fmt: skip
+    share, rest = divmod(cp, len(units)) if units else (0, 0)
+    for i, u in enumerate(units):
+        fields.append({"name": f"{u['key']}:order", "label": _("{unit}: order").format(unit=u["name"]),
+                       "kind": "choice", "choices": [{"value": k, "label": word}
+                                                     for k, word in tables.ORDER_WORDS.items()]})  # fmt: skip
+        fields.append({"name": f"{u['key']}:initiative", "label": _("{unit}: initiative").format(unit=u["name"]),
+                       "kind": "number", "min": 0, "max": cp, "value": share + (1 if i < rest else 0)})  # fmt: skip
+    title = ngettext("Orders: {n} command point, all must be spent", "Orders: {n} command points, all must be spent",
+                     cp).format(n=cp)  # fmt: skip
+    form = w.order_form("give_orders", fields=fields, title=title)
+    form["submit"] = _("Give the orders in secret")
+    return form
+
+
+def _act_widgets(view: dict, viewer_sides, live: bool, names: dict) -> list[dict]:
+    """Whose unit acts now; on its owner's phone a form per unit that may act: what it does, the target, its
+    cover, and the dice rolled at the table (left empty, the server rolls)."""
+    now = acting(view)
+    if now is None:
+        return []
+    side, level, units = now
+    out = [w.text(_("{side} acts: initiative {n}.").format(side=names.get(side, ""), n=level), tone="now")]
+    if not live or side not in viewer_sides:
+        return out
+    enemies = [
+        {"value": u["key"], "label": u["name"]}
+        for u in view["units"]
+        if _owner(u) != side and (v := u.get("view") or {}).get("alive", True) and not v.get("in_melee")
+    ]
+    covers = [{"value": c, "label": tables.COVER_WORDS[c]} for c in tables.COVERS]
+    for u in units:
+        v = u["view"]
+        doings = [{"value": d, "label": _(DOINGS[d])} for d in DOINGS_BY_ORDER[v["order"]]]
+        fields = [{"name": "unit", "label": _("Unit that acts"), "kind": "choice",
+                   "choices": [{"value": u["key"], "label": u["name"]}]},
+                  {"name": "do", "label": _("What it does"), "kind": "choice", "choices": doings}]  # fmt: skip
+        if enemies:
+            fields += [
+                {"name": "target", "label": _("Target"), "kind": "choice", "choices": enemies},
+                {"name": "cover", "label": _("Cover of the target"), "kind": "choice", "choices": covers},
+            ]
+        boxes = min(2 * v.get("shots", 1), MAX_DICE_BOXES) if v["order"] != "move" else 0
+        dice = [{"label": f"D20 {i}", "faces": 20} for i in range(1, boxes + 1)]
+        question = _("{unit}: «{order}», initiative {n}").format(unit=u["name"], order=tables.ORDER_WORDS[v["order"]],
+                                                                  n=v["initiative"])  # fmt: skip
+        if dice:
+            out.append(w.text(_("Dice rolled at the table, in order: the hit tests, then the wound tests. Leave "
+                                "them empty and the server rolls.")))  # fmt: skip
+        form = w.prompt(question, "act", fields=fields, dice=dice)
+        form["submit"] = _("Carry out the order")
+        out.append(form)
+    return out
 
 
 def describe_event(event, names: dict) -> str:
@@ -114,41 +264,46 @@ def describe_event(event, names: dict) -> str:
         return units.get(key, key)
 
     def side(i):
-        return sides.get(i, f"side {i}")
+        return sides.get(i, _("side {n}").format(n=i))
+
+    def cards(orders: dict) -> str:
+        return ", ".join(f"{unit(k)} «{tables.ORDER_WORDS[v['order']]}» {v['initiative']}" for k, v in orders.items())
 
     kind = event.type
     if kind == "turn_started":
-        return f"Ход {p['turn']}: Первый игрок — {side(p['first_player'])}."
+        return _("Turn {turn}: the First Player is {side}.").format(turn=p["turn"], side=side(p["first_player"]))
     if kind == "orders_given":
-        return (
-            f"{side(p['side'])}: приказы отданы ("
-            + ", ".join(
-                f"{unit(k)} «{tables.ORDER_WORDS[v['order']]}» {v['initiative']}" for k, v in p["orders"].items()
-            )
-            + ")."
-        )
+        return _("{side}: orders given ({cards}).").format(side=side(p["side"]), cards=cards(p["orders"]))
     if kind == "orders_revealed":
-        return (
-            "Карточки приказов вскрыты: "
-            + ", ".join(
-                f"{unit(k)} «{tables.ORDER_WORDS[v['order']]}» {v['initiative']}" for k, v in p["orders"].items()
-            )
-            + "."
-        )
+        return _("The order cards are revealed: {cards}.").format(cards=cards(p["orders"]))
     if kind == "activated":
-        return f"{unit(p['unit'])} исполняет приказ" + (" (движение)." if p.get("moved") else ".")
+        text = _("{unit} carries out its order (moving).") if p.get("moved") else _("{unit} carries out its order.")
+        return text.format(unit=unit(p["unit"]))
     if kind == "shot":
-        return f"{unit(p['unit'])} стреляет по {unit(p['target'])}: {p['summary']}"
+        return _("{unit} shoots at {target}: {summary}").format(unit=unit(p["unit"]), target=unit(p["target"]),
+                                                                 summary=shot_summary(p))  # fmt: skip
     if kind == "melee_started":
-        return "Ближний бой: " + ", ".join(unit(k) for k in p["units"]) + "."
-    if kind == "melee_fought":
-        return f"Ближний бой #{p['melee']}: {p['summary']}"
+        return _("Close combat: {units}.").format(units=", ".join(unit(k) for k in p["units"]))
+    if kind == "melee_fought":  # from the numbers, so each reader gets his own language (not the writer's)
+        fates = "; ".join(_("{unit}: {removed} removed, {markers} markers left").format(unit=unit(k), **f)
+                          for k, f in p["units"].items())  # fmt: skip
+        who = _("no winner") if p.get("winner") is None else _("the winner: {side}").format(side=side(p["winner"]))
+        return _("Close combat #{n}: {fates}; {who}.").format(n=p["melee"], fates=fates, who=who)
     if kind == "turn_ended":
-        return f"Ход {p['turn']} окончен."
+        return _("Turn {turn} is over.").format(turn=p["turn"])
     if kind == "game_over":
-        who = "ничья" if p["winner"] is None else f"победа {side(p['winner'])}"
-        return f"Игра окончена: {who}, победные очки {p['vp'][0]} : {p['vp'][1]}."
+        who = _("a draw") if p["winner"] is None else _("victory of {side}").format(side=side(p["winner"]))
+        return _("Game over: {who}, victory points {a} : {b}.").format(who=who, a=p["vp"][0], b=p["vp"][1])
     if kind == "marked":
-        flags = ", ".join(f"{k}={v}" for k, v in p.items() if k != "unit")
-        return f"{unit(p['unit'])}: {flags} (вручную)."
+        words = {"panicked": (_("panic"), _("no panic")), "suppressed": (_("fire suppression"),
+                 _("no fire suppression"))}  # fmt: skip
+        flags = ", ".join(words[k][0 if v else 1] for k, v in p.items() if k in words)
+        return _("{unit}: {flags} (by hand).").format(unit=unit(p["unit"]), flags=flags)
     return kind
+
+
+def shot_summary(p: dict) -> str:
+    """The shot's outcome in the reader's language, from the numbers the event keeps."""
+    return _("hit on {need}+: {hits} hits, {wounds} wounds; {removed} figures removed, {markers} markers left.").format(
+        need=p["need"], hits=p["hits"], wounds=p["wounds"], removed=p["removed"], markers=p["markers"]
+    )

@@ -28,6 +28,7 @@ import numpy as np
 
 from rules.contract import SimulatorPart
 from rules.contract.simulator import Prepared
+from rules.i18n import N_
 from rules.systems.zvezdny_desant import tables
 from rules.systems.zvezdny_desant.settings import full_settings
 from rules.systems.zvezdny_desant.simulate.engine import simulate
@@ -35,20 +36,28 @@ from rules.systems.zvezdny_desant.simulate.model import MODEL_VERSION, Match, bu
 
 MODEL_DESCRIPTION = __doc__
 
+ORDER_LABELS = {"defence": "«Оборона»", "attack": "«Атака»"}
+COVER_LABELS = {c: f"{tables.COVER_WORDS[c]}" for c in tables.COVERS}
+# "title" labels a field, "description" helps, "x-labels" name an enum's values (rules/jobs/forms.py); all N_().
 PARAMS_SCHEMA = {
     "type": "object",
     "additionalProperties": False,
     "properties": {
-        "mode": {"enum": ["firefight", "melee"], "default": "firefight",
-                 "description": "Shoot it out at a distance, or fight one melee from the start"},
-        "distance": {"type": "integer", "minimum": 1, "maximum": 200, "default": 24,
-                     "description": "Steps between the sides; a weapon shoots only if its Длн reaches"},
-        "order_a": {"enum": ["defence", "attack"], "default": "defence", "description": "Side A's order"},
-        "order_b": {"enum": ["defence", "attack"], "default": "defence", "description": "Side B's order"},
-        "cover_a": {"enum": list(tables.COVERS), "default": "open", "description": "Cover side A stands in"},
-        "cover_b": {"enum": list(tables.COVERS), "default": "open", "description": "Cover side B stands in"},
-        "turns": {"type": "integer", "minimum": 1, "maximum": 50,
-                  "description": "Game length; default: the max_turns setting (5)"},
+        "mode": {"enum": ["firefight", "melee"], "default": "firefight", "title": N_("Mode"),
+                 "x-labels": {"firefight": N_("Firefight"), "melee": N_("Close combat")},
+                 "description": N_("Shoot it out at a distance, or fight one melee from the start")},
+        "distance": {"type": "integer", "minimum": 1, "maximum": 200, "default": 24, "title": N_("Distance, steps"),
+                     "description": N_("Steps between the sides; a weapon shoots only if its Длн reaches")},
+        "order_a": {"enum": ["defence", "attack"], "default": "defence", "title": N_("Side A's order"),
+                    "x-labels": ORDER_LABELS},
+        "order_b": {"enum": ["defence", "attack"], "default": "defence", "title": N_("Side B's order"),
+                    "x-labels": ORDER_LABELS},
+        "cover_a": {"enum": list(tables.COVERS), "default": "open", "title": N_("Cover side A stands in"),
+                    "x-labels": COVER_LABELS},
+        "cover_b": {"enum": list(tables.COVERS), "default": "open", "title": N_("Cover side B stands in"),
+                    "x-labels": COVER_LABELS},
+        "turns": {"type": "integer", "minimum": 1, "maximum": 50, "title": N_("Turns"),
+                  "description": N_("Game length; default: the max_turns setting (5)")},
     },
 }  # fmt: skip
 
@@ -58,23 +67,31 @@ class ZvezdnyDesantSimulator(SimulatorPart):
     params_schema = PARAMS_SCHEMA
     job_kinds = ("rosters", "units")
     simulated = (
-        "The First Player roll-off every turn, ties re-rolled (§3.1, A6).",
-        "Activation in initiative order with ties alternating from the First Player (§3.4).",
-        "The hit test with the orders of both sides, cover and the 4+…20+ bounds (§3.10, A1).",
-        "Wound tests per armour class with Хрк and Мщ; weapons without a number for a class never wound it (§3.11, A8).",
-        "Weapon range (Длн) against the distance between the sides (§3.8).",
-        "Wound markers pooled per unit and removed by СТК, leftovers kept (§3.11).",
-        "A multi-sided melee with the +1/+2 БСП pluses, the cap at 20, extra strikes and wounds per strike (§3.13).",
-        "The game length and victory points: full cost, half cost above ½ losses (§1.6, §3.15, A23).",
+        N_("The First Player roll-off every turn, ties re-rolled (§3.1, A6)."),
+        N_("Activation in initiative order with ties alternating from the First Player (§3.4)."),
+        N_("The hit test with the orders of both sides, cover and the 4+…20+ bounds (§3.10, A1)."),
+        N_(
+            "Wound tests per armour class with Хрк and Мщ; weapons without a number for a class never wound it (§3.11, A8)."
+        ),
+        N_("Weapon range (Длн) against the distance between the sides (§3.8)."),
+        N_("Wound markers pooled per unit and removed by СТК, leftovers kept (§3.11)."),
+        N_(
+            "A multi-sided melee with the +1/+2 БСП pluses, the cap at 20, extra strikes and wounds per strike (§3.13)."
+        ),
+        N_("The game length and victory points: full cost, half cost above ½ losses (§1.6, §3.15, A23)."),
     )
     left_out = (
-        "Movement, terrain, line of sight, grey zones and Command Distance: no map, one distance and one cover per side.",
-        "Choosing orders and spreading command points: one order per side for the game, equal initiatives.",
-        "Assaults and closing in: the melee mode starts with everyone in base contact; no shooting then.",
-        "Target choice: always the first living enemy unit in roster order; casualties leave the last weapon group first.",
-        "Figures out of sight or range that cannot die; cover that differs between figures of a unit.",
-        "Re-rolls, panic, fire suppression and shooting morale (full rules, A2–A4).",
-        "Vehicles (the demo covers infantry only).",
+        N_(
+            "Movement, terrain, line of sight, grey zones and Command Distance: no map, one distance and one cover per side."
+        ),
+        N_("Choosing orders and spreading command points: one order per side for the game, equal initiatives."),
+        N_("Assaults and closing in: the melee mode starts with everyone in base contact; no shooting then."),
+        N_(
+            "Target choice: always the first living enemy unit in roster order; casualties leave the last weapon group first."
+        ),
+        N_("Figures out of sight or range that cannot die; cover that differs between figures of a unit."),
+        N_("Re-rolls, panic, fire suppression and shooting morale (full rules, A2–A4)."),
+        N_("Vehicles (the demo covers infantry only)."),
     )
 
     def check_settings(self, settings: dict | None) -> dict:

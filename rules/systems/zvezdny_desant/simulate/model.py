@@ -12,6 +12,7 @@ from fractions import Fraction
 import numpy as np
 
 from rules.contract import RuleInputError
+from rules.i18n import _
 from rules.systems.zvezdny_desant import tables
 from rules.systems.zvezdny_desant.army import cost_entry
 from rules.systems.zvezdny_desant.profile import compile_unit
@@ -75,11 +76,11 @@ def side_units(side: dict, settings: dict) -> tuple[list[dict], list[str]]:
         warnings += [i.message for i in issues if i.severity != "info"]
         unit = compile_unit(entry, settings)
         if unit["figures"] == 0:
-            warnings.append(f"{unit['name']}: no figures, left out.")
+            warnings.append(_("{name}: no figures, left out.").format(name=unit["name"]))
             continue
         if not unit["groups"]:
-            warnings.append(f"{unit['name']}: no ranged weapon, it never shoots.")
-        units += [{**unit, "cost": cost} for _ in range(count)]
+            warnings.append(_("{name}: no ranged weapon, it never shoots.").format(name=unit["name"]))
+        units += [{**unit, "cost": cost} for _i in range(count)]
     return units, warnings
 
 
@@ -87,14 +88,16 @@ def build_match(side_a: dict, side_b: dict, params: dict, settings: dict) -> tup
     a, warn_a = side_units(side_a, settings)
     b, warn_b = side_units(side_b, settings)
     if not a or not b:
-        raise RuleInputError({"sides": "Each side needs at least one unit with figures."})
+        raise RuleInputError({"sides": _("Each side needs at least one unit with figures.")})
     if len(a) + len(b) > MAX_UNITS:
-        raise RuleInputError({"sides": f"At most {MAX_UNITS} units in one simulated battle."})
+        raise RuleInputError(
+            {"sides": _("At most {max_units} units in one simulated battle.").format(max_units=MAX_UNITS)}
+        )
     units = a + b
     side = np.array([0] * len(a) + [1] * len(b))
     g_max = max(1, max(len(u["groups"]) for u in units))
     shape = (len(units), g_max)
-    g_count, g_offset, g_dice, g_msch = (np.zeros(shape, dtype=np.int64) for _ in range(4))
+    g_count, g_offset, g_dice, g_msch = (np.zeros(shape, dtype=np.int64) for _i in range(4))
     g_in_range = np.zeros(shape, dtype=bool)
     p_wound = np.zeros((len(units), g_max, len(units)))
     w_need = np.full((len(units), g_max, len(units)), tables.D20 + 1, dtype=np.int64)

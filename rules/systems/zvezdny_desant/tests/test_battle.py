@@ -286,5 +286,5 @@ def test_flat_order_form_fields_and_the_board():
     assert "«Атака» 4" not in json.dumps(board, ensure_ascii=False)  # side 0's secret card is not on side 1's board
     names = {"units": {k: u.name for k, u in t.state.units.items()}, "sides": {0: "A", 1: "B"}}
     lines = [SYSTEM.battle.describe_event(Event(e["seq"], e["type"], e["payload"]), names) for e in t.events]
-    assert lines[0].startswith("Ход 1: Первый игрок")
+    assert lines[0].startswith("Turn 1: the First Player is A")
     assert "«Атака» 4" in lines[1]

@@ -7,15 +7,25 @@
   if (!api || !api.canWrite) return;
   var data = api.data;
 
-  function send(_path, body) {
+  // Sends a test; the sheet stays open until the server answers, and after a refusal it shows why, with every
+  // field and die as typed (issue 19).
+  function send(body, sheetEl, formEl) {
     var inputs = Object.assign({}, body.inputs);
-    if (body.dice) inputs.dice = body.dice;
-    api.command(body.action, inputs);
+    if (body.dice && body.dice.length) inputs.dice = body.dice;
+    var go = formEl.querySelector("button[value=go]");
+    if (go) go.disabled = true;
+    api.clearFormError(formEl);
+    api.command(body.action, inputs, body.label, { ownErrors: true }).then(function (res) {
+      if (go) go.disabled = false;
+      if (res.ok || res.queued) sheetEl.close();
+      else api.formError(formEl, res);
+    });
   }
 
   // The action sheet: shot, melee, grenade, repair, capture --------------------------------------------------
   var sheet = document.getElementById("action-sheet");
   var form = document.getElementById("action-form");
+  var dice = form ? api.diceBoxes(form.querySelector("[data-dice-boxes]")) : null;
 
   function option(value, label) {
     var o = document.createElement("option");
@@ -143,7 +153,8 @@
       return u.alive && !u.mine && Array.prototype.some.call(form.elements.target.options, function (o) { return o.value === u.key; });
     })[0];
     if (firstEnemy) form.elements.target.value = firstEnemy.key;
-    form.elements.dice.value = "";
+    dice.clear();
+    api.clearFormError(form);
     ["steps", "gun_steps", "climb_steps", "obstacles", "forward", "backward", "sideways", "turns", "degrees",
      "length_steps", "rise_steps", "note"].forEach(function (name) {
       if (form.elements[name]) form.elements[name].value = "";
@@ -151,72 +162,80 @@
     form.elements.reaches_edge.checked = false;
     fillSides();
     refreshSheet();
+    askDice();
     if (sheet.showModal) sheet.showModal();
     else sheet.setAttribute("open", "");
+  }
+
+  // The dice boxes follow the test and its inputs (battle.js diceBoxes).
+  function askDice() {
+    var body = sheetBody();
+    dice.update(body.action, body.inputs);
   }
 
   if (form) {
     form.addEventListener("change", function (ev) {
       if (["action", "unit", "target", "soldier"].indexOf(ev.target.name) >= 0) refreshSheet();
+      if (ev.target.name !== "die") askDice();
     });
+    form.addEventListener("input", askDice); // a distance typed, a die typed: the boxes follow
     form.addEventListener("submit", function (ev) {
       ev.preventDefault();
       if (ev.submitter && ev.submitter.value === "cancel") {
         sheet.close();
         return;
       }
-      var f = form.elements;
-      var action = f.action.value;
-      var spec = (data().actions || {})[action] || {};
-      var inputs = { unit: f.unit.value };
-      if (spec.actor_soldier && f.soldier.value && !f.soldier.closest(".field").hidden) {
-        inputs.soldier = parseInt(f.soldier.value, 10);
-      }
-      var actorUnit = unitByKey(f.unit.value);
-      if (action === "shoot" && actorUnit && actorUnit.kind === "gun" && f.crew.value) {
-        inputs.crew_unit = f.crew.value.split("|")[0];
-        inputs.crew_soldier = parseInt(f.crew.value.split("|")[1], 10);
-      }
-      if (spec.target !== false) inputs.target = f.target.value;
-      if (spec.target_soldier && f.target_soldier.value && !f.target_soldier.closest(".field").hidden) {
-        inputs.target_soldier = parseInt(f.target_soldier.value, 10);
-      }
-      if (spec.weapon && f.weapon.value) inputs.weapon = f.weapon.value;
-      if (spec.distance && !f.distance.closest(".field").hidden) {
-        var n = f.distance.value.trim();
-        if (n !== "") inputs[f.distance_unit.value === "cm" ? "distance_cm" : "distance_steps"] = Number(n);
-      }
-      if (spec.cover) inputs.cover = f.cover.value;
-      if (spec.surprise) inputs.surprise = f.surprise.checked;
-      if (spec.aimed && !f.aimed.closest(".field").hidden && f.aimed.checked) inputs.aimed = true;
-      if (spec.charge) inputs.charge = f.charge.value;
-      if (spec.hit_result) {
-        inputs.hit = f.hit_result.value !== "miss";
-        inputs.fell = f.hit_result.value === "fell";
-      }
-      if (action === "grenade" || action === "ammo_refresh") delete inputs.target;
-      if (spec.path) inputs.path = movePath(f, actorUnit);
-      if (spec.jump) {
-        inputs.length_steps = num(f.length_steps.value);
-        if (f.rise_steps.value.trim() !== "") inputs.rise_steps = num(f.rise_steps.value);
-      }
-      if (action === "tow") inputs.op = "start";
-      if (spec.armour_die) inputs.die = parseInt(f.armour_die.value, 10);
-      if (spec.reaches_edge) inputs.reaches_edge = f.reaches_edge.checked;
-      if (spec.sides) {
-        inputs = { sides: Array.prototype.map.call(form.querySelectorAll("input[name=side]:checked"), function (cb) {
-          return parseInt(cb.value, 10);
-        }) };
-        if (f.note.value.trim()) inputs.note = f.note.value.trim();
-      }
-      var typed = f.dice.value.trim();
-      var body = { action: action, inputs: inputs };
-      if (typed) {
-        body.dice = typed.split(/[\s,;]+/).filter(Boolean).map(function (x) { return parseInt(x, 10); });
-      }
-      sheet.close();
-      send("actions", body);
+      send(sheetBody(), sheet, form);
     });
+  }
+
+  function sheetBody() {
+    var f = form.elements;
+    var action = f.action.value;
+    var spec = (data().actions || {})[action] || {};
+    var inputs = { unit: f.unit.value };
+    if (spec.actor_soldier && f.soldier.value && !f.soldier.closest(".field").hidden) {
+      inputs.soldier = parseInt(f.soldier.value, 10);
+    }
+    var actorUnit = unitByKey(f.unit.value);
+    if (action === "shoot" && actorUnit && actorUnit.kind === "gun" && f.crew.value) {
+      inputs.crew_unit = f.crew.value.split("|")[0];
+      inputs.crew_soldier = parseInt(f.crew.value.split("|")[1], 10);
+    }
+    if (spec.target !== false) inputs.target = f.target.value;
+    if (spec.target_soldier && f.target_soldier.value && !f.target_soldier.closest(".field").hidden) {
+      inputs.target_soldier = parseInt(f.target_soldier.value, 10);
+    }
+    if (spec.weapon && f.weapon.value) inputs.weapon = f.weapon.value;
+    if (spec.distance && !f.distance.closest(".field").hidden) {
+      var n = f.distance.value.trim();
+      if (n !== "") inputs[f.distance_unit.value === "cm" ? "distance_cm" : "distance_steps"] = Number(n);
+    }
+    if (spec.cover) inputs.cover = f.cover.value;
+    if (spec.surprise) inputs.surprise = f.surprise.checked;
+    if (spec.aimed && !f.aimed.closest(".field").hidden && f.aimed.checked) inputs.aimed = true;
+    if (spec.charge) inputs.charge = f.charge.value;
+    if (spec.hit_result) {
+      inputs.hit = f.hit_result.value !== "miss";
+      inputs.fell = f.hit_result.value === "fell";
+    }
+    if (action === "grenade" || action === "ammo_refresh") delete inputs.target;
+    if (spec.path) inputs.path = movePath(f, actorUnit);
+    if (spec.jump) {
+      inputs.length_steps = num(f.length_steps.value);
+      if (f.rise_steps.value.trim() !== "") inputs.rise_steps = num(f.rise_steps.value);
+    }
+    if (action === "tow") inputs.op = "start";
+    if (spec.armour_die) inputs.die = parseInt(f.armour_die.value, 10);
+    if (spec.reaches_edge) inputs.reaches_edge = f.reaches_edge.checked;
+    if (spec.sides) {
+      inputs = { sides: Array.prototype.map.call(form.querySelectorAll("input[name=side]:checked"), function (cb) {
+        return parseInt(cb.value, 10);
+      }) };
+      if (f.note.value.trim()) inputs.note = f.note.value.trim();
+    }
+    var label = f.action.options[f.action.selectedIndex] ? f.action.options[f.action.selectedIndex].textContent : action;
+    return { action: action, inputs: inputs, dice: dice.typed(), label: label };
   }
 
   function num(text) {
@@ -250,6 +269,16 @@
   // The grenade's burst: the players say who is within 1 step of it, then the server rolls 1Д20 each.
   var burstSheet = document.getElementById("burst-sheet");
   var burstForm = document.getElementById("burst-form");
+  var burstDice = burstForm ? api.diceBoxes(burstForm.querySelector("[data-dice-boxes]")) : null;
+
+  function burstBody() {
+    var victims = Array.prototype.map.call(burstForm.querySelectorAll("#burst-victims input[type=checkbox]:checked"), function (cb) {
+      var parts = cb.value.split("|");
+      return parts[1] ? { unit: parts[0], soldier: parseInt(parts[1], 10) } : { unit: parts[0] };
+    });
+    return { action: "grenade_burst", inputs: { throw: parseInt(burstForm.dataset.throw, 10), victims: victims },
+             dice: burstDice.typed(), label: gettext("Grenade burst") };
+  }
 
   function openBurst(seq, steps) {
     if (!burstSheet) return;
@@ -276,23 +305,20 @@
         box.appendChild(label);
       });
     });
-    burstForm.elements.dice.value = "";
+    burstDice.clear();
+    api.clearFormError(burstForm);
     if (burstSheet.showModal) burstSheet.showModal();
     else burstSheet.setAttribute("open", "");
   }
 
   if (burstForm) {
+    burstForm.addEventListener("input", function () {
+      var body = burstBody();
+      burstDice.update(body.action, body.inputs);
+    });
     burstForm.addEventListener("submit", function (ev) {
       ev.preventDefault();
-      var victims = Array.prototype.map.call(burstForm.querySelectorAll("input[type=checkbox]:checked"), function (cb) {
-        var parts = cb.value.split("|");
-        return parts[1] ? { unit: parts[0], soldier: parseInt(parts[1], 10) } : { unit: parts[0] };
-      });
-      var body = { action: "grenade_burst", inputs: { throw: parseInt(burstForm.dataset.throw, 10), victims: victims } };
-      var typed = burstForm.elements.dice.value.trim();
-      if (typed) body.dice = typed.split(/[\s,;]+/).filter(Boolean).map(function (x) { return parseInt(x, 10); });
-      burstSheet.close();
-      send("actions", body);
+      send(burstBody(), burstSheet, burstForm);
     });
   }
 

@@ -132,7 +132,8 @@
   function renderShot(container, odds) {
     var list = statList(container);
     var infantry = !odds.strength_loss;
-    list.appendChild(el("div", { "class": "odds-stat muted" }, interpolate(gettext("Distance %(steps)s steps · armour %(armour)s · ammo %(ammo)s"), { steps: odds.steps, armour: odds.armour, ammo: odds.ammo_cost }, true)));
+    // A line of text, not a dt/dd pair: it goes before the <dl>, where it is valid HTML (axe definition-list).
+    container.insertBefore(el("p", { "class": "odds-stat muted" }, interpolate(gettext("Distance %(steps)s steps · armour %(armour)s · ammo %(ammo)s"), { steps: odds.steps, armour: odds.armour, ammo: odds.ammo_cost }, true)), list);
     statRow(list, gettext("Hit"), odds.p_hit);
     statRow(list, gettext("Any damage"), odds.p_damage);
     statRow(list, infantry ? gettext("Target killed") : gettext("Target destroyed"), odds.p_destroyed);

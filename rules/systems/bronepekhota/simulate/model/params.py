@@ -1,0 +1,136 @@
+"""Constants, the job's parameters and the settings the model reads."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rules import dice as dicelib
+from rules.errors import RuleInputError
+from rules.systems.bronepekhota import tables
+from rules.systems.bronepekhota.settings import SETTINGS_BY_KEY
+from rules.systems.bronepekhota.settings import defaults as default_settings
+
+MODEL_VERSION = 1
+FACES = dicelib.BOOK_FACES
+
+SOLDIER, VEHICLE, GUN = 0, 1, 2
+ABOARD, DISMOUNTED, NO_PILOT = 0, 1, 2  # a vehicle's pilot; for a gun ABOARD = crewed, NO_PILOT = no crew
+SURVIVED, PANICKED, KILLED = 0, 1, 2
+OUTCOME_DRAW, OUTCOME_A, OUTCOME_B = 0, 1, 2
+# Slot kinds: whose weapon a shot slot fires.
+PERSONAL, VEHICLE_GUN, CREWED_GUN, CREW_FALLBACK = 0, 1, 2, 3
+
+# Stand-in pilot or crew of a duel: the book's example infantryman (Бр 3 Рис.27, ББ 2 Рис.50, Ск 4 p.14).
+STAND_IN = {"armour": 3, "melee": 2, "speed": 4}
+
+APPROACHES = ("advance", "hold")
+INITIATIVE_CHOICES = ("rolled", "a", "b")
+COVER_CHOICES = tuple(c for c in tables.COVER_CHOICES if c != tables.COVER_HIDDEN)
+MAX_DISTANCE = 200
+MAX_ROUNDS = 50
+
+# Which settings change this model, and why the others do not (shown on the job page).
+SIMULATED_SETTINGS = {
+    "mode": "Only virtual shooting can be simulated; real shooting is refused.",
+    "ammo_limited": "Vehicles and guns spend ammo before each shot.",
+    "ammo_refreshes": "A vehicle or gun that runs dry refills its track, this many times.",
+    "grenades": "Soldiers may throw a grenade instead of shooting (target and thrower only).",
+    "jump_packs": "A soldier with «ПрN» moves max(Ск, N) steps.",
+    "aimed_fire": "Soldiers who cannot reach otherwise stay and fire aimed.",
+    "panic": "Survival tests equal to «Бр» panic: pilots bail out, flee and may desert.",
+    "blast_cover": "Cover counts against grenades when on.",
+    "ammo_short_shot": "Strict: a shot needs ammo for all its dice.",
+    "flyer_full_speed_each_move": "Flyers move twice their speed when on, once when off.",
+    "captured_acts_next_round": "A re-boarded vehicle acts from the next round when on.",
+    "panic_ends_actions": "A panicked soldier acts no more this round when on.",
+    "panic_flyer_lands_safely": "A panicking flying pilot lands first when on; off, the flyer stays up, pilotless.",
+    "survival_die": "The die of every survival test.",
+    "cover_exactly_half": "The bonus when the chosen cover is 'exactly half hidden'.",
+    "gun_rof_rule": "Per gun: a gun fires up to its RoF shots; per barrel: each weapon once.",
+    "virtual_infantry_damage": "A hit infantryman dies, or takes a survival test (house rule).",
+}
+IGNORED_SETTINGS = {
+    "special_properties": "Blast specials are not simulated: without a map nobody knows who stands within 2 steps.",
+    "blast_hits_target": "Blasts are not simulated.",
+    "balance_info_percent": "Used by the verdict, not by the battles.",
+    "balance_warning_percent": "Used by the verdict, not by the battles.",
+    "deployment_order": "Both armies deploy on their lines; the order of placing does not matter without a map.",
+    "initiative_reroll": "With two players only the two tied players can re-roll: both readings are the same.",
+    "half_step_obstacle_free": "No terrain in the model.",
+    "obstacle_cost_additive": "No terrain in the model.",
+    "jump_downward_height": "No heights in the model.",
+    "shooting_ban": "In the model crews stand with their guns, so both readings ban the same shots.",
+    "melee_in_contact": "Elements in contact may always attack: stepping out and back in is a new contact.",
+    "lying_vehicle_defence": "Vehicles only lie down in real shooting.",
+    "dismounted_pilot_rejoins_squad": "A dismounted pilot always acts with his squad's activation.",
+    "airborne_no_melee": "Flyers hover and never touch anyone, so they never fight in melee.",
+    "armour_test_after_damage": "The armour test is real shooting only.",
+    "enforce_mount_limit": "Roster validation, not battle.",
+    "repair_needs_idle_soldier": "Repair is not simulated.",
+    "repair_cap_at_max": "Repair is not simulated.",
+    "dispute_die": "No disputes in a simulation.",
+    "grenade_replaces_shot": "A grenade always replaces the soldier's shot here (the default reading); "
+    "throwing and shooting in one round is not simulated.",
+    # single-reading interpretations (settings.INTERPRETATION): the model already reads them that way
+    "armlist_data_source": "The numbers come from the profiles of the armies' rosters.",
+    "cost_per": "Costs come from the rosters: each squad, vehicle and gun Armlist has its own.",
+    "grenade_damage_section": "Grenade damage follows §7.4 II–III, the only reading.",
+    "distance_measured_between": "No map: distances are whole steps between the elements' advances.",
+    "light_heavy_mechanics": "Light and heavy vehicles differ only in where the pilot figure stands.",
+    "twin_cannon_names": "Two names for one gun: a data matter.",
+    "speed_sectors_from": "Speed sectors are read from the profiles' data.",
+}
+
+
+# Parameters ------------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class BattleParams:
+    distance: int = 14  # steps between the deployment lines (the book wants >= 12–14, p.3–4)
+    cover_a: str = tables.COVER_NONE  # Table 5 cover of side A's elements against shots
+    cover_b: str = tables.COVER_NONE
+    rounds: int = 8
+    initiative: str = "rolled"  # who holds the initiative in round 1: "rolled", "a" or "b"
+    approach: str = "advance"  # "advance": everyone closes; "hold": elements that can reach an enemy stay and shoot
+
+    def check(self) -> BattleParams:
+        errors = {}
+        if (
+            isinstance(self.distance, bool)
+            or not isinstance(self.distance, int)
+            or not 1 <= self.distance <= MAX_DISTANCE
+        ):
+            errors["distance"] = f"The starting distance must be a whole number of steps from 1 to {MAX_DISTANCE}."
+        if isinstance(self.rounds, bool) or not isinstance(self.rounds, int) or not 1 <= self.rounds <= MAX_ROUNDS:
+            errors["rounds"] = f"The number of rounds must be a whole number from 1 to {MAX_ROUNDS}."
+        for key in ("cover_a", "cover_b"):
+            if getattr(self, key) not in COVER_CHOICES:
+                errors[key] = f"Cover must be one of: {', '.join(COVER_CHOICES)} (a hidden target cannot be shot)."
+        if self.initiative not in INITIATIVE_CHOICES:
+            errors["initiative"] = "Initiative in round 1 must be 'rolled', 'a' or 'b'."
+        if self.approach not in APPROACHES:
+            errors["approach"] = "The approach must be 'advance' or 'hold'."
+        if errors:
+            raise RuleInputError(errors)
+        return self
+
+    def as_dict(self) -> dict:
+        return {
+            "distance": self.distance,
+            "cover_a": self.cover_a,
+            "cover_b": self.cover_b,
+            "rounds": self.rounds,
+            "initiative": self.initiative,
+            "approach": self.approach,
+        }
+
+
+def resolve_settings(overrides: dict | None) -> dict:
+    """Defaults of settings.py with the given overrides, each checked; real shooting is refused."""
+    merged = default_settings()
+    for key, value in (overrides or {}).items():
+        if key not in SETTINGS_BY_KEY:
+            raise RuleInputError({f"settings.{key}": "unknown setting"})
+        merged[key] = SETTINGS_BY_KEY[key].check(value)
+    if merged["mode"] != "virtual":
+        raise RuleInputError({"settings.mode": "Only virtual shooting can be simulated: real shots are physical."})
+    return merged

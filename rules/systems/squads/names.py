@@ -1,0 +1,100 @@
+"""The book's names in the reader's language (issue #16): tables.py keeps the book's Russian words as data (the
+packs and the glossary hold them); a screen shows these English msgids, whose Russian translations in
+locale/ru are exactly the book's words (tests/test_russian.py holds the two equal)."""
+
+from __future__ import annotations
+
+from rules.i18n import N_, _
+
+LEVELS = {
+    "recruit": N_("Recruit"),
+    "regular": N_("Regular"),
+    "veteran": N_("Veteran"),
+    "elite": N_("Elite"),
+}
+WEAPONS = {
+    "pistol": N_("Pistol/revolver"),
+    "rifle": N_("Rifle"),
+    "assault_rifle": N_("Assault rifle/submachine gun"),
+    "sniper_rifle": N_("Sniper rifle"),
+    "smg": N_("Machine pistol"),
+    "lmg": N_("Light machine gun"),
+    "shotgun": N_("Shotgun"),
+    "grenade_launcher": N_("Grenade launcher"),
+    "hmg": N_("Heavy machine gun"),
+    "flamethrower": N_("Flamethrower"),
+    "grenades": N_("Grenades, thrown"),
+    "rpg": N_("RPG"),
+    "light_at_gun": N_("Light anti-tank rifle"),
+    "light_mortar": N_("Light mortar"),
+    "light_cannon": N_("Light cannon"),
+    "heavy_cannon": N_("Heavy cannon"),
+}
+ACTIONS = {
+    "walk": N_("Walk"),
+    "run": N_("Run"),
+    "crouch": N_("Crouch"),
+    "on_guard": N_("On Guard"),
+    "go_to_ground": N_("Go to ground"),
+    "aimed_fire": N_("Aimed Fire"),
+    "assault": N_("Assault"),
+}
+PERSONAL_ARMOUR = {
+    "none": N_("No armour"),
+    "light": N_("Light armour"),
+    "medium": N_("Medium armour"),
+    "heavy": N_("Heavy armour"),
+    "power": N_("Power armour"),
+    "battle_suit": N_("Battle suit"),
+}
+VEHICLE_ARMOUR = {
+    "unarmoured": N_("Unarmoured"),
+    "light": N_("Light vehicle armour"),
+    "medium": N_("Medium vehicle armour"),
+    "heavy": N_("Heavy vehicle armour"),
+    "super_heavy": N_("Super-heavy vehicle armour"),
+}
+COVER = {
+    "none": N_("No cover"),
+    "light": N_("Light cover"),
+    "medium": N_("Medium cover"),
+    "heavy": N_("Heavy cover"),
+}
+DAMAGE = {
+    "crew_stunned": N_("Crew stunned"),
+    "weapon_destroyed": N_("Weapon destroyed"),
+    "immobilised": N_("Loss of mobility"),
+    "destroyed": N_("Vehicle destroyed"),
+}
+
+
+def _name(table: dict, key) -> str:
+    return _(table[key]) if key in table else str(key)
+
+
+def level(key: str) -> str:
+    return _name(LEVELS, key)
+
+
+def weapon(key: str) -> str:
+    return _name(WEAPONS, key)
+
+
+def action(key: str) -> str:
+    return _name(ACTIONS, key)
+
+
+def armour(key: str) -> str:
+    return _name(PERSONAL_ARMOUR, key)
+
+
+def vehicle_armour(key: str) -> str:
+    return _name(VEHICLE_ARMOUR, key)
+
+
+def cover(key: str) -> str:
+    return _name(COVER, key)
+
+
+def damage(key: str) -> str:
+    return _name(DAMAGE, key)
