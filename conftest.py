@@ -84,14 +84,18 @@ def _english_by_default(request):
     Clients without Accept-Language (and code outside a request) get English, so the tests that read English texts
     keep reading them; a test marked `@pytest.mark.russian_default` keeps the product's own default ("ru"), and a
     test can always ask for Russian with Accept-Language: ru or translation.override("ru")."""
+    from django.test import override_settings
+    from django.utils import translation
+
     if request.node.get_closest_marker("russian_default") is not None:
         yield
+        translation.deactivate()
         return
     # Not the `settings` fixture: tests may have a parameter of that name (a system's settings).
-    from django.test import override_settings
-
+    translation.activate("en")  # a language an earlier test activated and left would leak into this one
     with override_settings(LANGUAGE_CODE="en"):
         yield
+    translation.deactivate()
 
 
 @pytest.fixture

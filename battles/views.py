@@ -268,9 +268,8 @@ def battle_board(request, battle_id):
     if given == access.etag:
         response = HttpResponseNotModified()
     else:
-        html, etag = _rendered_board(request, access)
+        html, etag = _rendered_board(request, access)  # a miss draws the newest version and moves access to it
         response = HttpResponse(html)
-        access.version = int(etag.strip('"v'))
     response["ETag"] = access.etag
     response["Cache-Control"] = "private, no-cache"
     response["Vary"] = "Cookie"

@@ -454,7 +454,11 @@ def main() -> int:
 
     print(
         f"club night: {PHONES} phones, {PHONES // 2} battles, "
-        + (f"long polls of the board page (?wait={LONG_POLL_S})" if SYNC == "long" else f"API polls every {POLL_S:g} s")
+        + (
+            f"long polls of the board page (?wait={LONG_POLL_S}{'&notify=1' if NOTIFY else ''})"
+            if SYNC == "long"
+            else f"API polls every {POLL_S:g} s"
+        )
         + f", an event every {EVENT_S:g} s "
         f"per phone, {PHASE_S:g} s; {database}; gunicorn {gunicorn_conf.workers} workers x {gunicorn_conf.threads} "
         f"threads on 127.0.0.1:{port}; {os.cpu_count()} cores; load average before "

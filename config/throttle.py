@@ -7,6 +7,8 @@ attempts, and a test's rollback forgets them). Two counts, each with its own lim
   accounts. It is larger, as a club's phones may share one address behind a router.
 An account alone is not counted: a stranger could then lock any player out by naming them.
 
+Sign-ups: SIGNUP_LIMIT_PER_HOUR accounts per address an hour (config/accounts/selectors.signup_wait).
+
 Either way the answer is 429 with Retry-After, on the login page and on the API's token endpoint, until the lock
 (LOGIN_LOCKOUT_MINUTES after the last failure) ends.
 """
@@ -23,8 +25,6 @@ from django.conf import settings
 from django.db.models import Sum
 from django.http import JsonResponse
 from django.shortcuts import render
-from django.utils import timezone
-from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 
@@ -99,24 +99,3 @@ def lockout_response(request, original_response=None, credentials=None):
 
     form = AuthenticationForm(request, initial={"username": (credentials or {}).get("username", "")})
     return too_many(request, _retry_after(request), template="registration/login.html", context={"form": form})
-
-
-# Sign-ups ---------------------------------------------------------------------------------------------------------
-SIGNUP_WINDOW = timedelta(hours=1)
-
-
-def signup_wait(request) -> int:
-    """Seconds until this address may sign up again (0: now): SIGNUP_LIMIT_PER_HOUR accounts per address an hour."""
-    from config.accounts.models import SignUpRecord
-
-    address = client_address(request) or ""
-    since = timezone.now() - SIGNUP_WINDOW
-    recent = list(
-        SignUpRecord.objects.filter(address=address, created_at__gte=since)
-        .order_by("-created_at")
-        .values_list("created_at", flat=True)[: settings.SIGNUP_LIMIT_PER_HOUR]
-    )
-    if len(recent) < settings.SIGNUP_LIMIT_PER_HOUR:
-        return 0
-    frees_at = recent[-1] + SIGNUP_WINDOW  # the oldest of the last LIMIT sign-ups leaves the window
-    return max(1, math.ceil((frees_at - timezone.now()).total_seconds()))

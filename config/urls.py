@@ -1,7 +1,7 @@
+from csp.decorators import csp_update
 from django.contrib import admin
 from django.urls import include, path
 from django.views.i18n import JavaScriptCatalog
-from csp.decorators import csp_update
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView
 
 from config import pwa, views

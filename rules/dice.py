@@ -23,6 +23,7 @@ from typing import Protocol
 import icepool
 
 from rules.errors import RuleInputError
+from rules.i18n import _, ngettext
 
 MIN_FACES = 2
 MAX_FACES = 100
@@ -206,7 +207,9 @@ class _Recorder:
 
     def roll_many(self, count: int, faces: int, purpose: str) -> list[int]:
         """`count` dice; purposes are numbered "power die 1 of 3" …"""
-        return [self.roll(faces, f"{purpose} {i} of {count}") for i in range(1, count + 1)]
+        # "1 of 3" reads the same for any count in Russian («1 из 3»), so no plural form is needed here.
+        return [self.roll(faces, _("{purpose} {i} of {count}").format(purpose=purpose, i=i, count=count))
+                for i in range(1, count + 1)]  # fmt: skip
 
     def as_list(self) -> list[dict]:
         return [r.as_dict() for r in self.rolls]
@@ -234,10 +237,10 @@ class TableDice(_Recorder):
     def __init__(self, values):
         super().__init__()
         if not isinstance(values, list | tuple):
-            raise DiceInputError("Type the dice as a list of whole numbers, e.g. [4, 11, 2].")
+            raise DiceInputError(_("Type the dice as a list of whole numbers, e.g. [4, 11, 2]."))
         for i, v in enumerate(values, start=1):
             if isinstance(v, bool) or not isinstance(v, int):
-                raise DiceInputError(f"Die {i} ({v!r}) is not a whole number.")
+                raise DiceInputError(_("Die {i} ({value!r}) is not a whole number.").format(i=i, value=v))
         self.values = list(values)
 
     def roll(self, faces: int, purpose: str) -> int:
@@ -245,20 +248,33 @@ class TableDice(_Recorder):
         if position >= len(self.values):
             given = len(self.values)
             raise DiceInputError(
-                f"Not enough dice: die {position + 1} (a d{faces} for the {purpose}) is missing; "
-                f"{given} {'was' if given == 1 else 'were'} typed in and at least {position + 1} are needed."
+                ngettext(
+                    "Not enough dice: die {n} (a d{faces} for the {purpose}) is missing; {given} was typed in and "
+                    "at least {n} are needed.",
+                    "Not enough dice: die {n} (a d{faces} for the {purpose}) is missing; {given} were typed in and "
+                    "at least {n} are needed.",
+                    given,
+                ).format(n=position + 1, faces=faces, purpose=purpose, given=given)
             )
         value = self.values[position]
         if not 1 <= value <= faces:
-            raise DiceInputError(f"Die {position + 1} is {value}, but it is a d{faces} ({purpose}): 1 to {faces}.")
+            raise DiceInputError(
+                _("Die {n} is {value}, but it is a d{faces} ({purpose}): 1 to {faces}.").format(
+                    n=position + 1, value=value, faces=faces, purpose=purpose
+                )
+            )
         return self._record(faces, value, purpose)
 
     def finish(self) -> None:
         used, given = len(self.rolls), len(self.values)
         if given > used:
+            used_dice = ", ".join(f"{r.kind} {r.purpose}" for r in self.rolls) or _("none")
             raise DiceInputError(
-                f"Too many dice: {given} typed in, but this test used {used} "
-                f"({', '.join(f'{r.kind} {r.purpose}' for r in self.rolls) or 'none'})."
+                ngettext(
+                    "Too many dice: {given} typed in, but this test used {used} ({dice}).",
+                    "Too many dice: {given} typed in, but this test used {used} ({dice}).",
+                    given,
+                ).format(given=given, used=used, dice=used_dice)
             )
 
 

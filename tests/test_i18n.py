@@ -11,6 +11,8 @@ from django.test import Client
 
 ROOT = Path(__file__).resolve().parent.parent
 CATALOGUES = [ROOT / "locale" / "ru" / "LC_MESSAGES" / name for name in ("django.po", "djangojs.po")]
+# Each game system keeps its rule texts in its own catalogue (settings add <package>/locale to LOCALE_PATHS).
+SYSTEM_CATALOGUES = sorted(ROOT.glob("rules/systems/*/locale/ru/LC_MESSAGES/django.po"), key=str)
 TEMPLATES = sorted(
     [*ROOT.glob("templates/**/*.html"), *ROOT.glob("rules/systems/*/templates/**/*.html")],
     key=str,
@@ -75,6 +77,28 @@ def test_every_msgid_of_the_russian_catalogue_is_translated_and_none_is_fuzzy(pa
     assert not fuzzy, f"fuzzy in {path.name}: {fuzzy[:20]}"
     assert not untranslated, f"untranslated in {path.name} ({len(untranslated)}): {untranslated[:20]}"
     assert not plural_short, f"Russian needs three plural forms in {path.name}: {plural_short[:20]}"
+
+
+@pytest.mark.parametrize("path", SYSTEM_CATALOGUES, ids=lambda p: p.parts[-5])
+def test_every_system_catalogue_is_translated_and_none_is_fuzzy(path):
+    test_every_msgid_of_the_russian_catalogue_is_translated_and_none_is_fuzzy(path)
+
+
+def test_no_msgid_is_translated_two_ways_by_two_catalogues():
+    """All catalogues share Django's one domain and the first LOCALE_PATHS entry that has a msgid wins, so one
+    English text translated two ways would show another system's word. A system that needs its own word uses its
+    own msgid."""
+    seen: dict[tuple, tuple[str, str]] = {}
+    clashes = []
+    for path in [CATALOGUES[0], *SYSTEM_CATALOGUES]:
+        for e in po_entries(path):
+            key = (e.get("msgctxt"), e["msgid"], e.get("msgid_plural"))
+            translation = "|".join(e["msgstr"][i] for i in sorted(e["msgstr"]))
+            where = str(path.relative_to(ROOT))
+            if key in seen and seen[key][0] != translation:
+                clashes.append(f"{e['msgid']!r}: {seen[key][0]!r} in {seen[key][1]}, {translation!r} in {where}")
+            seen.setdefault(key, (translation, where))
+    assert not clashes, "\n".join(clashes)
 
 
 def test_the_po_parser_reads_plurals_fuzzy_and_continuations(tmp_path):

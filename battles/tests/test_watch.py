@@ -98,11 +98,12 @@ def test_a_long_poll_without_notify_still_answers_the_board(battle, alice, bob):
 def test_a_long_poll_on_a_stale_etag_answers_the_board_at_once(battle, bob):
     from battles.tests.test_api import client_for
 
+    c = client_for(bob)
     start = time.monotonic()
-    response = client_for(bob).get(f"/battles/{battle.pk}/board?wait=5&notify=1", HTTP_IF_NONE_MATCH='"v1"')
+    response = c.get(f"/battles/{battle.pk}/board?wait=20&notify=1", HTTP_IF_NONE_MATCH='"v1"')
     assert response.status_code == 200
     assert response["ETag"] == f'"v{battle.version}"'
-    assert time.monotonic() - start < 4
+    assert time.monotonic() - start < 10  # not held for its 20 s (generous: the machine is shared)
 
 
 @pytest.mark.django_db
@@ -118,6 +119,10 @@ def test_one_render_per_version_and_viewer_and_never_across_what_viewers_may_see
         return real(request, access)
 
     monkeypatch.setattr(views, "_board_context", counting)
+    commands.unit_adjust(  # an event a player may undo: the undo button is a player's control
+        battle_id=battle.pk, user=alice, expected_version=battle.version, unit="0.e2.1", changes={"ammo": 10}
+    )
+    battle.refresh_from_db()
     url = f"/battles/{battle.pk}/board"
     spectator = spectator_client(battle).get(url).content.decode()
     first = client_for(alice).get(url).content.decode()
@@ -125,7 +130,8 @@ def test_one_render_per_version_and_viewer_and_never_across_what_viewers_may_see
     bobs = client_for(bob).get(url).content.decode()
     assert drawn == [("spectator", ()), ("player", (0,)), ("player", (1,))]
     assert again == first
-    assert "data-undo=" in first and "data-undo=" not in spectator  # a player's controls never reach a spectator
+    assert "data-undo=" in first
+    assert "data-undo=" not in spectator
     assert bobs != first
     assert spectator_client(battle).get(url).content.decode() == spectator
     assert len(drawn) == 3
@@ -152,4 +158,5 @@ def test_the_render_is_per_language(battle, alice, monkeypatch):
     english = c.get(f"/battles/{battle.pk}/board", HTTP_ACCEPT_LANGUAGE="en").content.decode()
     russian = c.get(f"/battles/{battle.pk}/board", HTTP_ACCEPT_LANGUAGE="ru").content.decode()
     assert len(drawn) == 2
-    assert "History" in english and "History" not in russian
+    assert "History" in english
+    assert "History" not in russian

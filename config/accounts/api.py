@@ -8,9 +8,10 @@ from rest_framework.exceptions import AuthenticationFailed, Throttled, Validatio
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.throttle import client_address, signup_wait, wait_message
+from config.throttle import client_address, wait_message
 
 from . import services
+from .selectors import signup_wait
 
 MAX_PASSWORD_CHARS = 256  # long enough for any passphrase; a megabyte of password is hashed by nobody (issue #18)
 

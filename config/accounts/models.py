@@ -20,7 +20,7 @@ class Preferences(models.Model):
 
 
 class SignUpRecord(models.Model):
-    """One account made, and from which address: sign-ups are limited per address and hour (config/throttle.py).
+    """One account made, and from which address: sign-ups are limited per address and hour (selectors.signup_wait).
     Rows older than the window are dropped as new ones come."""
 
     address = models.CharField(max_length=64, db_index=True)

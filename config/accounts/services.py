@@ -55,7 +55,7 @@ def sign_up_record(*, address: str | None) -> None:
     from django.utils import timezone
 
     from config.accounts.models import SignUpRecord
-    from config.throttle import SIGNUP_WINDOW
+    from config.accounts.selectors import SIGNUP_WINDOW
 
     SignUpRecord.objects.filter(created_at__lt=timezone.now() - SIGNUP_WINDOW).delete()
     SignUpRecord.objects.create(address=(address or "")[:64])

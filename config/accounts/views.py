@@ -8,8 +8,9 @@ from django.views.decorators.http import require_http_methods
 
 @require_http_methods(["GET", "POST"])
 def sign_up(request):
+    from config.accounts.selectors import signup_wait
     from config.accounts.services import sign_up_record
-    from config.throttle import client_address, signup_wait, too_many
+    from config.throttle import client_address, too_many
 
     form = UserCreationForm(request.POST or None)
     if request.method == "POST" and (wait := signup_wait(request)):

@@ -58,6 +58,9 @@ class Action(ABC):
     spec_ref: str = ""
     description: str = ""
     input_schema: dict = {"type": "object"}
+    #: Readable words for the keys odds() answers ({"p_hit": N_("Hit")}), translated in describe(); a key left out
+    #: is shown as its words ("p_hit" → "hit"), never as the raw code.
+    result_labels: dict = {}
 
     def validate(self, inputs: dict, settings: dict) -> dict:
         """Schema check, then the rule checks of `check()`. Raises RuleInputError naming each bad field."""
@@ -88,4 +91,5 @@ class Action(ABC):
             "spec_ref": self.spec_ref,
             "description": self.description,
             "input_schema": self.input_schema,
+            "result_labels": {key: _(label) for key, label in self.result_labels.items()},
         }

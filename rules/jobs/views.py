@@ -19,7 +19,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from config.api import BrokerUnavailable
 from config.downloads import attachment
 from rules.errors import RuleInputError
-from rules.jobs import analysis, selectors, services
+from rules.jobs import reading, selectors, services
 from rules.jobs.forms import DuelJobForm, RosterJobForm
 from rules.jobs.sources import source
 from rules.models import BalanceJob
@@ -174,8 +174,16 @@ def job_page(request, job_id: int):
         # The system's own reading of the numbers (e.g. a build's worth in its currency): SimulatorPart.report.
         report = part.report({"kind": job.kind, "inputs": job.inputs, "result": job.result, "params": job.params,
                               "settings": job.settings})  # fmt: skip
+    words = None
+    if job.kind == BalanceJob.Kind.ROSTERS and job.status == BalanceJob.Status.DONE and job.result:
+        words = reading.roster_reading(
+            job.result,
+            name_a=job.inputs.get("side_a", {}).get("name") or _("Side A"),
+            name_b=job.inputs.get("side_b", {}).get("name") or _("Side B"),
+        )
     context = {
         "job": job,
+        "reading": words,
         "system_name": system.name if system else job.system,
         "progress": selectors.job_progress(job),
         "params": params,
@@ -184,7 +192,6 @@ def job_page(request, job_id: int):
         "forces": forces,
         "report": report,
         "model": _model(part) if part else None,
-        "method": analysis.__doc__,
         "chart_data": {
             "kind": job.kind,
             "result": job.result,

@@ -568,11 +568,11 @@ def test_grenade_resolver_odds_and_simulator_agree(blast_cover):
 
     settings = {**BASE, "grenades": True, "blast_cover": blast_cover, "panic": True}
     odds = SYSTEM.action("grenade").odds(GRENADE_ROLLED, settings)
-    n = 20_000
+    n, rolled = 20_000, 1_000  # the resolver is slow (validation, log lines): fewer rolls, wider bounds
     sim = simulate_grenade(GRENADE_ROLLED, settings, n=n, seed=5)
     dice, counts = SeededDice(29), Counter()
     keys = ("destroyed", "pilot_killed", "panic")
-    for _ in range(n):
+    for _ in range(rolled):
         outcome = SYSTEM.action("grenade").resolve(GRENADE_ROLLED, settings, dice)
         for v in outcome.result["victims"]:
             counts[(v["role"], "attacked")] += 1
@@ -585,9 +585,11 @@ def test_grenade_resolver_odds_and_simulator_agree(blast_cover):
         role = exact["role"]
         for key in ("attacked", "damaged", *keys):
             p = float(Fraction(exact[f"p_{key}"]["exact"]))
-            se = max((p * (1 - p) / n) ** 0.5, 1 / n)
-            assert abs(simulated[f"p_{key}"] - p) <= 4 * se, (role, key, "simulator")
-            assert abs(counts[(role, key)] / n - p) <= 4 * se, (role, key, "resolver")
+            for got, size, form in (
+                (simulated[f"p_{key}"], n, "simulator"),
+                (counts[(role, key)] / rolled, rolled, "resolver"),
+            ):
+                assert abs(got - p) <= 4 * max((p * (1 - p) / size) ** 0.5, 1 / size), (role, key, form)
     # the setting matters: the soldier in cover (+3) is destroyed less often with it on
     soldier = Fraction(odds["victims"][0]["p_destroyed"]["exact"])
     assert soldier == Fraction(2, 6) * Fraction(20 - (5 if blast_cover else 2), 20)

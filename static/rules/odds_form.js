@@ -124,14 +124,20 @@
     return new Intl.NumberFormat(lang, { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(x);
   }
 
+  // A result key in words: the action's declared label (translated by the server), else "p_hit" → "hit".
+  function label(key) {
+    var labels = (current() || {}).result_labels || {};
+    return labels[key] || key.replace(/^p_/, "").replace(/_/g, " ");
+  }
+
   function describe(odds) {
     var lines = [];
     Object.keys(odds).forEach(function (key) {
       var v = odds[key];
-      if (v && typeof v === "object" && "p" in v) lines.push(key + ": " + percent(v.p, 2) + " (" + v.exact + ")");
-      else if (v && typeof v === "object" && "value" in v && "exact" in v) lines.push(key + ": " + decimal(v.value, 3));
+      if (v && typeof v === "object" && "p" in v) lines.push(label(key) + ": " + percent(v.p, 2) + " (" + v.exact + ")");
+      else if (v && typeof v === "object" && "value" in v && "exact" in v) lines.push(label(key) + ": " + decimal(v.value, 3));
       else if (Array.isArray(v) && v.length && v[0].p !== undefined) {
-        lines.push(key + ": " + v.map(function (x) { return x.value + " → " + percent(x.p, 1); }).join(", "));
+        lines.push(label(key) + ": " + v.map(function (x) { return x.value + " → " + percent(x.p, 1); }).join(", "));
       }
     });
     return lines.length ? lines : [JSON.stringify(odds)];

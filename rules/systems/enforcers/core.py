@@ -15,6 +15,7 @@ from functools import lru_cache
 import icepool
 
 from rules import dice as dicelib
+from rules.systems.enforcers.texts import T, join
 
 D20 = 20
 D6 = 6
@@ -168,25 +169,31 @@ def roll_test(dice, spec: RollSpec, settings: dict) -> dict:
         keep = None
         if settings.get("reroll_scope", "whole_test") == "d20_only":
             keep = (first["blessing_dice"], first["curse_dice"])
-        again = _roll_once(dice, replace(spec, label=f"{spec.label} (re-roll)"), settings, keep_extra=keep)
+        again = _roll_once(dice, replace(spec, label=spec.label + T(" (re-roll)")), settings, keep_extra=keep)
         record.update(again, rerolled=True, first=first)
     record["line"] = describe(record)
     return record
 
 
 def describe(record: dict) -> str:
-    """«BS test: d20 7 − blessing [5] = 2 against 12: success (crit).»"""
+    """«BS test: d20 7 − blessing [5] = 2 against 12: success (crit).» as a Text, read in the reader's language."""
     parts = [f"d20 {record['d20']}"]
     if record["modifier"]:
         parts.append(f"{record['modifier']:+d}")
     if record["blessing_dice"]:
-        parts.append(f"− blessing {record['blessing_dice']}")
+        parts.append(T("− blessing {dice}", dice=record["blessing_dice"]))
     if record["curse_dice"]:
-        parts.append(f"+ curse {record['curse_dice']}")
-    verdict = "success" if record["success"] else "failure"
-    if record["crit"]:
-        verdict += " (critical)"
-    line = f"{record['label']}: {' '.join(parts)} = {record['result']} against {record['difficulty']}: {verdict}."
+        parts.append(T("+ curse {dice}", dice=record["curse_dice"]))
+    verdict = verdict_text(record["success"], record["crit"])
+    line = T("{label}: {roll} = {result} against {difficulty}: {verdict}.", label=record["label"],
+             roll=join(" ", parts), result=record["result"], difficulty=record["difficulty"], verdict=verdict)  # fmt: skip
     if record.get("rerolled"):
-        line = f"{record['label']}: first roll failed ({record['first']['result']}), re-rolled: " + line
+        line = T("{label}: first roll failed ({first}), re-rolled: ", label=record["label"],
+                 first=record["first"]["result"]) + line  # fmt: skip
     return line
+
+
+def verdict_text(success: bool, crit: bool) -> str:
+    if not success:
+        return T("failure")
+    return T("success (critical)") if crit else T("success")

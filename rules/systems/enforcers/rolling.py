@@ -20,6 +20,7 @@ from functools import lru_cache
 from rules import dice as dicelib
 from rules.errors import RuleInputError
 from rules.systems.enforcers import core
+from rules.systems.enforcers.texts import T
 
 TAGS: dict[str | None, Callable[[int, int], object]] = {
     None: lambda face, result: None,
@@ -108,7 +109,6 @@ class BranchRoller:
     def test(self, spec: core.RollSpec, tag: str | None = None) -> dict:
         spec = table_spec(spec, self.settings)
         success, crit, tag_value, rerolled = self._choose(list(outcome_classes(spec, self.settings, tag)))
-        verdict = ("success (critical)" if crit else "success") if success else "failure"
         return {
             "label": spec.label,
             "difficulty": spec.difficulty,
@@ -116,7 +116,12 @@ class BranchRoller:
             "crit": crit,
             "tag": tag_value,
             "rerolled": rerolled,
-            "line": f"{spec.label} against {spec.difficulty}: {verdict}.",
+            "line": T(
+                "{label} against {difficulty}: {verdict}.",
+                label=spec.label,
+                difficulty=spec.difficulty,
+                verdict=core.verdict_text(success, crit),
+            ),
         }
 
     def roll(self, faces: int, purpose: str) -> int:

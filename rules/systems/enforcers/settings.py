@@ -483,3 +483,9 @@ def defaults() -> dict:
 def full_settings(settings: dict | None) -> dict:
     """Defaults under the given (already checked) settings, so the rules never miss a key."""
     return {**defaults(), **(settings or {})}
+
+
+from rules.systems.enforcers.choice_labels import with_labels  # noqa: E402  (issue #19: each choice in words)
+
+SETTINGS = with_labels(SETTINGS)
+SETTINGS_BY_KEY = {s.key: s for s in SETTINGS}

@@ -311,9 +311,7 @@ class SquadsArmy(ArmyPart):
                         Issue(
                             "error",
                             "bad_options",
-                            _("{name}: {field} {message}").format(
-                                name=profile.get("name"), field=path, message=message
-                            ),
+                            "{name}: {field} {message}".format(name=profile.get("name"), field=path, message=message),
                             key,
                         )
                     )

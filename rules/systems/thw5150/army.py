@@ -186,7 +186,9 @@ def cost_roster(roster: dict) -> RosterReport:
     for e in entries:
         count, options = count_of(e), options_of(e)
         if count == 0:
-            _issue(issues, "error", "bad_count", _("The count must be a whole number of 1 or more."), e["key"])
+            _issue(
+                issues, "error", "bad_count", _("The number of figures must be a whole number of 1 or more."), e["key"]
+            )
         _check_entry(e, options, issues)
         cost = figure_cost(e["profile"], options) * count
         entry_costs[e["key"]] = cost

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from rules.i18n import N_
+
 # Conditions of a figure (spec §4.3), the tracker's words in glossary.py.
 FINE = "fine"
 KNOCKED_DOWN = "knocked_down"
@@ -58,26 +60,26 @@ def hit(total: int, *, cover: bool, concealed: bool, prone: bool, fast: bool, tw
     """(hit?, the row's reason) for one die. `cover` already includes ИБ and a shooter carrying someone;
     `fast`: target or shooter moved fast; `index`: 1 for the first target, 2 for the second…"""
     if total <= 7:  # the table prints 3–7; any lower total misses too (§5 A13)
-        return False, "miss"
+        return False, N_("miss")
     if total == 8:
         for flag, reason in (
-            (cover, "8: target in cover"),
-            (concealed, "8: target concealed"),
-            (prone, "8: target prone"),
-            (fast, "8: target or shooter moved fast"),
-            (two_gun, "8: two-gun firing"),
-            (index >= 2, "8: second or later target"),
+            (cover, N_("8: target in cover")),
+            (concealed, N_("8: target concealed")),
+            (prone, N_("8: target prone")),
+            (fast, N_("8: target or shooter moved fast")),
+            (two_gun, N_("8: two-gun firing")),
+            (index >= 2, N_("8: second or later target")),
         ):
             if flag:
                 return False, reason
-        return True, "8: hit"
+        return True, N_("8: hit")
     if total == 9:
         if cover:
-            return False, "9: target in cover"
+            return False, N_("9: target in cover")
         if index >= 3:
-            return False, "9: third or later target"
-        return True, "9: hit"
-    return True, "10+: hit"
+            return False, N_("9: third or later target")
+        return True, N_("9: hit")
+    return True, N_("10+: hit")
 
 
 def lucky_shot_allowed(base_rep: int, effective_rep: int, settings: dict) -> bool:

@@ -477,3 +477,8 @@ def defaults() -> dict:
 def full(settings: dict | None) -> dict:
     """Defaults under the given (already checked) settings, so the rules never miss a key."""
     return {**defaults(), **(settings or {})}
+
+
+from rules.systems.thw5150.choice_labels import with_labels  # noqa: E402  (issue #19: each choice in words)
+
+SETTINGS = with_labels(SETTINGS)

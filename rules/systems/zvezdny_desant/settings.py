@@ -9,6 +9,8 @@ A26, A28, A32) are single-choice "interpretation" settings, so the reading is st
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from rules.contract import Setting
 from rules.i18n import N_
 
@@ -432,6 +434,55 @@ SETTINGS: tuple[Setting, ...] = (
     ),
 )
 
+# Each choice in words, Russian in this package's catalogue (Setting.describe() translates them; the game stores
+# the raw value).
+CHOICE_LABELS = {
+    "shooting_morale": (("none", N_("no morale check (demo rules)")), ("manual", N_("flag it for a check by hand"))),
+    "melee_result": (("manual", N_("the players declare it")), ("more_wounds", N_("more wounds inflicted wins"))),
+    "attack_target_modifier": (
+        ("core", N_("−2, as the core rule (L452)")),
+        ("example", N_("+2, as the example (L290)")),
+    ),
+    "rolloff_ties": (("reroll", N_("roll again")), ("keep_previous", N_("last turn's First Player keeps it"))),
+    "cp_underspend": (("refuse", N_("every point must be spent")), ("lost", N_("the rest are lost"))),
+    "missing_hrk": (("cannot_wound", N_("its hits cannot wound")), ("refuse", N_("the shot is refused"))),
+    "wound_test_clamp": (("none", N_("the number as it is")), ("like_hit_test", N_("from 4+ to 20+, as the hit test"))),
+    "mixed_stk": (("refuse", N_("one СТК per unit (an error)")), ("lowest", N_("the lowest СТК (a warning)"))),
+    "killable_basis": (
+        ("same_figure", N_("one figure both sees and reaches")),
+        ("whole_unit", N_("any figure sees, any reaches")),
+    ),
+    "cover_basis": (("all_alive", N_("all living figures")), ("visible_only", N_("only the figures seen"))),
+    "grey_zone_cover": (("per_piece", N_("each piece names its cover")), ("light", N_("always light cover"))),
+    "shoot_then_assault_target": (("same_unit", N_("the unit it assaults")), ("any", N_("any unit"))),
+    "dead_figures_cleanup": (("cosmetic", N_("only tidies the table")),),
+    "no_order_target": (("move", N_("as on «Движение» (+0)")), ("defence", N_("as on «Оборона» (+2)"))),
+    "melee_figure_count": (
+        ("all_alive", N_("all living figures")),
+        ("engaged_only", N_("only figures able to strike")),
+    ),
+    "multi_sided_strikes": (
+        ("per_figure", N_("each figure picks its target")),
+        ("per_unit", N_("one target for the whole unit")),
+    ),
+    "vp_rounding": (("exact", N_("exact (e.g. 62.5)")), ("down", N_("rounded down")), ("up", N_("rounded up"))),
+    "vp_half_threshold": (("more_than_half", N_("more than ½ lost")), ("half_or_more", N_("½ or more lost"))),
+    "melee_engages": (
+        ("any_within_3", N_("every enemy unit within 3 steps")),
+        ("target_only", N_("only the declared target")),
+    ),
+    "skipped_unit": (("never", N_("it does not act this turn")), ("at_end", N_("one more chance at the end"))),
+    "melee_order": (("independent", N_("separate melees are independent")),),
+    "defence_out_of_cd": (("rest_shoot", N_("the rest of the unit shoots")),),
+    "deployment_geometry": (
+        ("neutral_20", N_("a neutral band of 20 steps")),
+        ("thirds", N_("equal thirds of the table")),
+    ),
+    "typos": (("no_effect", N_("they change no rule")),),
+    "reroll_scope": (("figure_test", N_("all dice of one figure's test")), ("one_die", N_("one die"))),
+    "leftover_markers": (("discard", N_("removed (the book)")), ("keep_remainder", N_("kept beyond a whole СТК"))),
+}
+SETTINGS = tuple(replace(s, choice_labels=CHOICE_LABELS.get(s.key, ())) for s in SETTINGS)
 SETTINGS_BY_KEY = {s.key: s for s in SETTINGS}
 
 

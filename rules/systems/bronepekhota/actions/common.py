@@ -18,6 +18,7 @@ from fractions import Fraction
 
 from rules import dice as dicelib
 from rules.contract import Action, Outcome, RuleInputError
+from rules.i18n import N_
 from rules.systems.bronepekhota import tables
 
 FACES = dicelib.BOOK_FACES
@@ -441,9 +442,28 @@ def full_settings(settings: dict | None) -> dict:
     return {**defaults(), **(settings or {})}
 
 
+# The odds page's words for the keys odds() answers (Action.result_labels).
+RESULT_LABELS = {
+    "p_hit": N_("Chance to hit"), "p_damage": N_("Chance of damage"), "damage": N_("Damage"),
+    "expected_damage": N_("Damage on average"), "p_pierced": N_("Chance the armour is pierced"),
+    "p_destroyed": N_("Chance the unit is destroyed"), "p_damaged": N_("Chance of being damaged"),
+    "p_killed": N_("Chance of being killed"), "p_survived": N_("Chance of surviving"),
+    "p_survived_calm": N_("Chance of surviving calmly"), "p_safe": N_("Chance of staying unharmed"),
+    "p_panic": N_("Chance of panic"), "p_deserted": N_("Chance of deserting"), "p_ok": N_("Chance of success"),
+    "p_pilot_killed": N_("Chance the pilot is killed"), "p_pilot_survives": N_("Chance the pilot survives"),
+    "p_emergency_landing": N_("Chance of an emergency landing"), "p_repaired": N_("Chance of a repair"),
+    "p_captured": N_("Chance of a capture"), "p_attacked": N_("Chance of being attacked"),
+    "p_attacker_wins": N_("Chance the attacker wins"), "p_defender_destroyed": N_("Chance the defender is destroyed"),
+    "p_repelled": N_("Chance the attack is repelled"), "p_reroll": N_("Chance of a re-roll"),
+    "p_decided_first_roll": N_("Chance the first roll decides"), "margin": N_("Margin"), "outcomes": N_("Outcomes"),
+}  # fmt: skip
+
+
 class BronAction(Action):
     """resolve() and odds() take the RAW inputs: they validate them (schema, then check()) themselves.
     Subclasses implement check(), resolve_clean(clean, settings, dice) and odds_clean(clean, settings)."""
+
+    result_labels = RESULT_LABELS
 
     modes: tuple[str, ...] = ("virtual", "real")
     option: str | None = None  # the optional-rule setting that must be on, e.g. "grenades"

@@ -56,8 +56,18 @@ Melee (§3.9, Tables 6–7)
   The attacker picks the contacted enemy with the highest P(win) x expected cost removed. Attack Д6 + ББ
   (vehicle Д6 + Броня + ББ); defence Д6 + Бр, piloted vehicle Д6 + Броня + ББ, a gun or a vehicle without its
   pilot aboard a flat Броня. Higher attack wins: infantry dies, a vehicle or gun takes the difference and a piloted
-  vehicle's pilot takes a survival test. No surprise attacks (no facing in this model); airborne flyers never
-  fight in melee.
+  vehicle's pilot takes a survival test. Airborne flyers never fight in melee. No facing, so a share of the
+  attacks (parameter `surprise`, percent) are surprise attacks (p.41): the attacker rolls two d6 and keeps the
+  higher, a piloted vehicle defends without its ББ; target choice does not look ahead to the surprise.
+Terrain (parameter `obstacles`, percent)
+  That share of an infantryman's moves crosses one obstacle half a step to a step high: Table 1's 2 SP (1 SP with
+  obstacle_cost_additive off, A9) come off his steps. Vehicles cross low obstacles free and drive round high ones.
+Repair (§3.11, p.43–44, p.48)
+  At the start of its activation a damaged vehicle that touches no enemy repairs itself: the HELIX with the repair
+  platform restores 2 (it has no gun: the repair is its shot) and acts on; a vehicle whose pilot has «Рм» restores
+  1 and does nothing else that round, which it chooses only while no enemy stands within its weapons' reach. Never
+  above the maximum. Speeds follow the strength the activation began with. Soldiers repairing guns or others'
+  vehicles are not modelled (nobody knows who touches what).
 Pilots and panic (§3.4, §3.4.1, §3.10)
   A pilot killed leaves his vehicle pilotless for good (a flyer makes an emergency landing, D6 damage). With the
   panic rule a test equal to «Бр» panics: the pilot leaves the vehicle (a flyer lands, A13 setting) and flees his
@@ -71,8 +81,10 @@ Surviving cost
   Squads pro rata of their living soldiers (pilots and crews count with their squad); a vehicle cost x strength /
   max while it has a living pilot (aboard or not), else 0; a gun cost x strength / max while not destroyed.
 Not modelled
-  Terrain, line of sight and facing (so no surprise attacks), repair, capture, towing, blast specials and grenade
-  bystanders (nobody knows who stands within 2 steps), jump heights, real shooting.
+  Capture (p.42): benchmarks/bench_bronepekhota_blind_spots.py measures its upper bound (pilots always survive) on
+  ten real rosters; it moves every verdict beyond the job's CI, so the job page says verdicts may be off. Line of
+  sight, towing, blast specials and grenade bystanders (nobody knows who stands within 2 steps), jump heights, real
+  shooting.
 """
 
 from rules.systems.bronepekhota.simulate import engine, reference  # noqa: F401  (they install Battle's runners)

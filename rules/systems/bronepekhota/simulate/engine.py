@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from rules.systems.bronepekhota import tables
 from rules.systems.bronepekhota.simulate.model import (
     ABOARD,
     CREW_FALLBACK,
@@ -327,6 +328,9 @@ def _turn(bt: Battle, S: _State, rng, b: np.ndarray, plan, side: int) -> None:
             spd = np.where(flying, spd * bt.flyer_moves, spd)
     else:
         spd = plan.speed[:, None]
+        if bt.obstacles:  # a share of moves crosses an obstacle: Table 1's 2 SP (A9) come off the steps
+            crossing = rng.random((c1 - c0, b.size)) < bt.obstacles
+            spd = np.where(crossing, np.maximum(spd - bt.obstacle_sp, 0), spd)
         if plan.has_crew:  # a crew stays with a living, crewed gun
             g = plan.gun_of[:, None]
             manning = (g != bt.DUMMY) & S.alive[g, b] & (S.pstate[g, b] == ABOARD)
@@ -337,6 +341,9 @@ def _turn(bt: Battle, S: _State, rng, b: np.ndarray, plan, side: int) -> None:
     has_front = front >= 0
     lim = D - np.maximum(front, 0)
     gap = lim - a0
+    if plan.repair:
+        touching = has_front & (gap <= 0)
+        acts = _repair(bt, S, b, plan, acts, touching if flying is None else touching & ~flying, gap)
     contact = acts & has_front & (gap <= 0)
     if flying is not None:
         contact &= ~flying
@@ -377,6 +384,26 @@ def _turn(bt: Battle, S: _State, rng, b: np.ndarray, plan, side: int) -> None:
         attack = attack | (charging & (arrive == lim2) & (front2 >= 0))
     if attack.any():
         _melee(bt, S, rng, b, plan, attack, side)
+
+
+def _repair(bt: Battle, S: _State, b, plan, acts, touching, gap) -> np.ndarray:
+    """§3.11 at the start of a vehicle's activation, when it is damaged and touches no enemy: the HELIX platform
+    restores 2 instead of its shot (it has no gun) and acts on; a «Рм» pilot restores 1 from inside and the
+    vehicle does nothing else (p.43–44), which it does only when no enemy stands within its weapons' reach.
+    Never above the maximum (A32). Returns who still acts."""
+    c0 = plan.c0
+    strength = S.strength[c0].take(b)
+    ok = acts[0] & ~touching[0] & (strength < plan.smax)
+    if plan.repair == tables.INFANTRY_REPAIR_AMOUNT:
+        ok &= gap[0] > plan.reach
+    if not ok.any():
+        return acts
+    br = b[ok]
+    S.strength[c0, br] = np.minimum(strength[ok] + plan.repair, plan.smax)
+    _refresh_machines(bt, S, br, np.full(br.size, c0))
+    if plan.repair == tables.INFANTRY_REPAIR_AMOUNT:
+        acts = acts & ~ok
+    return acts
 
 
 def _best(keys: np.ndarray, mask: int) -> tuple[np.ndarray, np.ndarray]:
@@ -541,7 +568,11 @@ def _melee(bt: Battle, S: _State, rng, b, plan, attack, side: int) -> None:
         strength_t = S.strength[tgt, bg].astype(np.int32)
         piloted_t = (bt.e_kind[tgt] == VEHICLE) & (S.pstate[tgt, bg] == ABOARD)
         fixed_t = np.where(soldier_t, bt.e_armour[tgt], np.where(piloted_t, strength_t + bt.e_melee[tgt], strength_t))
-        atk, dfc = roll_melee(rng, bonus, fixed_t, ~soldier_t & ~piloted_t)
+        surprise = None
+        if bt.surprise:  # a share of attacks come from outside the defender's view (p.41): no vehicle ББ then
+            surprise = rng.random(kg.size) < bt.surprise
+            fixed_t = np.where(surprise & piloted_t, fixed_t - bt.e_melee[tgt], fixed_t)
+        atk, dfc = roll_melee(rng, bonus, fixed_t, ~soldier_t & ~piloted_t, surprise)
         won = atk > dfc
         dmg = np.where(soldier_t, 1, atk - dfc).astype(np.int16)
         changed = apply_damage(bt, S, rng, bg[won], tgt[won], dmg[won], cause="melee")

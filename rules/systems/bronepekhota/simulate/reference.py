@@ -60,6 +60,8 @@ class _Static:
             "e_preach",
             "e_hold_reach",
             "e_ppd",
+            "e_repair",
+            "e_reach",
             "e_grenade_risk",
             "w_rfaces",
             "w_rmod",
@@ -235,6 +237,19 @@ class _Game:
             spd = 0 if manning else st.e_speed[el][self.strength[el]]
             if flying:
                 spd *= bt.flyer_moves
+            if kind == SOLDIER and bt.obstacles and self.r() < bt.obstacles:  # Table 1, A9: the obstacle's SP
+                spd = max(spd - bt.obstacle_sp, 0)
+            repair = st.e_repair[el]  # §3.11: engine._repair
+            platform = repair == tables.HELIX_REPAIR_AMOUNT
+            if (
+                acts
+                and repair
+                and not contact
+                and self.strength[el] < st.e_smax[el]
+                and (platform or gap > st.e_reach[el])
+            ):
+                self.strength[el] = min(self.strength[el] + repair, st.e_smax[el])
+                acts = platform  # a «Рм» pilot's repair is the vehicle's whole activation (p.43–44)
             free = acts and not contact
             charge = free and not flying and front >= 0 and spd >= gap and spd > 0
             holds = False
@@ -376,7 +391,13 @@ class _Game:
                 best, top, best_fixed, best_flat = j, value, fixed, flat
         if best < 0:
             return
-        attack = self.d(tables.MELEE_FACES) + bonus
+        die = self.d(tables.MELEE_FACES)
+        surprise = bt.surprise and self.r() < bt.surprise
+        if surprise:  # two d6, the higher (p.41); a piloted vehicle defends without its ББ (Рис.52)
+            die = max(die, self.d(tables.MELEE_FACES))
+            if st.e_kind[best] == VEHICLE and not best_flat:
+                best_fixed -= st.e_melee[best]
+        attack = die + bonus
         d_die = self.d(tables.MELEE_FACES)
         defence = best_fixed if best_flat else d_die + best_fixed
         if attack > defence:

@@ -17,6 +17,7 @@ from rules.systems.enforcers.actions.common import (
     name_of,
 )
 from rules.systems.enforcers.core import RollSpec
+from rules.systems.enforcers.texts import T
 
 
 class D20Test(EnfAction):
@@ -44,7 +45,7 @@ class D20Test(EnfAction):
     }
 
     def spec(self, clean: dict) -> RollSpec:
-        label = f"{clean['stat']} test" if "stat" in clean else "Test"
+        label = T("{stat} test", stat=clean["stat"]) if "stat" in clean else T("Test")
         return RollSpec(
             label=label,
             difficulty=clean["difficulty"],
@@ -59,7 +60,7 @@ class D20Test(EnfAction):
         spec = self.spec(clean)
         record = roller.test(spec)
         n_bless, n_curse = core.dice_plan(spec.blessings, spec.curses, settings)
-        verdict = ("critical success" if record["crit"] else "success") if record["success"] else "failure"
+        verdict = core.verdict_text(record["success"], record["crit"])
         result = {
             "success": record["success"],
             "crit": record["crit"],
@@ -67,7 +68,7 @@ class D20Test(EnfAction):
             "dice_rolled": {"blessing": n_bless, "curse": n_curse},
             "test": record,
         }
-        return Run(f"{spec.label}: {verdict}.", result, [], [record["line"]])
+        return Run(T("{label}: {verdict}.", label=spec.label, verdict=verdict), result, [], [record["line"]])
 
     def summarise(self, clean, settings, runs):
         spec = self.spec(clean)

@@ -15,6 +15,7 @@ from rules.systems.enforcers import agents, rolling
 from rules.systems.enforcers.core import RollSpec
 from rules.systems.enforcers.settings import full_settings
 from rules.systems.enforcers.statuses import incapacitated
+from rules.systems.enforcers.texts import T, Text
 
 STATUS_TRAITS = ("bleeding", "poisoned", "burning", "stunned", "disoriented")  # L228–230, L293–311
 TRAITS = ("kinetic", "punching", "two_handed", *STATUS_TRAITS)
@@ -111,7 +112,12 @@ def spec_for(sheet: dict, stat: str, label: str, *, blessings=0, curses=0, modif
              crit_success=True, crit_effect=True, difficulty_bonus=0) -> RollSpec:  # fmt: skip
     value = agents.effective_stats(sheet)[stat]
     return RollSpec(
-        label=f"{label} ({stat} {value + difficulty_bonus})",
+        label=T(
+            "{label} ({stat} {value})",
+            label=label if isinstance(label, Text) else T(label),
+            stat=stat,
+            value=value + difficulty_bonus,
+        ),
         difficulty=value + difficulty_bonus,
         blessings=blessings,
         curses=curses,

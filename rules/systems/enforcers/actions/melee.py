@@ -23,6 +23,7 @@ from rules.systems.enforcers.actions.common import (
 from rules.systems.enforcers.actions.hits import deal_hit
 from rules.systems.enforcers.actions.shooting import _needs_for_hit, _state, check_attacker, check_weapon
 from rules.systems.enforcers.statuses import incapacitated
+from rules.systems.enforcers.texts import NT, T
 from rules.systems.enforcers.wounds import DEAD, emit
 
 MELEE_WEAPON = {**WEAPON, "required": ["damage", "reach_cm"]}
@@ -157,7 +158,7 @@ class Melee(EnfAction):
                                                                  settings, counter=counter)  # fmt: skip
             steps.extend(f"{name_of(s_sheet, striker)}: {line}" for line in lines)
             reroll = not counter and reroll_wanted(att, clean, "attacker")
-            label = "Counter-attack" if counter else "Melee"
+            label = T("Counter-attack") if counter else T("Melee")
             spec = spec_for(s_sheet, "WS", label, blessings=blessings, curses=curses, modifier=modifier, reroll=reroll,
                             crit_success=bool(settings.get("crit_auto_success", True)))  # fmt: skip
             record = roller.test(spec)
@@ -192,12 +193,15 @@ class Melee(EnfAction):
             "attacker_statuses": sorted(att["statuses"]),
             "defender_statuses": sorted(dfn["statuses"]),
         }
-        summary = f"{name_of(att, 'The attacker')} " + ("hits" if result["hit"] else "misses")
+        attacker = name_of(att, T("The attacker"))
+        summary = T("{name} hits", name=attacker) if result["hit"] else T("{name} misses", name=attacker)
         if result["counters"]:
-            summary += f"; {result['counters']} counter-attack(s)"
-            if result["winner"]:
-                summary += f", the {result['winner']} lands a blow"
-        summary += f". HP: attacker {att['hp']}, defender {dfn['hp']}."
+            summary += NT("; {n} counter-attack", "; {n} counter-attacks", result["counters"])
+            if result["winner"] == "attacker":
+                summary += T(", the attacker lands a blow")
+            elif result["winner"]:
+                summary += T(", the defender lands a blow")
+        summary += T(". HP: attacker {attacker}, defender {defender}.", attacker=att["hp"], defender=dfn["hp"])
         return Run(summary, result, effects, steps)
 
     def summarise(self, clean, settings, runs):

@@ -23,6 +23,7 @@ from rules.systems.enforcers.actions.common import (
     who,
 )
 from rules.systems.enforcers.actions.hits import deal_hit, keep_aim
+from rules.systems.enforcers.texts import T
 from rules.systems.enforcers.wounds import emit
 
 SITUATION = {
@@ -142,7 +143,7 @@ class Shoot(EnfAction):
         blessings, curses, lines = shooting_modifiers(shooter, target, clean, mode=mode)
         steps.extend(lines)
         crit_success, crit_effect = crit_rules(target, settings)
-        spec = spec_for(shooter, "BS", "Shooting", blessings=blessings, curses=curses,
+        spec = spec_for(shooter, "BS", T("Shooting"), blessings=blessings, curses=curses,
                         modifier=clean.get("modifier", 0), reroll=reroll_wanted(shooter, clean, "shooter"),
                         crit_success=crit_success, crit_effect=crit_effect)  # fmt: skip
         tag = {"natural": "stray_natural", "result": "stray_result"}.get(settings["stray_shot_trigger"])
@@ -174,13 +175,20 @@ class Shoot(EnfAction):
         result.update(
             aim_kept=kept, target_hp=target["hp"], target_ap=target["ap"], target_statuses=sorted(target["statuses"])
         )
-        summary = f"{name_of(shooter, 'The shooter')} "
-        summary += ("hits" + " (critical)" * record["crit"]) if record["success"] else "misses"
-        summary += f" {name_of(target, 'the target')}"
+        shooter_name, target_name = name_of(shooter, T("The shooter")), name_of(target, T("the target"))
+        if not record["success"]:
+            summary = T("{shooter} misses {target}", shooter=shooter_name, target=target_name)
+        elif record["crit"]:
+            summary = T("{shooter} hits (critical) {target}", shooter=shooter_name, target=target_name)
+        else:
+            summary = T("{shooter} hits {target}", shooter=shooter_name, target=target_name)
         if result["target"]:
-            summary += f" for {result['target']['damage']['amount']} damage: HP {target['hp']}, AP {target['ap']}"
+            summary += T(" for {damage} damage: HP {hp}, AP {ap}", damage=result["target"]["damage"]["amount"],
+                         hp=target["hp"], ap=target["ap"])  # fmt: skip
         if result["stray"]:
-            summary += f"; the stray shot hits {name_of(clean['stray_victim'], 'a model on the line')}"
+            summary += T(
+                "; the stray shot hits {victim}", victim=name_of(clean["stray_victim"], T("a model on the line"))
+            )
         return Run(summary + ".", result, effects, steps)
 
     @staticmethod
@@ -272,7 +280,7 @@ class Throw(EnfAction):
         blessings, curses, lines = shooting_modifiers(thrower, target, clean)
         steps.extend(lines)
         crit_success, crit_effect = crit_rules(target, settings)
-        spec = spec_for(thrower, "BS", "Throw", blessings=blessings, curses=curses, modifier=clean.get("modifier", 0),
+        spec = spec_for(thrower, "BS", T("Throw"), blessings=blessings, curses=curses, modifier=clean.get("modifier", 0),
                         reroll=reroll_wanted(thrower, clean, "thrower"), crit_success=crit_success,
                         crit_effect=crit_effect)  # fmt: skip
         record = roller.test(spec)
@@ -302,9 +310,10 @@ class Throw(EnfAction):
             result["target"] = deal_hit(target, clean["weapon"], crit, settings, roller, effects, steps,
                                         role="target", by=thrower.get("name"), cause="thrown")  # fmt: skip
         result.update(target_hp=target["hp"], target_statuses=sorted(target["statuses"]))
-        summary = f"{name_of(thrower, 'The thrower')} " + ("hits" if hit else "misses")
+        thrower_name = name_of(thrower, T("The thrower"))
+        summary = T("{name} hits", name=thrower_name) if hit else T("{name} misses", name=thrower_name)
         if scatter and not scatter["double"]:
-            summary += f"; it scatters {scatter['distance_cm']} cm"
+            summary += T("; it scatters {n} cm", n=scatter["distance_cm"])
         return Run(summary + ".", result, effects, steps)
 
     def direction(self, clean, settings, roller) -> dict:

@@ -19,6 +19,7 @@ from rules.systems.enforcers.actions.common import (
     spec_for,
     who,
 )
+from rules.systems.enforcers.texts import NT, T
 from rules.systems.enforcers.wounds import emit
 
 
@@ -89,7 +90,7 @@ class Move(EnfAction):
         effects, steps = [], []
         crossed = True
         if self.needs_test(clean, settings):
-            record = roller.test(spec_for(agent, "DX", "DX test to cross difficult terrain (L49)",
+            record = roller.test(spec_for(agent, "DX", T("DX test to cross difficult terrain"),
                                           reroll=reroll_wanted(agent, clean, "agent")))  # fmt: skip
             steps.append(record["line"])
             note_reroll(record, agent, effects, "agent")
@@ -103,9 +104,10 @@ class Move(EnfAction):
         if agents.has(agent, "pinned"):
             effects.append(reaction_shot_due(agent, "agent", settings))
         limit = agents.max_move(agent, settings)
-        summary = f"{name_of(agent, 'The agent')} moves {moved:g} of {limit} cm"
+        summary = T("{name} moves {moved} of {limit} cm", name=name_of(agent, T("The agent")), moved=f"{moved:g}",
+                    limit=limit)  # fmt: skip
         if not crossed:
-            summary += "; it fails to cross the difficult terrain"
+            summary += T("; it fails to cross the difficult terrain")
         result = {"crossed": crossed, "moved_cm": moved, "max_cm": limit, "derived": agents.derived(agent, settings)}
         return Run(summary + ".", result, effects, steps)
 
@@ -132,13 +134,13 @@ class Listen(EnfAction):
         agent = agents.sheet(clean["agent"], "agent")
         effects = []
         curses = int(agents.has(agent, "disoriented")) + clean.get("extra_curses", 0)
-        record = roller.test(spec_for(agent, "PR", "Listen", blessings=clean.get("extra_blessings", 0), curses=curses,
+        record = roller.test(spec_for(agent, "PR", T("Listen"), blessings=clean.get("extra_blessings", 0), curses=curses,
                                       modifier=clean.get("modifier", 0), reroll=reroll_wanted(agent, clean, "agent")))  # fmt: skip
         note_reroll(record, agent, effects, "agent")
         radius = agents.effective_stats(agent)["PR"]
         if record["success"]:
             effects.append({"kind": "revealed", **who(agent, "agent"), "radius_cm": radius})
-        summary = f"Enemies within {radius} cm are revealed." if record["success"] else "Nothing heard."
+        summary = T("Enemies within {n} cm are revealed.", n=radius) if record["success"] else T("Nothing heard.")
         return Run(
             summary, {"success": record["success"], "radius_cm": radius, "test": record}, effects, [record["line"]]
         )
@@ -185,7 +187,15 @@ class Aim(_Stance):
         stacks = (agent.get("aim", 0) if clean.get("same_point", True) else 0) + 1
         effects = []
         emit(agent, effects, {"kind": "aim", **who(agent, "agent"), "stacks": stacks, "reason": "aimed"})
-        return Run(f"Aiming: +{stacks} blessing(s) on the next shot at that point.", {"stacks": stacks}, effects)
+        return Run(
+            NT(
+                "Aiming: +{n} blessing on the next shot at that point.",
+                "Aiming: +{n} blessings on the next shot at that point.",
+                stacks,
+            ),
+            {"stacks": stacks},
+            effects,
+        )
 
 
 class Overwatch(_Stance):
@@ -201,7 +211,7 @@ class Overwatch(_Stance):
         effects = []
         emit(agent, effects, {"kind": "stance", **who(agent, "agent"), "stance": "overwatch", "on": True})
         effects.append({"kind": "activation_ends", **who(agent, "agent")})
-        return Run("On overwatch: the activation ends.", {"overwatch": True, "ends_activation": True}, effects)
+        return Run(T("On overwatch: the activation ends."), {"overwatch": True, "ends_activation": True}, effects)
 
 
 class TakeCover(_Stance):
@@ -216,7 +226,7 @@ class TakeCover(_Stance):
         effects = []
         emit(agent, effects, {"kind": "stance", **who(agent, "agent"), "stance": "took_cover", "on": True})
         effects.append({"kind": "activation_ends", **who(agent, "agent")})
-        return Run("Taking cover: the activation ends.", {"took_cover": True, "ends_activation": True}, effects)
+        return Run(T("Taking cover: the activation ends."), {"took_cover": True, "ends_activation": True}, effects)
 
 
 class SuppressiveFire(_Stance):

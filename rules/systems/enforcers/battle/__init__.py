@@ -12,6 +12,7 @@ from rules.i18n import _, ngettext
 from rules.systems.enforcers import agents
 from rules.systems.enforcers.battle import board, commands, fold, rulings
 from rules.systems.enforcers.battle.units import build_units
+from rules.systems.enforcers.texts import render
 from rules.systems.enforcers.wounds import current_wound
 
 TURN_COMMANDS = ("shoot", "throw", "melee", "move", "listen", "aim", "overwatch", "take_cover", "suppressive_fire",
@@ -126,9 +127,12 @@ class EnforcersBattle(BattlePart):
 
     def describe_event(self, event: Event, names: dict) -> str:
         unit = (names.get("units") or {}).get(event.payload.get("unit"), event.payload.get("unit") or "")
-        summary = event.payload.get("summary") or event.type.replace("_", " ")
+        # Newer events keep their text as data (texts.py) and are read in the reader's language; older ones
+        # stored the English summary, shown as it was.
+        stored = event.payload.get("text")
+        summary = render(stored) if stored else event.payload.get("summary") or event.type.replace("_", " ")
         if event.type == "activation_started":
-            return f"{unit} activates. {summary}".strip()
+            return _("{unit} activates. {summary}").format(unit=unit, summary=summary).strip()
         if event.type == "game_ended":
             return summary
         return f"{unit}: {summary}" if unit and not summary.startswith(unit) else summary

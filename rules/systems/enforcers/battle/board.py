@@ -52,7 +52,7 @@ def _banner(game: dict, names: dict) -> dict | None:
 
 
 def _turnbar(game, units, names, viewer_sides, live) -> list[dict]:
-    out = [w.text(_("Round {round}").format(round=game.get("round")), tone="now")]
+    out = [w.text(_("Game round {round}").format(round=game.get("round")), tone="now")]
     if game.get("phase") == "activation":
         acting = next((u for u in units if u["key"] == game.get("active")), None)
         if acting:
@@ -150,7 +150,7 @@ def _controls(u: dict, v: dict, view: dict, viewer_sides=frozenset()) -> list[di
                 out.append(w.prompt(_("Shoot"), "shoot", fields=[
                     {"name": "target", "label": _("Target"), "kind": "choice", "choices": enemies},
                     {"name": "weapon", "label": _("Weapon"), "kind": "choice", "choices": weapons},
-                    {"name": "range_band", "label": _("Range"), "kind": "choice",
+                    {"name": "range_band", "label": _("Shooting distance"), "kind": "choice",
                      "choices": [{"value": b, "label": GLOSSARY[f"{b}_range"]} for b in ("short", "medium", "long")]},
                     {"name": "cover", "label": _("Cover"), "kind": "choice",
                      "choices": [{"value": "none", "label": _("no cover")},

@@ -14,6 +14,7 @@ from rules.systems.enforcers.actions.common import GM_DICE, USE_REROLL
 from rules.systems.enforcers.battle import fold
 from rules.systems.enforcers.battle.units import action_weapon, best_friendly_ld, defence_weapon, sheet, weapon_of
 from rules.systems.enforcers.rolling import LiveRoller
+from rules.systems.enforcers.texts import T, join, parts
 from rules.systems.enforcers.wounds import DEAD
 
 KEY = {"type": "string", "minLength": 1, "maxLength": 80}
@@ -84,7 +85,7 @@ class ActionCommand(Command):
         effects = map_effects(outcome.effects, roles, **extra)
         ends = self.ends_activation or any(e["kind"] == "activation_ends" for e in effects)
         payload = {"unit": actor.key, "effects": effects, "spent": self.cost, "summary": outcome.summary,
-                   "ends_activation": ends}  # fmt: skip
+                   "text": parts(outcome.summary), "ends_activation": ends}  # fmt: skip
         return [NewEvent(self.name, payload, dice=outcome.dice)]
 
 
@@ -111,8 +112,9 @@ class Activate(Command):
         out = statuses.start_of_activation(agent, LiveRoller(dice, ctx.system_settings), ctx.system_settings)
         dice.finish()
         effects = map_effects(out["effects"], {"agent": unit.key})
-        ctx.outcome = {"summary": " ".join(out["steps"]), "actions": out["actions"]}
-        payload = {"unit": unit.key, "effects": effects, "summary": " ".join(out["steps"])}
+        summary = join(" ", out["steps"])
+        ctx.outcome = {"summary": summary, "actions": out["actions"]}
+        payload = {"unit": unit.key, "effects": effects, "summary": summary, "text": parts(summary)}
         return [NewEvent("activation_started", payload, dice=[r.as_dict() for r in dice.rolls])]
 
 
@@ -136,12 +138,12 @@ class EndActivation(Command):
             for key in ctx.state.units:
                 other = agent if key == actor.key else sheet(ctx.state, key)
                 round_effects += map_effects(statuses.end_of_round(other, settings)["effects"], {"agent": key})
-        summary = " ".join(out["steps"]) or f"{actor.name} ends its activation."
+        summary = join(" ", out["steps"]) if out["steps"] else T("{name} ends its activation.", name=actor.name)
         if round_over:
-            summary += f" Round {ctx.game['round']} is over."
+            summary += T(" Round {round} is over.", round=ctx.game["round"])
         ctx.outcome = {"summary": summary}
         payload = {"unit": actor.key, "effects": effects, "round_over": round_over, "round_effects": round_effects,
-                   "summary": summary}  # fmt: skip
+                   "summary": summary, "text": parts(summary)}  # fmt: skip
         return [NewEvent("activation_ended", payload, dice=[r.as_dict() for r in dice.rolls])]
 
 

@@ -20,6 +20,8 @@ from rules.systems.enforcers.battle.commands import (
     target_unit,
 )
 from rules.systems.enforcers.battle.units import best_friendly_ld, sheet, weapon_of
+from rules.systems.enforcers.glossary import GLOSSARY
+from rules.systems.enforcers.texts import T, parts
 from rules.systems.enforcers.wounds import set_hp
 
 STATUS_NAMES = agents.STATUS_NAMES
@@ -49,10 +51,20 @@ class ReadyWeapon(Command):
             drawn = {inputs["weapon"]}
         effect = {"unit": actor.key, "kind": "weapon_readied", "how": how, "drawn": sorted(drawn),
                   "uses_free": uses_free}  # fmt: skip
-        name = actor.state["weapons"][inputs["weapon"]].get("name", f"weapon {inputs['weapon']}")
-        summary = f"{actor.name}: {how} {name} (no action)."
+        name = actor.state["weapons"][inputs["weapon"]].get("name") or T("weapon {n}", n=inputs["weapon"])
+        if how == "draw":
+            summary = T("{name}: draws {weapon} (no action).", name=actor.name, weapon=name)
+        elif how == "stow":
+            summary = T("{name}: stows {weapon} (no action).", name=actor.name, weapon=name)
+        else:
+            summary = T("{name}: switches to {weapon} (no action).", name=actor.name, weapon=name)
         ctx.outcome = {"summary": summary}
-        return [NewEvent("weapon_readied", {"unit": actor.key, "effects": [effect], "spent": 0, "summary": summary})]
+        return [
+            NewEvent(
+                "weapon_readied",
+                {"unit": actor.key, "effects": [effect], "spent": 0, "summary": summary, "text": parts(summary)},
+            )
+        ]
 
 
 class Reload(Command):
@@ -73,9 +85,19 @@ class Reload(Command):
             raise RuleInputError({"weapon": f"{actor.name} has no spare magazine (L97)."})
         effect = {"unit": actor.key, "kind": "reloaded", "weapon": inputs["weapon"], "ammo": weapon["capacity"],
                   "spare_magazines": actor.state["spare_magazines"] - 1}  # fmt: skip
-        summary = f"{actor.name} reloads {weapon.get('name', 'the weapon')}: {weapon['capacity']} rounds."
+        summary = T(
+            "{name} reloads {weapon}: {n} rounds.",
+            name=actor.name,
+            weapon=weapon.get("name") or T("the weapon"),
+            n=weapon["capacity"],
+        )
         ctx.outcome = {"summary": summary}
-        return [NewEvent("reloaded", {"unit": actor.key, "effects": [effect], "spent": 1, "summary": summary})]
+        return [
+            NewEvent(
+                "reloaded",
+                {"unit": actor.key, "effects": [effect], "spent": 1, "summary": summary, "text": parts(summary)},
+            )
+        ]
 
 
 class ReactionShot(Command):
@@ -99,7 +121,13 @@ class ReactionShot(Command):
         effects = map_effects(outcome.effects, roles, **extra)
         if shooter.state.get("overwatch") and pinned_by != shooter.key:  # Overwatch fires once (L103)
             effects.append({"unit": shooter.key, "kind": "stance", "stance": "overwatch", "on": False})
-        payload = {"unit": shooter.key, "effects": effects, "spent": 0, "summary": outcome.summary}
+        payload = {
+            "unit": shooter.key,
+            "effects": effects,
+            "spent": 0,
+            "summary": outcome.summary,
+            "text": parts(outcome.summary),
+        }
         return [NewEvent("reaction_shot", payload, dice=outcome.dice)]
 
 
@@ -119,7 +147,7 @@ class _Ruling(Command):
         outcome = ACTIONS[self.action_key].resolve(action, ctx.system_settings, ctx.dice())
         ctx.outcome = outcome.as_dict()
         payload = {"unit": unit.key, "effects": map_effects(outcome.effects, {self.role: unit.key}), "spent": 0,
-                   "summary": outcome.summary}  # fmt: skip
+                   "summary": outcome.summary, "text": parts(outcome.summary)}  # fmt: skip
         return [NewEvent(self.name, payload, dice=outcome.dice)]
 
 
@@ -174,9 +202,18 @@ class SetStatus(Command):
                 effect["turns"] = inputs.get("turns")
         else:
             effect = {"unit": unit.key, "kind": "status_removed", "status": status, "reason": "by hand"}
-        summary = f"{unit.name}: {status} {'on' if inputs['on'] else 'off'} (by hand)."
+        label = T(GLOSSARY[status]) if status in GLOSSARY else status
+        if inputs["on"]:
+            summary = T("{name}: {status} on (by hand).", name=unit.name, status=label)
+        else:
+            summary = T("{name}: {status} off (by hand).", name=unit.name, status=label)
         ctx.outcome = {"summary": summary}
-        return [NewEvent("status_set", {"unit": unit.key, "effects": [effect], "spent": 0, "summary": summary})]
+        return [
+            NewEvent(
+                "status_set",
+                {"unit": unit.key, "effects": [effect], "spent": 0, "summary": summary, "text": parts(summary)},
+            )
+        ]
 
 
 class Adjust(Command):
@@ -201,13 +238,16 @@ class Adjust(Command):
             set_hp(agent, inputs["hp"], ctx.system_settings, effects, role="agent", cause="by hand")
         if not effects:
             raise RuleInputError("Give the HP or the AP to set.")
-        summary = f"{unit.name}: HP {agent['hp']}, AP {inputs.get('ap', agent['ap'])} (by hand)."
+        summary = T(
+            "{name}: HP {hp}, AP {ap} (by hand).", name=unit.name, hp=agent["hp"], ap=inputs.get("ap", agent["ap"])
+        )
         ctx.outcome = {"summary": summary}
         payload = {
             "unit": unit.key,
             "effects": map_effects(effects, {"agent": unit.key}),
             "spent": 0,
             "summary": summary,
+            "text": parts(summary),
         }
         return [NewEvent("adjusted", payload)]
 
@@ -224,6 +264,12 @@ class EndGame(Command):
         winner = inputs.get("winner")
         if winner is not None and winner not in ctx.game["sides"]:
             raise RuleInputError({"winner": f"There is no side {winner} in this battle."})
-        summary = "The scenario ends" + (f": side {winner} wins." if winner is not None else ".")
+        ends = T("The scenario ends: side {side} wins.", side=winner) if winner is not None else None
+        summary = ends or T("The scenario ends.")
         ctx.outcome = {"summary": summary}
-        return [NewEvent("game_ended", {"winner": winner, "note": inputs.get("note", ""), "summary": summary})]
+        return [
+            NewEvent(
+                "game_ended",
+                {"winner": winner, "note": inputs.get("note", ""), "summary": summary, "text": parts(summary)},
+            )
+        ]

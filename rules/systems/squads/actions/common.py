@@ -123,19 +123,6 @@ def boolean(p: Fraction) -> dict:
     return {"yes": prob(p), "no": prob(1 - p)}
 
 
-class SquadAction(Action):
-    """resolve() and odds() take the RAW inputs and validate them (schema, then check()) themselves.
-    Subclasses implement check_inputs(), resolve_clean(clean, settings, dice) and odds_clean(clean, settings)."""
-
-    def describe(self) -> dict:
-        """Label, description and the input schema's descriptions in the reader's language (locale/ru), each enum's
-        values named as the book names them (the odds form shows "x-labels")."""
-        out = super().describe()
-        out["label"], out["description"] = _(self.label), _(self.description)
-        out["input_schema"] = translated_schema(self.input_schema)
-        return out
-
-
 # The enums of the input schemas whose values are the book's names (names.py), told apart by their values.
 ENUM_NAMES = (
     (set(tables.WEAPONS), names.weapon),
@@ -160,6 +147,19 @@ def translated_schema(node):
                 out["x-labels"] = {v: name(v) for v in values}
                 break
     return out
+
+
+class SquadAction(Action):
+    """resolve() and odds() take the RAW inputs and validate them (schema, then check()) themselves.
+    Subclasses implement check_inputs(), resolve_clean(clean, settings, dice) and odds_clean(clean, settings)."""
+
+    def describe(self) -> dict:
+        """Label, description and the input schema's descriptions in the reader's language (locale/ru), each enum's
+        values named as the book names them (the odds form shows "x-labels")."""
+        out = super().describe()
+        out["label"], out["description"] = _(self.label), _(self.description)
+        out["input_schema"] = translated_schema(self.input_schema)
+        return out
 
     def check(self, inputs: dict, settings: dict) -> dict:
         return self.check_inputs(inputs, settings)

@@ -19,8 +19,9 @@ from fractions import Fraction
 from itertools import product
 
 from rules.contract import Action, Outcome, RuleInputError, prob
+from rules.i18n import N_
 from rules.i18n import _ as tr
-from rules.systems.thw5150 import core
+from rules.systems.thw5150 import core, words
 from rules.systems.thw5150.settings import full as full_settings
 
 REF = {"description": "Anything that identifies the figure for the caller; echoed in effects."}
@@ -224,7 +225,68 @@ def hero_effects(rows: list[dict], members: list[dict]) -> list[dict]:
 
 
 def dice_text(values: list[int]) -> str:
-    return ", ".join(map(str, values)) if values else "none"
+    return ", ".join(map(str, values)) if values else tr("none")
+
+
+def member_summary(row: dict) -> str:
+    """One tester's result in the viewer's language, from the stored data (name, level, outcome code)."""
+    if "level" not in row:  # a hunkered-down figure fired on runs away without a test (L998)
+        return tr("{name}: {outcome}").format(name=row["name"], outcome=words.outcome(row["outcome"]))
+    return tr("{name}: passed by {level}, {outcome}").format(name=row["name"], level=row["level"],
+                                                             outcome=words.outcome(row["outcome"]))  # fmt: skip
+
+
+# The odds page labels each input by its schema "title"; the book's abbreviations and armour columns stay as
+# printed (L125–201).
+TITLES = {
+    "active": N_("Active"), "armour": N_("Personal protection"), "around_thrower": N_("Figures around the thrower"),
+    "blast": N_("Blast"), "bonus_dice": N_("Extra dice"), "can_charge": N_("Can charge"), "can_fire": N_("Can fire"),
+    "carrying": N_("Carrying someone"), "carrying_alone": N_("Carrying someone alone"), "casualties": N_("Casualties"),
+    "concealed": N_("Concealed"), "condition": N_("Condition"), "contacted_leader_rep": N_("Rep of their Leader"),
+    "contacting_leader_rep": N_("Rep of our Leader"), "cost": N_("Cost, points"), "cover_reachable": N_("Cover in reach"),
+    "cover_within_3": N_("Cover within 3″"), "covering_fire": N_("Covering fire"), "dice": N_("Dice"),
+    "distance": N_("Distance, inches"), "enemy_figures": N_("Enemy figures"), "energy": N_("Energy weapon"),
+    "fast_moved": N_("Fast moved"), "fighter": N_("Fighter"), "figure": N_("Figure"), "figures": N_("The figures"),
+    "fired_with": N_("Weapons fired"), "first_round_flank_penalty": N_("First round after a flank charge"),
+    "flank_or_rear": N_("Flank or rear"), "friend_within_2": N_("A friend within 2″"),
+    "grenade_ready": N_("Grenade ready"), "groups": N_("Groups"), "heavy_impact": "ТБ", "hero": N_("Hero"),
+    "hero_choice": N_("The Hero's choice"), "hidden": N_("Hidden"), "impact": N_("Impact"),
+    "improvised": N_("Improvised weapon"), "in_cover": N_("In cover"), "initial_count": N_("Figures at the start"),
+    "intermediate": N_("Intermediate group"), "kind": N_("Kind"), "launcher": N_("Grenade launcher"),
+    "leader": N_("Leader"), "leader_rep": N_("Leader's Rep"), "loaded": N_("Loaded"),
+    "medical_care": N_("Medical care"), "members": N_("Figures of the group"), "modifiers": N_("Modifiers"),
+    "motivation": N_("Motivation"), "moving": N_("Moving"), "name": N_("Name"), "opponents": N_("Opponents"),
+    "outgun": "ПД", "outgunned": N_("Outgunned"), "own_outgun": N_("Own ПД"), "own_weapons": N_("Own weapons"),
+    "profit_goal_met": N_("Profit goal met"), "prone": N_("Prone"), "rating": N_("Rating"),
+    "ref": N_("Reference"), "rep": N_("Rep"), "rep_modifier": N_("Rep modifier"), "reps": N_("Reps"),
+    "rescuing": N_("Rescuing a comrade"), "rof": N_("RoF"), "second_weapon": N_("Second weapon"),
+    "sees_leader": N_("Sees the Leader"), "shooter": N_("Shooter"), "shooter_outgun": N_("Shooter's ПД"),
+    "sides": N_("Sides"), "star": N_("Star"), "state": N_("State"), "table": N_("Table"), "target": N_("Target"),
+    "targets": N_("Targets"), "tested_at": N_("Casualties at the last test"), "tests": N_("Takes the test"),
+    "thrower": N_("Thrower"), "turn": N_("Turn"), "two_melee_weapons": N_("Two melee weapons"),
+    "use_leader_die": N_("Leader Die"), "weapon": N_("Weapon"), "weapons": N_("Armament"),
+}  # fmt: skip
+
+
+def translated_schema(schema, name: str | None = None):
+    """The schema with a title per property and its descriptions in the reader's language."""
+    if isinstance(schema, list):
+        return [translated_schema(s) for s in schema]
+    if not isinstance(schema, dict):
+        return schema
+    out = {}
+    for key, value in schema.items():
+        if key == "description" and isinstance(value, str):
+            out[key] = tr(value)
+        elif key in ("properties", "patternProperties") and isinstance(value, dict):
+            out[key] = {k: translated_schema(v, k) for k, v in value.items()}
+        elif key in ("items", "additionalProperties", "anyOf", "oneOf", "allOf"):
+            out[key] = translated_schema(value)
+        else:
+            out[key] = value
+    if name in TITLES and "title" not in out:
+        out["title"] = tr(TITLES[name])
+    return out
 
 
 # The frame ----------------------------------------------------------------------------------------------
@@ -233,8 +295,9 @@ class ThwAction(Action):
     implement check(), resolve_clean(clean, settings, dice) and odds_clean(clean, settings)."""
 
     def describe(self) -> dict:
-        """Label and description in the reader's language (the system's catalogue, locale/)."""
-        return {**super().describe(), "label": tr(self.label), "description": tr(self.description)}
+        """Label, description and the input schema's titles and help in the reader's language (locale/)."""
+        return {**super().describe(), "label": tr(self.label), "description": tr(self.description),
+                "input_schema": translated_schema(self.input_schema)}  # fmt: skip
 
     def resolve(self, inputs: dict, settings: dict, dice) -> Outcome:
         settings = full_settings(settings)
@@ -310,26 +373,33 @@ class GroupTestAction(ThwAction):
         members = clean["members"]
         spec = self.spec_for(clean)
         rows, info = roll_group_test(spec, members, settings, dice, use_leader_die=clean.get("use_leader_die", True))
-        steps = [f"{spec.word}: group dice {dice_text(info['group_dice'])}."]
+        steps = [tr("«{table}»: group dice {dice}.").format(table=spec.word, dice=dice_text(info["group_dice"]))]
         if info.get("leader_die"):
             ld = info["leader_die"]
-            steps.append(f"Leader Die {ld['roll']} against Rep {ld['rep']}: {'passed' if ld['passed'] else 'failed'}.")
+            text = "Leader Die {roll} against Rep {rep}: passed." if ld["passed"] else (
+                "Leader Die {roll} against Rep {rep}: failed.")  # fmt: skip
+            steps.append(tr(text).format(roll=ld["roll"], rep=ld["rep"]))
         effects = hero_effects(rows, members)
         for r in rows:
             m = members[r["index"]]
             r["outcome"] = self.outcome_of(r["level"], m, settings, clean)
-            line = f"{r['name']} (Rep {r['rep']}) reads {dice_text(r['dice'])}: passed {r['passes']}"
+            line = tr("{name} (Rep {rep}) reads {dice}: passed by {passes}").format(
+                name=r["name"], rep=r["rep"], dice=dice_text(r["dice"]), passes=r["passes"]
+            )
             if r["leader_die"]:
-                line += " + Leader Die"
+                line += tr(" + Leader Die")
             if r["hero_chose"] is not None:
-                line += f"; the Hero chooses pass {r['hero_chose']}"
-            steps.append(line + f" → pass {r['level']}: {r['outcome']}.")
+                line += tr("; the Hero chooses passed by {level}").format(level=r["hero_chose"])
+            steps.append(
+                line
+                + tr(" → passed by {level}: {outcome}.").format(level=r["level"], outcome=words.outcome(r["outcome"]))
+            )
             effects += self.effects_of(r, m, settings, clean)
         result = {"test": spec.key, "group_dice": info["group_dice"], "leader_die": info["leader_die"]}
         if "leaders_own_dice" in info:
             result["leaders_own_dice"] = info["leaders_own_dice"]
         result["members"] = rows
-        summary = "; ".join(f"{r['name']}: pass {r['level']}, {r['outcome']}" for r in rows)
+        summary = "; ".join(member_summary(r) for r in rows)
         return self.outcome(summary, result, effects, steps)
 
     def effects_of(self, row: dict, m: dict, settings: dict, clean: dict) -> list[dict]:

@@ -21,6 +21,7 @@ from rules.systems.thw5150.actions.common import (
     hero_may_choose,
     hero_trigger_on,
     is_hero,
+    member_summary,
     read_result,
 )
 
@@ -199,7 +200,7 @@ class ReceivedFire(GroupTestAction):
             )
             outcome.effects.append(condition_effect(f"members.{i}", m, core.RUNAWAY))
             outcome.steps.append(f"{m.get('name', f'figure {i + 1}')} was hunkered down and runs away (L998).")
-        outcome.summary = "; ".join(f"{r['name']}: {r['outcome']}" for r in outcome.result["members"])
+        outcome.summary = "; ".join(member_summary(r) for r in outcome.result["members"])
         return outcome
 
     def check(self, inputs, settings):

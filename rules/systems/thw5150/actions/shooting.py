@@ -13,7 +13,9 @@ from itertools import combinations_with_replacement
 from math import factorial
 
 from rules.contract import distribution, prob
-from rules.systems.thw5150 import core, equipment
+from rules.i18n import _ as tr
+from rules.i18n import ngettext
+from rules.systems.thw5150 import core, equipment, words
 from rules.systems.thw5150.actions.common import REF, ThwAction, echo, err
 
 BOOL = {"type": "boolean"}
@@ -77,26 +79,43 @@ def hit_chance(die: int, total: int, situation: dict, index: int, lucky: bool, l
     return Fraction(0)
 
 
+def shot_summary(result: dict) -> str:
+    """A volley's summary in the viewer's language, from the stored result (names, hits, damage codes)."""
+    parts = [ngettext("{name}: {n} hit, {result}", "{name}: {n} hits, {result}", r["hits"]).format(
+        name=r["name"], n=r["hits"], result=words.outcome(r["result"])) for r in result["targets"]]  # fmt: skip
+    if result.get("out_of_ammo"):
+        parts.append(tr("out of ammo"))
+    return "; ".join(parts)
+
+
 # Damage of one hit ----------------------------------------------------------------------------------------
 def roll_hit_damage(dice, cell, fallback, steps: list[str], who: str) -> str:
     """One hit's damage (§3.6): «Спец.» 1–3 absorbed else the ТБ value; «НЭ» needs double 1 (Impact 1)."""
     if cell == equipment.SPECIAL:
         r = dice.roll(6, f"absorb/reflect die ({who})")
         if r <= 3:
-            steps.append(f"{who}: the armour absorbs or reflects the hit ({r}).")
+            steps.append(tr("{who}: the armour absorbs or reflects the hit ({die}).").format(who=who, die=r))
             return core.NO_DAMAGE
-        steps.append(f"{who}: absorb/reflect die {r}: the hit counts against ТБ (Impact {fallback}).")
+        steps.append(
+            tr("{who}: absorb/reflect die {die}: the hit counts against ТБ (Impact {impact}).").format(
+                who=who, die=r, impact=fallback
+            )
+        )
         cell = fallback
     if cell == equipment.NO_EFFECT:
         a, b = dice.roll(6, f"Hand of Fate die 1 ({who})"), dice.roll(6, f"Hand of Fate die 2 ({who})")
         if not (a == 1 and b == 1):
-            steps.append(f"{who}: «НЭ», Hand of Fate {a} and {b}: no damage.")
+            steps.append(tr("{who}: «НЭ», Hand of Fate {a} and {b}: no damage.").format(who=who, a=a, b=b))
             return core.NO_DAMAGE
-        steps.append(f"{who}: «НЭ», Hand of Fate 1 and 1: Impact 1 for this hit.")
+        steps.append(tr("{who}: «НЭ», Hand of Fate 1 and 1: Impact 1 for this hit.").format(who=who))
         cell = 1
     roll = dice.roll(6, f"damage die ({who})")
     result = core.damage_result(roll, cell)
-    steps.append(f"{who}: damage die {roll} against Impact {cell}: {result}.")
+    steps.append(
+        tr("{who}: damage die {die} against Impact {impact}: {result}.").format(
+            who=who, die=roll, impact=cell, result=words.outcome(result)
+        )
+    )
     return result
 
 
@@ -203,31 +222,36 @@ class Shooting(ThwAction):
         rolls = sorted(dice.roll_many(clean["n"], 6, "to-hit die"), reverse=True)
         ones = rolls.count(1)
         out_of_ammo = ones >= 2
-        steps = [f"To-hit dice, highest first: {rolls} (+ Rep {clean['rep']})."]
+        steps = [tr("To-hit dice, highest first: {dice} (+ Rep {rep}).").format(dice=rolls, rep=clean["rep"])]
         every_hit = settings.get("damage_every_hit", True)
         effects, results, at = [], [], 0
         for idx, t in enumerate(clean["targets"], start=1):
-            who = t.get("name") or f"target {idx}"
+            who = t.get("name") or tr("target {n}").format(n=idx)
             sit = self._situation(clean, t, settings)
             status = core.DEAD if t.get("condition") == core.DEAD else core.NO_DAMAGE
             dice_rows = []
             for d in rolls[at : at + t["dice"]]:
                 row = {"die": d, "total": d + clean["rep"]}
                 if out_of_ammo and d == 1 and settings.get("out_of_ammo_volley") == "stops":
-                    row.update(hit=False, reason="the weapon jammed (A40)")
+                    row.update(hit=False, reason=tr("the weapon jammed (A40)"))
                     dice_rows.append(row)
                     continue
                 ok, reason = core.hit(row["total"], index=idx, **sit)
+                reason = tr(reason)
                 if not ok and d == 6 and clean["lucky"]:
                     again = dice.roll(6, f"lucky shot re-roll ({who})")
                     ok = again <= clean["lucky_target"]
-                    reason = f"natural 6, lucky shot re-roll {again} against Rep {clean['lucky_target']}"
+                    reason = tr("natural 6, lucky shot re-roll {die} against Rep {rep}").format(
+                        die=again, rep=clean["lucky_target"]
+                    )
                 row.update(hit=ok, reason=reason)
                 dice_rows.append(row)
             at += t["dice"]
             hits = sum(1 for r in dice_rows if r["hit"])
             read = ", ".join(f"{r['total']} ({r['reason']})" for r in dice_rows)
-            steps.append(f"{who}: {read}; {hits} hit(s).")
+            steps.append(
+                ngettext("{who}: {read}; {n} hit.", "{who}: {read}; {n} hits.", hits).format(who=who, read=read, n=hits)
+            )
             for row in dice_rows:
                 if row["hit"] and status != core.DEAD and (every_hit or status == core.NO_DAMAGE):
                     row["damage"] = roll_hit_damage(dice, t["cell"], t["fallback"], steps, who)
@@ -241,14 +265,11 @@ class Shooting(ThwAction):
             results.append({"name": who, "dice": dice_rows, "hits": hits, "result": status, "received_fire": not took
                             and t.get("condition", core.FINE) in STANDING})  # fmt: skip
         if out_of_ammo:
-            steps.append(f"{ones} ones: out of ammo after this volley (L774–777).")
+            steps.append(tr("{n} ones: out of ammo after this volley (L774–777).").format(n=ones))
             effects.append({"kind": "loaded", "role": "shooter", "value": False, **echo(clean["shooter"])})
         effects.append({"kind": "fired", "role": "shooter", **echo(clean["shooter"])})
-        summary = "; ".join(f"{r['name']}: {r['hits']} hit(s), {r['result']}" for r in results)
-        if out_of_ammo:
-            summary += "; out of ammo"
         result = {"dice": rolls, "targets": results, "out_of_ammo": out_of_ammo, "rep": clean["rep"]}
-        return self.outcome(summary, result, effects, steps)
+        return self.outcome(shot_summary(result), result, effects, steps)
 
     def odds_clean(self, clean, settings):
         n = clean["n"]

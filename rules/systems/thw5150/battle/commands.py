@@ -152,7 +152,7 @@ class Shoot(Command):
         questions = self._questions(ctx, shooter, targets, effects)
         ctx.outcome = record(outcome)
         payload = {"shooter": shooter.key, "targets": [u.key for u in targets], "effects": effects,
-                   "questions": questions, "return_fire": ret is not None, **record(outcome)}  # fmt: skip
+                   "questions": questions, "return_fire": ret is not None, "result": outcome.result}  # fmt: skip
         return [NewEvent("shot", payload, dice=outcome.dice)]
 
     @staticmethod
@@ -217,7 +217,7 @@ class AnswerReaction(Command):
         ret = {"kind": "return_fire", "side": q["side"], "shooters": back} if back else None
         ctx.outcome = record(outcome)
         payload = {"group": q["group"], "testers": q["testers"], "effects": effects, "return_fire": ret,
-                   **record(outcome)}  # fmt: skip
+                   "result": outcome.result}  # data only: the log describes it in the reader's language  # fmt: skip
         return [NewEvent("reaction", payload, dice=outcome.dice)]
 
 

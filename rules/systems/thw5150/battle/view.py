@@ -5,6 +5,8 @@ from __future__ import annotations
 from rules.contract import board as w
 from rules.i18n import _
 from rules.systems.thw5150 import core, equipment
+from rules.systems.thw5150.actions.common import member_summary
+from rules.systems.thw5150.actions.shooting import shot_summary
 from rules.systems.thw5150.battle.units import ON_TABLE
 from rules.systems.thw5150.glossary import ENGLISH, GLOSSARY
 
@@ -217,11 +219,14 @@ def describe(event, names: dict) -> str:
             else _("side {side} acts first").format(side=p["order"][0])
         )
         return f"{word('activation_roll')}: {dice} — {tail}."
-    if kind == "shot":
-        return _("{name} fires: {summary}").format(name=n(p["shooter"]), summary=p["summary"])
+    if kind == "shot":  # events since issue 13 keep only the result's data; older ones their English summary
+        text = shot_summary(p["result"]) if "targets" in p.get("result", {}) else p["summary"]
+        return _("{name} fires: {summary}").format(name=n(p["shooter"]), summary=text)
     if kind in ("reaction", "in_sight", "stay_or_run"):
         table = {"reaction": "received_fire"}.get(kind, kind)
-        return f"«{word(table)}»: {p['summary']}"
+        rows = p.get("result", {}).get("members")
+        text = "; ".join(member_summary(r) for r in rows) if rows else p["summary"]
+        return f"«{word(table)}»: {text}"
     if kind == "melee":
         return f"{word('melee').capitalize()}: {n(p['fighter'])} — {p['summary']}"
     if kind == "grenade":

@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
+from django.utils import translation
 
 from rules.contract import Event
 from rules.contract.testing import Table
@@ -172,9 +173,12 @@ def test_views_board_and_log(table):
     table.command(0, "activation", dice=[4, 2])
     table.command(0, "shoot", {"shooter": "0.r.1", "targets": [{"unit": "1.b.1", "dice": 1}]}, dice=[2])
     names = {"units": {k: u.name for k, u in table.state.units.items()}, "sides": {0: "A", 1: "B"}}
-    lines = [SYSTEM.battle.describe_event(Event(e["seq"], e["type"], e["payload"]), names) for e in table.events]
+    with translation.override("ru"):
+        lines = [SYSTEM.battle.describe_event(Event(e["seq"], e["type"], e["payload"]), names) for e in table.events]
     assert lines[0].startswith("бросок на Активацию")
-    assert "fires" in lines[1]
+    english = SYSTEM.battle.describe_event(Event(1, table.events[0]["type"], table.events[0]["payload"]), names)
+    assert english.startswith("Roll the activation dice")
+    assert "стреляет" in lines[1]
     view = table.view({1})
     units = [{"key": k, "name": table.state.units[k].name, "kind": "figure", "owner": table.state.units[k].side,
               **v} for k, v in view["units"].items()]  # fmt: skip

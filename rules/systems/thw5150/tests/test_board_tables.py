@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
+from django.utils import translation
 
 from rules.contract import Event
 from rules.contract.testing import Table
@@ -45,8 +46,10 @@ def unit(table, key):
 
 
 def log(table, event) -> str:
+    """The log line a Russian reader sees (the book's words follow the reader's language)."""
     names = {"units": {k: u.name for k, u in table.state.units.items()}}
-    return SYSTEM.battle.describe_event(Event(event["seq"], event["type"], event["payload"]), names)
+    with translation.override("ru"):
+        return SYSTEM.battle.describe_event(Event(event["seq"], event["type"], event["payload"]), names)
 
 
 def test_in_sight_pass_2_lets_the_other_side_fire_at_once(table):

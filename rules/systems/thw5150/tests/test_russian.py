@@ -122,3 +122,73 @@ def test_the_boards_words_follow_the_readers_language():
         assert {k: word(k) for k in ENGLISH} == ENGLISH
         assert word("in_cover") == "in cover"
         assert not [k for k in ENGLISH if re.search("[а-яё]", word(k), re.I)]
+
+
+def test_every_translation_keeps_the_msgids_placeholders():
+    for e in entries():
+        wanted = set(re.findall(r"\{[^}]*\}", e["msgid"]))
+        for text in e["msgstr"].values():
+            assert set(re.findall(r"\{[^}]*\}", text)) == wanted, e["msgid"]
+
+
+def test_every_action_form_reads_in_russian():
+    """The odds page's forms: each action's description, and every input's title and help (schema)."""
+    english = []
+
+    def walk(schema, where):
+        if isinstance(schema, dict):
+            for key, value in schema.items():
+                if key in ("title", "description") and isinstance(value, str) and re.search("[A-Za-z]{3}", value) and not re.search("[а-яё]{3}", value, re.I):  # fmt: skip
+                    english.append(f"{where}.{key}: {value}")
+                walk(value, f"{where}.{key}")
+        elif isinstance(schema, list):
+            for item in schema:
+                walk(item, where)
+
+    with translation.override("ru"):
+        for a in SYSTEM.describe()["actions"]:
+            walk({"description": a["description"]}, a["key"])
+            walk(a["input_schema"], a["key"])
+            for name, prop in a["input_schema"].get("properties", {}).items():
+                assert prop.get("title"), f"{a['key']}.{name} has no title"
+    assert not english, english
+
+
+def test_a_result_reads_in_the_books_words():
+    from rules.dice import SeededDice
+
+    inputs = {"shooter": {"rep": 5, "weapon": "pistol"}, "targets": [{"name": "Бандит", "dice": 1}]}
+    with translation.override("ru"):
+        outcome = SYSTEM.actions["shooting"].resolve(inputs, {}, SeededDice(1))
+    text = " ".join([outcome.summary, *outcome.steps])
+    assert "Бандит: 1 попадание" in text or "Бандит: 0 попаданий" in text, text
+    assert "Кубики на попадание" in text
+    assert untranslated(f"<p>{text}</p>") == []
+
+
+def test_the_log_describes_a_shot_and_a_reaction_in_the_readers_language(battle_and_roster):
+    battle, roster, alice, bob, leader, boss = battle_and_roster
+    battle.refresh_from_db()
+    services.command_run(battle_id=battle.pk, user=alice, name="activation", dice=[5, 2],
+                         expected_version=battle.version)  # fmt: skip
+    battle.refresh_from_db()
+    services.command_run(battle_id=battle.pk, user=alice, name="shoot", inputs={"shooter": leader, "target": boss,
+                         "n": 1}, dice=[1], expected_version=battle.version)  # fmt: skip
+    battle.refresh_from_db()
+    services.command_run(battle_id=battle.pk, user=bob, name="answer_reaction", inputs={}, dice=[6, 6, 6],
+                         expected_version=battle.version)  # fmt: skip
+    shot = battle.events.get(type="shot")
+    assert "summary" not in shot.payload
+    assert shot.payload["result"]["targets"][0]["result"] == "no_damage"
+    blue = Client(**RU)
+    blue.force_login(alice)
+    page = blue.get(f"/battles/{battle.pk}/").content.decode()
+    assert "0 попаданий, без ущерба" in page
+    assert "«ОБСТРЕЛЯН»:" in page
+    assert "пройден по 0" in page
+    assert "hit(s)" not in page
+    assert "no_damage" not in page
+    assert untranslated(page) == []
+    with translation.override("en"):
+        line = SYSTEM.battle.describe_event(shot, {"units": {}})
+        assert "0 hits, no damage" in line

@@ -198,9 +198,23 @@ SIZE_WORDS = {s: GLOSSARY[f"size_{s}"] for s in tables.SIZES}
 TERRAIN_WORDS = {t: GLOSSARY[f"terrain_{t}"] for t in tables.TERRAIN}
 
 
+# The odds page's words for the keys odds() answers (Action.result_labels), the book's terms in Russian.
+RESULT_LABELS = {
+    "p": N_("Chance"), "p_hit": N_("Chance to hit"), "hits": N_("Hits"), "expected_hits": N_("Hits on average"),
+    "p_wound": N_("Chance to wound"), "wounds": N_("Wounds"), "expected_wounds": N_("Wounds on average"),
+    "passed": N_("Tests passed"), "passes": N_("Tests passed"), "expected_passes": N_("Tests passed on average"),
+    "p_die_passes": N_("Chance per die to pass"), "p_die_wounds": N_("Chance per die to wound"),
+    "p_strike_hits": N_("Chance per strike to hit"), "removed": N_("Figures removed"),
+    "markers": N_("Wound markers"), "p_destroyed": N_("Chance the unit is destroyed"),
+    "p_no_winner": N_("Chance of no winner"), "p_tie_on_first_roll": N_("Chance of a tie on the first roll"),
+}  # fmt: skip
+
+
 class ZdAction(Action):
     """resolve() and odds() take RAW inputs and validate them (schema, then check_inputs()) themselves.
     Subclasses implement resolve_clean(clean, settings, dice) and odds_clean(clean, settings)."""
+
+    result_labels = RESULT_LABELS
 
     def describe(self) -> dict:
         """Label, description and the input schema's titles and help in the reader's language."""

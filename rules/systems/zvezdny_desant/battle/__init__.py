@@ -44,7 +44,8 @@ class ZvezdnyDesantBattle(BattlePart):
                                            profile={**card, "cost": cost}, entry=entry, state=state))  # fmt: skip
         game = {"turn": 1, "max_turns": system["max_turns"], "cp": system["command_points"], "phase": "start",
                 "first_player": None, "previous_first": None, "orders": {}, "ordered": [], "last_at": {},
-                "melees": [], "next_melee": 1, "fought": [], "result": None}  # fmt: skip
+                "melees": [], "next_melee": 1, "fought": [], "result": None,
+                "side_names": {str(side.index): side.name for side in sides}}  # fmt: skip
         return Start(game=game, units=units)
 
     def apply(self, state: GameState, event) -> None:
@@ -53,7 +54,7 @@ class ZvezdnyDesantBattle(BattlePart):
     def awaiting(self, state: GameState) -> Awaiting:
         game = state.game
         if game.get("result") is not None:
-            return Awaiting(kind="over", message=_("The battle is over. Undo the last events to play on."))
+            return Awaiting(kind="over", message=_("The game is over. Undo the last events to play on."))
         phase = game["phase"]
         if phase == "start":
             return Awaiting(
@@ -72,15 +73,15 @@ class ZvezdnyDesantBattle(BattlePart):
                     kind="sides",
                     sides=(slot[0],),
                     commands=("act",),
-                    message=_("A unit of side {slot} with initiative {slot2} acts now.").format(
-                        slot=slot[0], slot2=slot[1]
+                    message=_("{side}: a unit with initiative {n} acts now.").format(
+                        side=rules.side_name(game, slot[0]), n=slot[1]
                     ),
                 )
         waiting = [m["id"] for m in game["melees"] if m["id"] not in game["fought"]]
         message = (
-            (_("Fight melee ") + ", ".join(f"#{i}" for i in waiting) + _(", then end the turn."))
+            _("Fight close combat {ids}, then end the turn.").format(ids=", ".join(f"#{i}" for i in waiting))
             if waiting
-            else (_("End the turn."))
+            else _("End the turn.")
         )
         return Awaiting(kind="anyone", commands=("fight", "end_turn"), message=message)
 

@@ -27,7 +27,7 @@ NO_INPUTS = {"type": "object", "properties": {}, "additionalProperties": False}
 def _enemy(ctx: CommandContext, key, field: str, of_side: int):
     unit = ctx.unit(key, field_name=field)
     if unit.side == of_side:
-        raise RuleInputError({field: _("{name} is on your own side.").format(name=unit.name)})
+        raise RuleInputError({field: _("{name} is a unit of your own side.").format(name=unit.name)})
     if not rules.alive(unit):
         raise RuleInputError({field: _("{name} is already destroyed.").format(name=unit.name)})
     return unit
@@ -46,12 +46,13 @@ class StartTurn(Command):
     def handle(self, ctx, inputs):
         dice = ctx.dice()
         previous = ctx.game.get("previous_first")
-        sides = [_("side {n}").format(n=s) for s in rules.SIDES]
+        sides = [rules.side_name(ctx.game, s) for s in rules.SIDES]
         rolled = roll_off(dice, sides, ctx.system_settings, _("First Player roll"), previous=previous)
         dice.finish()
         payload = {"turn": ctx.game["turn"], "first_player": rolled["winner"], "rolls": rolled["rounds"],
                    "kept": rolled["kept"]}  # fmt: skip
-        ctx.outcome = {"summary": _("Side {winner} is First Player.").format(winner=rolled["winner"]), **payload}
+        first = rules.side_name(ctx.game, rolled["winner"])
+        ctx.outcome = {"summary": _("{side} is the First Player.").format(side=first), **payload}
         return [NewEvent("turn_started", payload, dice=dice.as_list())]
 
 
@@ -413,6 +414,38 @@ class Mark(Command):
         return [NewEvent("marked", {"unit": unit.key, **flags})]
 
 
+class Wounds(Command):
+    name = "wounds"
+    label = N_("Wound markers (by hand)")
+    help = N_(
+        "A ruling by hand: one wound marker more or fewer on a unit (L544–565); shots and melees count their own."
+    )
+    free = True
+    input_schema = {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["unit", "step"],
+        "properties": {"unit": UNIT, "step": {"type": "integer", "enum": [-1, 1]}},
+    }
+
+    def handle(self, ctx, inputs):
+        unit = ctx.own_unit(inputs["unit"])
+        if not rules.alive(unit):
+            raise RuleInputError({"unit": _("{name} is already destroyed.").format(name=unit.name)})
+        markers, stk = unit.state["markers"] + inputs["step"], unit.profile["stk"]
+        # Markers are pooled by the unit's СТК: at СТК markers a figure dies (L565), which only a shot or a melee
+        # decides, so by hand the count stays from 0 to СТК − 1.
+        if not 0 <= markers < stk:
+            raise RuleInputError(
+                {
+                    "step": _("Wound markers stay from 0 to {most} (at {stk} a figure is removed).").format(
+                        most=stk - 1, stk=stk
+                    )
+                }
+            )
+        return [NewEvent("wounds_marked", {"unit": unit.key, "step": inputs["step"], "markers": markers})]
+
+
 class EndGame(Command):
     name = "end_game"
     label = N_("End the game")
@@ -424,4 +457,4 @@ class EndGame(Command):
         return [NewEvent("game_over", {**rules.victory(ctx.state, ctx.system_settings), "reason": "agreed"})]
 
 
-COMMANDS = {c.name: c for c in (StartTurn(), GiveOrders(), Act(), Fight(), EndTurn(), Mark(), EndGame())}
+COMMANDS = {c.name: c for c in (StartTurn(), GiveOrders(), Act(), Fight(), EndTurn(), Mark(), Wounds(), EndGame())}

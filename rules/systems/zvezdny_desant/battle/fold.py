@@ -121,6 +121,10 @@ def marked(state: GameState, p: dict) -> None:
     _settle_phase(state)
 
 
+def wounds_marked(state: GameState, p: dict) -> None:
+    _touch(state, p["unit"])["markers"] = p["markers"]
+
+
 FOLDS = {
     "turn_started": turn_started,
     "orders_given": orders_given,
@@ -132,6 +136,7 @@ FOLDS = {
     "turn_ended": turn_ended,
     "game_over": game_over,
     "marked": marked,
+    "wounds_marked": wounds_marked,
 }
 
 

@@ -11,9 +11,17 @@ from __future__ import annotations
 from fractions import Fraction
 
 from rules.contract import GameState
+from rules.i18n import _
 from rules.systems.zvezdny_desant import tables
 
 SIDES = (0, 1)
+
+
+def side_name(game: dict, index, names: dict | None = None) -> str:
+    """A side as the players named it (the roster's name, kept in the game since the start); a battle started
+    before the names were kept falls back to «сторона N», counted from 1 as players count."""
+    name = (names or {}).get(index) or (game.get("side_names") or {}).get(str(index))
+    return name or _("side {n}").format(n=int(index) + 1)
 
 
 def alive(unit) -> bool:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from rules.contract import board as w
 from rules.i18n import N_, _, ngettext
 from rules.systems.zvezdny_desant import tables
+from rules.systems.zvezdny_desant.battle import rules
 from rules.systems.zvezdny_desant.settings import full_settings
 
 PHASES = {"start": N_("Start of the turn"), "orders": N_("Orders"), "execution": N_("Order execution"),
@@ -100,7 +101,7 @@ def acting(view: dict) -> tuple[int, int, list[dict]] | None:
 
 def board(view: dict, viewer_sides, *, can_write: bool) -> dict:
     game = view["game"]
-    names = {s["index"]: s["name"] for s in view["sides"]}
+    names = {s["index"]: rules.side_name(game, s["index"], {s["index"]: s.get("name")}) for s in view["sides"]}
     live = can_write and game.get("result") is None
     phase = game.get("phase")
     turnbar = [
@@ -133,18 +134,19 @@ def board(view: dict, viewer_sides, *, can_write: bool) -> dict:
     by_hand = full_settings((view.get("settings") or {}).get("system"))["states_by_hand"]
     groups = []
     for side in view["sides"]:
-        cards = [_card(u, live and by_hand and side["index"] in viewer_sides) for u in view["units"]
-                 if _owner(u) == side["index"]]  # fmt: skip
+        own = live and side["index"] in viewer_sides
+        cards = [_card(u, own and by_hand, steps=own) for u in view["units"] if _owner(u) == side["index"]]
         groups.append({"title": side["name"], "subtitle": "", "units": cards})
     banner, footer = None, []
     if game.get("result"):
         r = game["result"]
-        title = _("A draw") if r["winner"] is None else _("Victory: {side}").format(side=names.get(r["winner"], ""))
+        winner = None if r["winner"] is None else names.get(r["winner"]) or rules.side_name(game, r["winner"])
+        title = _("A draw") if winner is None else _("Victory: {side}").format(side=winner)
         banner = {
             "title": _("Game over."),
             "text": _("{title}, victory points {a} : {b}.").format(title=title, a=r["vp"][0], b=r["vp"][1]),
             "lines": [],
-            "note": _("Undo the last events to play on."),
+            "note": _("To play on, undo the last events in the history."),
         }
     elif live:
         footer.append(w.buttons([w.button(_("End the game and count the victory points"), "end_game",
@@ -153,15 +155,21 @@ def board(view: dict, viewer_sides, *, can_write: bool) -> dict:
     return {"banner": banner, "turnbar": turnbar, "groups": groups, "footer": footer}
 
 
-def _card(u: dict, marks: bool) -> dict:
+def _card(u: dict, marks: bool, *, steps: bool = False) -> dict:
     v = u.get("view") or {}
     flags = [w.flag(_(label), tone) for flag, label, tone in (("in_melee", N_("in close combat"), "warn"),
              ("panicked", N_("panic"), "bad"), ("suppressed", N_("fire suppression"), "warn"),
              ("acted", N_("has acted"), "")) if v.get(flag)]  # fmt: skip
     if v.get("order"):
         flags.append(w.flag(f"«{tables.ORDER_WORDS[v['order']]}» {v.get('initiative')}"))
-    widgets = [w.counter(_("Wound markers"), v.get("markers", 0), v.get("stk")),
-               w.text("; ".join(v.get("weapons", [])))]  # fmt: skip
+    markers, stk = v.get("markers", 0), v.get("stk")
+    step = {}
+    if steps and v.get("alive", True) and stk:  # − and + on the row (issue 19), a ruling by hand: 0…СТК−1 (L565)
+        step = {"minus": w.button("−", "wounds", {"unit": u["key"], "step": -1}, disabled=markers <= 0,
+                                  aria_label=_("Wound markers −1")),
+                "plus": w.button("+", "wounds", {"unit": u["key"], "step": 1}, disabled=markers >= stk - 1,
+                                 aria_label=_("Wound markers +1"))}  # fmt: skip
+    widgets = [w.counter(_("Wound markers"), markers, stk, **step), w.text("; ".join(v.get("weapons", [])))]
     if marks and v.get("alive", True):
         key = u["key"]
         widgets.append(w.buttons([
@@ -264,7 +272,7 @@ def describe_event(event, names: dict) -> str:
         return units.get(key, key)
 
     def side(i):
-        return sides.get(i, _("side {n}").format(n=i))
+        return sides.get(i) or sides.get(str(i)) or _("side {n}").format(n=int(i) + 1)
 
     def cards(orders: dict) -> str:
         return ", ".join(f"{unit(k)} «{tables.ORDER_WORDS[v['order']]}» {v['initiative']}" for k, v in orders.items())
@@ -294,6 +302,8 @@ def describe_event(event, names: dict) -> str:
     if kind == "game_over":
         who = _("a draw") if p["winner"] is None else _("victory of {side}").format(side=side(p["winner"]))
         return _("Game over: {who}, victory points {a} : {b}.").format(who=who, a=p["vp"][0], b=p["vp"][1])
+    if kind == "wounds_marked":
+        return _("{unit}: wound markers {markers} (by hand).").format(unit=unit(p["unit"]), markers=p["markers"])
     if kind == "marked":
         words = {"panicked": (_("panic"), _("no panic")), "suppressed": (_("fire suppression"),
                  _("no fire suppression"))}  # fmt: skip

@@ -227,7 +227,7 @@ def test_the_odds_page_in_russian_names_every_test_and_field():
 
 
 def test_the_history_of_the_example_game_reads_in_russian():
-    t = Table(SYSTEM, rosters=copy.deepcopy(ROSTERS))
+    t = Table(SYSTEM, rosters=copy.deepcopy(ROSTERS), names={0: "Форсеры", 1: "Люди"})  # the game keeps them
     names = {"units": {k: u.name for k, u in t.state.units.items()}, "sides": {0: "Форсеры", 1: "Люди"}}
     results = []
     with translation.override("ru"):

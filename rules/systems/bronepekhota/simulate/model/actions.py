@@ -51,14 +51,12 @@ def simulate_virtual_shot(inputs: dict, settings: dict | None = None, *, n: int 
 
 
 def simulate_melee(inputs: dict, settings: dict | None = None, *, n: int = 100_000, seed: int = 0) -> dict:
-    """The melee of `actions["melee"]` (no surprise attacks: the model has no facing) simulated `n` times with
-    the battle primitives: p_attacker_wins, p_defender_destroyed, p_pilot_killed, p_panic, damage, strength_loss."""
+    """The melee of `actions["melee"]` (a surprise attack too, as the battles roll a share of them) simulated `n`
+    times with the battle primitives: p_attacker_wins, p_defender_destroyed, p_pilot_killed, p_panic, damage, strength_loss."""
     from rules.systems.bronepekhota.actions.common import full_settings
 
     settings = full_settings(settings)
     clean = _action("melee").validate(inputs, settings)
-    if clean["surprise"]:
-        raise RuleInputError({"surprise": "The simulator has no facing, so no surprise attacks."})
     rng = np.random.default_rng(seed)
     dfn = clean["defender"]
     flat = clean["defence_kind"] in ("gun", "pilotless")
@@ -68,8 +66,10 @@ def simulate_melee(inputs: dict, settings: dict | None = None, *, n: int = 100_0
         armour=dfn.get("armour", 0),
         strength=dfn.get("strength", 0),
         melee=dfn.get("melee", 0),
+        surprise=clean["surprise"],
     )
-    attack, defence = roll_melee(rng, np.full(n, clean["attack_bonus"]), fixed, flat)
+    surprise = np.full(n, bool(clean["surprise"]))
+    attack, defence = roll_melee(rng, np.full(n, clean["attack_bonus"]), fixed, flat, surprise)
     won = attack > defence
     damage = np.where(won, 1 if dfn["kind"] == "infantry" else attack - defence, 0).astype(np.int16)
     out = {"p_attacker_wins": float(won.mean())}

@@ -91,6 +91,9 @@ class Battle:
         self.e_reach = z(N1, np.int16)  # best reach of any weapon the element fires
         self.e_speed = z((N1, self.SM1), np.int16)  # speed by current strength (soldiers: every column the same)
         self.e_ppd = z(N1)  # P(pilot killed) in one survival test
+        # repair a vehicle makes on itself (§3.11): 2 with the HELIX platform, instead of its shot (p.48); 1 when
+        # its pilot has «Рм», from inside, for its whole activation (p.43–44); 0: none
+        self.e_repair = z(N1, np.int16)
         self.e_kind[self.DUMMY] = SOLDIER
         surv = None
         for el in self.els:
@@ -119,6 +122,10 @@ class Battle:
                 if el.kind == VEHICLE:
                     for s in range(self.SM1):
                         self.e_speed[i, s] = tables.speed_for_strength(el.sectors, s)
+                    if el.platform:
+                        self.e_repair[i] = tables.HELIX_REPAIR_AMOUNT
+                    elif el.pilot is not None and el.pilot.repairs:
+                        self.e_repair[i] = tables.INFANTRY_REPAIR_AMOUNT
                     if el.pilot is not None:
                         self.e_pilot[i] = el.pilot.index
                         surv = tables.survival_probabilities(
@@ -278,6 +285,10 @@ class Battle:
         self.blast_cover = bool(st["blast_cover"])
         self.aimed_on = bool(st["aimed_fire"])
         self.hold = self.params.approach == "hold"
+        self.surprise = self.params.surprise / 100
+        self.obstacles = self.params.obstacles / 100
+        # Table 1: an obstacle of half a step to a step costs 2 SP on top of the step (A9), or 1 SP more
+        self.obstacle_sp = 2 if st["obstacle_cost_additive"] else 1
         self.has_slots = bool((self.slot_member >= 0).any())
         # "can already reach the nearest enemy": the best weapon's top result (aimed: the personal one doubled)
         self.e_hold_reach = np.maximum(self.e_reach, 2 * self.e_preach if self.aimed_on else 0)
@@ -411,6 +422,9 @@ class UnitPlan:
         self.preach = bt.e_preach[cols].astype(np.int32)
         self.hold_reach = bt.e_hold_reach[cols].astype(np.int32)
         self.melee = bt.e_melee[cols].astype(np.int32)
+        self.repair = int(bt.e_repair[self.c0]) if self.vehicle else 0
+        self.smax = int(bt.e_smax[self.c0])
+        self.reach = int(bt.e_reach[self.c0])
         self.slots = []
         for s in range(bt.S):
             m = int(bt.slot_member[k, s])

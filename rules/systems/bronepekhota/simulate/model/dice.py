@@ -76,10 +76,15 @@ def roll_survival(rng, armour, faces: int, panic: bool) -> np.ndarray:
     return _survival_table(faces, panic)[np.clip(armour, 0, 20), roll]
 
 
-def roll_melee(rng, attack_bonus, defence_fixed, flat) -> tuple[np.ndarray, np.ndarray]:
-    """Table 6: attack Д6 + bonus; defence Д6 + fixed, or the fixed Броня alone (gun, vehicle without pilot)."""
+def roll_melee(rng, attack_bonus, defence_fixed, flat, surprise=None) -> tuple[np.ndarray, np.ndarray]:
+    """Table 6: attack Д6 + bonus; defence Д6 + fixed, or the fixed Броня alone (gun, vehicle without pilot).
+    `surprise` (a mask, or None): those attackers roll two d6 and keep the higher (p.41); the caller leaves a
+    piloted vehicle's ББ out of its `defence_fixed` there (Рис.52)."""
     attack_bonus = np.asarray(attack_bonus)
-    attack = roll_dice(rng, tables.MELEE_FACES, attack_bonus.shape) + attack_bonus
+    die = roll_dice(rng, tables.MELEE_FACES, attack_bonus.shape)
+    if surprise is not None and np.any(surprise):
+        die = np.where(surprise, np.maximum(die, roll_dice(rng, tables.MELEE_FACES, attack_bonus.shape)), die)
+    attack = die + attack_bonus
     d_die = roll_dice(rng, tables.MELEE_FACES, attack_bonus.shape)
     defence = np.where(flat, defence_fixed, d_die + np.asarray(defence_fixed))
     return attack, defence

@@ -52,6 +52,8 @@ class _El:
     pilot_of: _El | None = None
     crew_of: _El | None = None
     stand_in: bool = False
+    repairs: bool = False  # a soldier with «Рм» (p.43)
+    platform: bool = False  # a vehicle with the repair-transport platform (HELIX, p.48)
     order: int = 0
     index: int = -1
 
@@ -96,6 +98,7 @@ def _soldier(p: dict, s: dict, side: int, settings: dict, name: str, worth: floa
         speed=speed,
         rank=s["rank"],
         personal=_weapon(f"{p['name']} #{s['num']}", s.get("range"), s.get("power"), f"{p['slug']}.soldier"),
+        repairs="repair" in (s.get("abilities") or []),
     )
 
 
@@ -193,6 +196,7 @@ class Force:
             ammo_max=data["ammo_max"],
             flyer=data.get("locomotion") == "flying",
             weapons=ranged,
+            platform=bool((armylib.vehicle_variant(data, loadout) or {}).get("repair_platform")),
         )
 
     @staticmethod

@@ -10,7 +10,7 @@ from rules.systems.bronepekhota import tables
 from rules.systems.bronepekhota.settings import SETTINGS_BY_KEY
 from rules.systems.bronepekhota.settings import defaults as default_settings
 
-MODEL_VERSION = 1
+MODEL_VERSION = 2  # 2: repair, surprise attacks and obstacles
 FACES = dicelib.BOOK_FACES
 
 SOLDIER, VEHICLE, GUN = 0, 1, 2
@@ -48,6 +48,7 @@ SIMULATED_SETTINGS = {
     "cover_exactly_half": "The bonus when the chosen cover is 'exactly half hidden'.",
     "gun_rof_rule": "Per gun: a gun fires up to its RoF shots; per barrel: each weapon once.",
     "virtual_infantry_damage": "A hit infantryman dies, or takes a survival test (house rule).",
+    "obstacle_cost_additive": "An obstacle crossed costs 2 SP on top of the step when on, 1 SP more when off.",
 }
 IGNORED_SETTINGS = {
     "special_properties": "Blast specials are not simulated: without a map nobody knows who stands within 2 steps.",
@@ -56,8 +57,7 @@ IGNORED_SETTINGS = {
     "balance_warning_percent": "Used by the verdict, not by the battles.",
     "deployment_order": "Both armies deploy on their lines; the order of placing does not matter without a map.",
     "initiative_reroll": "With two players only the two tied players can re-roll: both readings are the same.",
-    "half_step_obstacle_free": "No terrain in the model.",
-    "obstacle_cost_additive": "No terrain in the model.",
+    "half_step_obstacle_free": "The obstacles of the model are all between half a step and a step high.",
     "jump_downward_height": "No heights in the model.",
     "shooting_ban": "In the model crews stand with their guns, so both readings ban the same shots.",
     "melee_in_contact": "Elements in contact may always attack: stepping out and back in is a new contact.",
@@ -66,8 +66,9 @@ IGNORED_SETTINGS = {
     "airborne_no_melee": "Flyers hover and never touch anyone, so they never fight in melee.",
     "armour_test_after_damage": "The armour test is real shooting only.",
     "enforce_mount_limit": "Roster validation, not battle.",
-    "repair_needs_idle_soldier": "Repair is not simulated.",
-    "repair_cap_at_max": "Repair is not simulated.",
+    "repair_needs_idle_soldier": "A «Рм» pilot repairs at the start of his vehicle's activation and it does "
+    "nothing else (p.43–44), so both readings agree.",
+    "repair_cap_at_max": "Repair always stops at the maximum here: the model's tables end there.",
     "dispute_die": "No disputes in a simulation.",
     "grenade_replaces_shot": "A grenade always replaces the soldier's shot here (the default reading); "
     "throwing and shooting in one round is not simulated.",
@@ -91,6 +92,11 @@ class BattleParams:
     rounds: int = 8
     initiative: str = "rolled"  # who holds the initiative in round 1: "rolled", "a" or "b"
     approach: str = "advance"  # "advance": everyone closes; "hold": elements that can reach an enemy stay and shoot
+    # No map, so terrain and facing come in as shares (percent): of melee attacks made from outside the defender's
+    # field of view (surprise, p.41), and of infantry moves that cross one obstacle of half a step to a step
+    # (Table 1: 2 SP more, A9).
+    surprise: int = 0
+    obstacles: int = 0
 
     def check(self) -> BattleParams:
         errors = {}
@@ -109,6 +115,10 @@ class BattleParams:
             errors["initiative"] = "Initiative in round 1 must be 'rolled', 'a' or 'b'."
         if self.approach not in APPROACHES:
             errors["approach"] = "The approach must be 'advance' or 'hold'."
+        for key in ("surprise", "obstacles"):
+            value = getattr(self, key)
+            if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 100:
+                errors[key] = "A share must be a whole number of percent from 0 to 100."
         if errors:
             raise RuleInputError(errors)
         return self
@@ -121,6 +131,8 @@ class BattleParams:
             "rounds": self.rounds,
             "initiative": self.initiative,
             "approach": self.approach,
+            "surprise": self.surprise,
+            "obstacles": self.obstacles,
         }
 
 

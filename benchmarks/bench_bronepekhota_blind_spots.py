@@ -1,0 +1,114 @@
+"""What the «Бронепехота» simulator still leaves out, measured: capture (p.42 §9.1–9.2).
+
+Ten real rosters of about 300 points, built from the official pack, fight in five pairs, each pair as a balance job
+would run it (10,000 battles, the job form's default, same seed), once as the model stands and once with an
+approximation of the left-out rule. Per match-up the run prints side A's score (win 1, draw ½) with and without,
+the change, the job's own 95 % interval half-width, and the verdict (analysis.verdict) with and without.
+
+The approximation of capture is its upper bound: a vehicle whose pilot dies is taken over at once by a soldier of
+its own side (the pilot's survival tests always pass), with no soldier lost to the squad and no round without a
+pilot. The real rule is weaker: a free soldier of rank >= the vehicle's must walk to it, and the vehicle acts
+only from the next round (A11); capture by the enemy is rarer still in this model, where a pilotless vehicle
+stands behind the enemy's front.
+
+Run: make bench ARGS=benchmarks/bench_bronepekhota_blind_spots.py
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.base")
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import django  # noqa: E402
+
+django.setup()
+
+import numpy as np  # noqa: E402
+
+from rules.jobs.analysis import roster_result  # noqa: E402
+from rules.systems.bronepekhota.simulate import Battle, BattleParams, summarise  # noqa: E402
+
+PACK = Path(__file__).resolve().parents[1] / "rules" / "systems" / "bronepekhota" / "data" / "tehnolog-classic.json"
+BATTLES = 10_000  # a roster job's default (rules/jobs/forms.py)
+# Ten rosters (slugs of the official pack), five match-ups; each side 290–310 points with vehicles that need pilots.
+PAIRS = [
+    (
+        ["protectorate_kiberspetsnaz", "trex", "salamander", "protectorate_regulyary_planety_velian"],
+        ["polaris_lineynaya_klon_pehota", "polaris_lyogkiy_shturmovoy_desant", "hunter", "thunder"],
+    ),
+    (
+        ["protectorate_spetsnaz_planety_felitsiya", "octopus", "griffin", "protectorate_kiberpehota"],
+        ["polaris_tyazhyolaya_klon_pehota", "helix", "raptor", "polaris_lyogkaya_shturmovaya_klon_pehota"],
+    ),
+    (
+        ["protectorate_tyazhyolyy_shturmovoy_desant", "varan", "bronekhod", "protectorate_opolchenie_planety_gelion"],
+        ["polaris_tyazhyolyy_shturmovoy_desant", "locust", "hunter", "polaris_rezhimnaya_klon_pehota"],
+    ),
+    (
+        ["protectorate_shturmovoy_otryad_stervyatniki", "condor", "protectorate_kosari", "minomet"],
+        ["mercenaries_reydery_pylnoy_zony", "kibertank", "mercenaries_naytstalkery", "buldog"],
+    ),
+    (
+        ["protectorate_kiberspetsnaz", "spider", "puma", "viper", "protectorate_opolchenie_planety_gelion"],
+        ["polaris_spetsnaz_planety_shidu", "hornet", "polaris_lineynaya_klon_pehota"],
+    ),
+]
+
+
+def side(profiles: dict, slugs: list[str]) -> list[dict]:
+    return [{"key": f"e{i}", "profile": profiles[s], "count": 1, "options": {}} for i, s in enumerate(slugs)]
+
+
+def capture_upper_bound(battle: Battle) -> None:
+    """Pilots always pass their survival tests (see the module doc). With the default settings only pilots take
+    survival tests (A24: a hit infantryman simply dies), so a one-faced survival die does exactly that: 1 <= Бр."""
+    assert battle.settings["virtual_infantry_damage"] == "destroyed"
+    assert not battle.settings["panic"]
+    battle.settings["survival_die"] = 1
+    battle.sfaces = 1
+
+
+def job(side_a, side_b, *, approximate=None, seed: int = 20240):
+    battle = Battle(side_a, side_b, BattleParams(), {})
+    if approximate:
+        approximate(battle)
+    summary = summarise(battle.run(BATTLES, np.random.default_rng(seed)), rounds=8, cost=battle.cost)
+    return roster_result(summary, cost_a=float(battle.cost[0]), cost_b=float(battle.cost[1]))
+
+
+def main() -> None:
+    profiles = {p["slug"]: p for p in json.loads(PACK.read_text(encoding="utf-8"))["profiles"]}
+    started = time.time()
+    print(f"Capture left out: {BATTLES} battles per job, default parameters and settings.")
+    print("match-up  cost A/B   score without  score with  change   job CI (±)  verdict without -> with")
+    worst = 0.0
+    beyond = 0
+    for k, (a, b) in enumerate(PAIRS, start=1):
+        side_a, side_b = side(profiles, a), side(profiles, b)
+        base = job(side_a, side_b)
+        with_rule = job(side_a, side_b, approximate=capture_upper_bound)
+        s0, s1 = base["score_a"]["p"], with_rule["score_a"]["p"]
+        ci = (base["score_a"]["high"] - base["score_a"]["low"]) / 2
+        change = s1 - s0
+        worst = max(worst, abs(change) / ci if ci else 0.0)
+        beyond += abs(change) > ci
+        v0, v1 = base["verdict"], with_rule["verdict"]
+        print(
+            f"{k:>8}  {base['cost_a']:.0f}/{base['cost_b']:.0f}  {s0:13.4f}  {s1:10.4f}  {change:+.4f}  {ci:10.4f}"
+            f"   {v0['level']} (k {v0['k']:.2f}) -> {v1['level']} (k {v1['k']:.2f})"
+        )
+    print(
+        f"{beyond} of {len(PAIRS)} match-ups move by more than the job's CI; the largest move is {worst:.1f}x the CI "
+        f"({time.time() - started:.0f} s)."
+    )
+
+
+if __name__ == "__main__":
+    main()
