@@ -81,3 +81,27 @@ def validate_with_defaults(schema: dict, data: dict, *, prefix: str = "") -> dic
         if key not in out and "default" in prop:
             out[key] = prop["default"]
     return out
+
+
+def translate_schema(schema, titles: dict, *, name: str | None = None, finish=None):
+    """An input schema for the reader: each property gets its title from `titles` (English msgids marked N_() by
+    the system) and every description is translated. `finish(node)` may add more to each node (enum labels)."""
+    if isinstance(schema, list):
+        return [translate_schema(s, titles, finish=finish) for s in schema]
+    if not isinstance(schema, dict):
+        return schema
+    out = {}
+    for key, value in schema.items():
+        if key == "description" and isinstance(value, str):
+            out[key] = _(value)
+        elif key in ("properties", "patternProperties") and isinstance(value, dict):
+            out[key] = {k: translate_schema(v, titles, name=k, finish=finish) for k, v in value.items()}
+        elif key in ("items", "additionalProperties", "anyOf", "oneOf", "allOf"):
+            out[key] = translate_schema(value, titles, finish=finish)
+        else:
+            out[key] = value
+    if name in titles and "title" not in out:
+        out["title"] = _(titles[name])
+    if finish is not None:
+        finish(out)
+    return out

@@ -19,6 +19,7 @@ from fractions import Fraction
 from itertools import product
 
 from rules.contract import Action, Outcome, RuleInputError, prob
+from rules.contract.schema import translate_schema
 from rules.i18n import N_
 from rules.i18n import _ as tr
 from rules.systems.thw5150 import core, words
@@ -270,23 +271,7 @@ TITLES = {
 
 def translated_schema(schema, name: str | None = None):
     """The schema with a title per property and its descriptions in the reader's language."""
-    if isinstance(schema, list):
-        return [translated_schema(s) for s in schema]
-    if not isinstance(schema, dict):
-        return schema
-    out = {}
-    for key, value in schema.items():
-        if key == "description" and isinstance(value, str):
-            out[key] = tr(value)
-        elif key in ("properties", "patternProperties") and isinstance(value, dict):
-            out[key] = {k: translated_schema(v, k) for k, v in value.items()}
-        elif key in ("items", "additionalProperties", "anyOf", "oneOf", "allOf"):
-            out[key] = translated_schema(value)
-        else:
-            out[key] = value
-    if name in TITLES and "title" not in out:
-        out["title"] = tr(TITLES[name])
-    return out
+    return translate_schema(schema, TITLES, name=name)
 
 
 # The frame ----------------------------------------------------------------------------------------------

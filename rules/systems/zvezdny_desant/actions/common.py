@@ -12,6 +12,7 @@ from fractions import Fraction
 from math import comb
 
 from rules.contract import Action, Outcome, RuleInputError, distribution, exact, prob
+from rules.contract.schema import translate_schema
 from rules.i18n import N_, _
 from rules.systems.zvezdny_desant import tables
 from rules.systems.zvezdny_desant.glossary import GLOSSARY
@@ -160,27 +161,15 @@ TITLES = {
 
 
 def translated_schema(schema, name: str | None = None):
-    """The schema with a title per property and its descriptions in the reader's language."""
-    if isinstance(schema, list):
-        return [translated_schema(s) for s in schema]
-    if not isinstance(schema, dict):
-        return schema
-    out = {}
-    for key, value in schema.items():
-        if key == "description" and isinstance(value, str):
-            out[key] = _(value)
-        elif key in ("properties", "patternProperties") and isinstance(value, dict):
-            out[key] = {k: translated_schema(v, k) for k, v in value.items()}
-        elif key in ("items", "additionalProperties", "anyOf", "oneOf", "allOf"):
-            out[key] = translated_schema(value)
-        else:
-            out[key] = value
-    if name in TITLES and "title" not in out:
-        out["title"] = _(TITLES[name])
-    labels = enum_labels(out.get("enum"))
+    """The schema with a title per property, its descriptions in the reader's language and the book's words for
+    its enums (x-labels)."""
+    return translate_schema(schema, TITLES, name=name, finish=_with_enum_labels)
+
+
+def _with_enum_labels(node: dict) -> None:
+    labels = enum_labels(node.get("enum"))
     if labels:
-        out["x-labels"] = labels
-    return out
+        node["x-labels"] = labels
 
 
 def enum_labels(values) -> dict | None:
