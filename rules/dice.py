@@ -208,7 +208,7 @@ class _Recorder:
     def roll_many(self, count: int, faces: int, purpose: str) -> list[int]:
         """`count` dice; purposes are numbered "power die 1 of 3" …"""
         # "1 of 3" reads the same for any count in Russian («1 из 3»), so no plural form is needed here.
-        return [self.roll(faces, _("{purpose} {i} of {count}").format(purpose=purpose, i=i, count=count))
+        return [self.roll(faces, _("{purpose} {i} of {count}").format(purpose=_(purpose), i=i, count=count))
                 for i in range(1, count + 1)]  # fmt: skip
 
     def as_list(self) -> list[dict]:

@@ -181,9 +181,9 @@ def test_the_setup_page_offers_the_books_rules_with_house_rules_folded_and_reada
     html = client_for(alice).get("/battles/new/").content.decode()
     assert re.search(r'name="rules" value="book" checked', html)
     assert '<details class="house-rules">' in html  # folded away
-    assert ">tied only" in html
+    assert ">Only the tied players re-roll" in html  # the system's choice_labels
     assert "tied_only<" not in html
-    assert "The book: alternate" in html
+    assert "The book: In turn, one unit each" in html
     assert "Торговый Протекторат" in html
     assert "(protectorate," not in html
 

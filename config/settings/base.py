@@ -190,6 +190,11 @@ SPECTACULAR_SETTINGS = {
     "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],
     "COMPONENT_SPLIT_REQUEST": True,
     "REDOC_DIST": "SIDECAR",
+    # Two choice sets are named "role": a club member's (owner/editor/member) and an invitation's (member/editor).
+    "ENUM_NAME_OVERRIDES": {
+        "ClubRoleEnum": "armies.models.Membership.Role",
+        "InviteRoleEnum": ["member", "editor"],
+    },
 }
 
 # Celery: Redis when REDIS_URL is set, else kombu's filesystem transport under var/ (embedded default).
