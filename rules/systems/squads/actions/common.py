@@ -11,7 +11,8 @@ from abc import abstractmethod
 from fractions import Fraction
 
 from rules.contract import Action, Outcome, RuleInputError, prob
-from rules.i18n import _
+from rules.contract.schema import translate_schema
+from rules.i18n import N_, _
 from rules.systems.squads import names, tables
 from rules.systems.squads.settings import full_settings
 
@@ -134,19 +135,84 @@ ENUM_NAMES = (
 )
 
 
+TITLES = {
+    "action": N_("Action"),
+    "alive": N_("Figures still alive"),
+    "allocatable": N_("May take hits"),
+    "armour": N_("Armour"),
+    "attacker": N_("Attacker"),
+    "behind_vehicle": N_("Behind a vehicle"),
+    "casualties": N_("Casualties (figures)"),
+    "cause": N_("Cause"),
+    "count": N_("Count"),
+    "cover": N_("Cover"),
+    "crew": N_("Crew"),
+    "crew_stunned": N_("Crew stunned"),
+    "deep_in_cover": N_("Deep in cover"),
+    "defender": N_("Defender"),
+    "distance": N_("Distance"),
+    "edge_figures": N_("Figures at the edge"),
+    "enemy_action": N_("Enemy's action"),
+    "facing": N_("Facing"),
+    "figures": N_("Figures"),
+    "groups": N_("Groups of fire"),
+    "hits": N_("Hits taken"),
+    "immobilised": N_("Immobilised"),
+    "in_melee": N_("In melee"),
+    "in_reach": N_("Within reach"),
+    "kind": N_("Kind"),
+    "leader": N_("Leader"),
+    "level": N_("Training level"),
+    "line_of_sight": N_("Line of sight"),
+    "melee_role": N_("Role in the melee"),
+    "modifier": N_("Modifier"),
+    "mounted": N_("Mounted"),
+    "move": N_("Move"),
+    "moved": N_("Moved"),
+    "name": N_("Name"),
+    "nearest_enemy": N_("Nearest enemy"),
+    "nearest_visible_enemy": N_("Nearest visible enemy"),
+    "on_guard": N_("On Guard"),
+    "out_of_coherency": N_("Out of coherency"),
+    "passes_initiative": N_("Passes the initiative"),
+    "players": N_("Players"),
+    "positions": N_("Positions"),
+    "pursuer": N_("Pursuer"),
+    "reaction": N_("Reaction"),
+    "round": N_("Round"),
+    "same_cover": N_("Same cover"),
+    "sees_enemy": N_("Sees an enemy"),
+    "shooter": N_("Shooter"),
+    "spotter": N_("Spotter"),
+    "stance": N_("Stance"),
+    "strength": N_("Squad strength"),
+    "suppress": N_("Suppress"),
+    "suppressed": N_("Suppressed"),
+    "target": N_("Target"),
+    "unit": N_("Acting squad"),
+    "unsaved": N_("Unsaved hits"),
+    "used_this_turn": N_("Used this turn"),
+    "vehicle": N_("Transport vehicle"),
+    "vehicle_move": N_("Vehicle's move"),
+    "weapon": N_("Weapon"),
+    "weapons": N_("Weapons"),
+    "withdrawing": N_("Withdrawing"),
+}  # the odds form's field titles (contract.schema.translate_schema)
+
+
 def translated_schema(node):
-    if isinstance(node, list):
-        return [translated_schema(v) for v in node]
-    if not isinstance(node, dict):
-        return node
-    out = {k: (_(v) if k == "description" and isinstance(v, str) else translated_schema(v)) for k, v in node.items()}
+    """The input schema in the reader's language: a title per field, descriptions translated, each enum's values
+    named as the book names them ("x-labels")."""
+    return translate_schema(node, TITLES, finish=_with_enum_labels)
+
+
+def _with_enum_labels(node: dict) -> None:
     values = node.get("enum")
     if isinstance(values, list) and all(isinstance(v, str) for v in values):
         for keys, name in ENUM_NAMES:
             if set(values) <= keys:
-                out["x-labels"] = {v: name(v) for v in values}
+                node["x-labels"] = {v: name(v) for v in values}
                 break
-    return out
 
 
 class SquadAction(Action):

@@ -201,3 +201,33 @@ def test_a_russian_reader_sees_no_english_on_the_board_in_the_log_or_the_builder
 @pytest.mark.parametrize("text", ["Turn 1 · initiative: Red", "L28 ok"])
 def test_the_check_itself_sees_english(text):
     assert english([text])
+
+
+def test_every_field_of_the_odds_form_has_a_title_in_the_readers_language():
+    """The odds page names each input as the book would, never by its key (`shooter`, `groups`)."""
+
+    def titles(schema, found):
+        if isinstance(schema, dict):
+            for key, value in schema.items():
+                if key in ("properties", "patternProperties"):
+                    for name, sub in value.items():
+                        found.append((name, sub.get("title")))
+                        titles(sub, found)
+                elif isinstance(value, dict | list):
+                    titles(value, found)
+        elif isinstance(schema, list):
+            for item in schema:
+                titles(item, found)
+        return found
+
+    actions = SYSTEM.actions.values() if isinstance(SYSTEM.actions, dict) else SYSTEM.actions
+    for language in ("ru", "en"):
+        with translation.override(language):
+            found = [t for a in actions for t in titles(a.describe()["input_schema"], [])]
+        assert found
+        assert all(title for _name, title in found), [n for n, t in found if not t][:10]
+        if language == "ru":
+            assert not english([t for _n, t in found]), english([t for _n, t in found])[:10]
+            assert ("shooter", "Стрелок") in found
+        else:
+            assert ("shooter", "Shooter") in found
