@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from rules.contract import prob
+from rules.i18n import _
 from rules.systems.squads import tables
 from rules.systems.squads.actions.common import (
     ACTIVATION_UNIT,
@@ -77,27 +78,30 @@ def check_unit(unit: dict, field: str, settings: dict) -> dict:
     kind = unit.setdefault("kind", "squad")
     if kind == "vehicle":
         if unit.get("suppressed"):
-            raise err(f"{field}.suppressed", "A vehicle cannot be suppressed (L90).")
+            raise err(f"{field}.suppressed", _("A vehicle cannot be suppressed (L90)."))
         if unit.get("positions") or unit.get("out_of_coherency"):
-            raise err(f"{field}.out_of_coherency", "A vehicle has no coherency to keep (L2 is about units).")
+            raise err(f"{field}.out_of_coherency", _("A vehicle has no coherency to keep (L2 is about units)."))
     elif unit.get("crew_stunned"):
-        raise err(f"{field}.crew_stunned", "Only a vehicle's crew can be stunned (L86).")
+        raise err(f"{field}.crew_stunned", _("Only a vehicle's crew can be stunned (L86)."))
     if "positions" in unit:
         if "out_of_coherency" in unit:
-            raise err(f"{field}.positions", "Give either the positions or out_of_coherency, not both.")
+            raise err(f"{field}.positions", _("Give either the positions or the figures out of coherency, not both."))
         unit["out_of_coherency"] = out_of_coherency(unit["positions"], settings)
     figures = unit.get("figures")
     if figures is not None:
         if unit.get("suppressed", 0) > figures:
             raise err(
-                f"{field}.suppressed", f"Only {figures} figures stand: {unit['suppressed']} cannot be suppressed."
+                f"{field}.suppressed",
+                _("Only {figures} figures stand: {suppressed} cannot be suppressed.").format(
+                    figures=figures, suppressed=unit["suppressed"]
+                ),
             )
         if unit.get("out_of_coherency", 0) > figures:
-            raise err(f"{field}.out_of_coherency", f"Only {figures} figures stand.")
+            raise err(f"{field}.out_of_coherency", _("Only {figures} figures stand.").format(figures=figures))
     if unit.get("casualties", 0) > unit.get("strength", unit.get("casualties", 0)):
-        raise err(f"{field}.casualties", "More casualties than figures at the start.")
+        raise err(f"{field}.casualties", _("More casualties than figures at the start."))
     if unit.get("in_melee") and "melee_role" not in unit:
-        raise err(f"{field}.melee_role", "Say whether the unit attacked or was attacked.")
+        raise err(f"{field}.melee_role", _("Say whether the unit attacked or was attacked."))
     return unit
 
 
@@ -141,7 +145,7 @@ def check_may_activate(unit: dict, field: str, settings: dict) -> None:
     if settings["melee_lock"] == "both" or unit.get("melee_role") == "defender":
         raise err(
             f"{field}.in_melee",
-            "This unit is locked in melee: its only activation is a withdrawal attempt (L42).",
+            _("This unit is locked in melee: its only activation is a withdrawal attempt (L42)."),
         )
 
 
@@ -273,7 +277,7 @@ class FailedActivation(SquadAction):
     def check_inputs(self, inputs, settings):
         unit = inputs["unit"]
         if unit["casualties"] > unit["strength"]:
-            raise err("unit.casualties", "More casualties than figures at the start.")
+            raise err("unit.casualties", _("More casualties than figures at the start."))
         return inputs
 
     def _apply(self, clean, settings):

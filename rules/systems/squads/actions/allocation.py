@@ -7,6 +7,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from rules.contract import distribution, exact
+from rules.i18n import _, ngettext
 from rules.systems.squads import names
 from rules.systems.squads.actions.common import COUNT, LEVEL, MAX_DICE, TARGET_GROUPS, SquadAction, deterministic, err
 from rules.systems.squads.actions.hits import roll_saves, split_limits, unsaved_distribution
@@ -49,20 +50,26 @@ class SplitHits(SquadAction):
     def check_inputs(self, inputs, settings):
         target = inputs["target"]
         if target.get("kind") == "vehicle":
-            raise err("target.kind", "A vehicle cannot be suppressed (L90): its hits roll on the damage table.")
+            raise err("target.kind", _("A vehicle cannot be suppressed (L90): its hits roll on the damage table."))
         if target.get("suppressed", 0) > target["figures"]:
-            raise err("target.suppressed", f"Only {target['figures']} figures stand.")
+            raise err("target.suppressed", _("Only {figures} figures stand.").format(figures=target["figures"]))
         limits = split_limits(target, inputs["unsaved"], settings)
         k = inputs["suppress"]
         if k > limits["max_suppressed"]:
             level = names.level(target["level"])
             if k > inputs["unsaved"]:
-                why = f"only {inputs['unsaved']} hit(s) went unsaved"
+                why = ngettext("only {n} hit went unsaved", "only {n} hits went unsaved", inputs["unsaved"]).format(
+                    n=inputs["unsaved"]
+                )
             elif target.get("suppressed", 0) + k > limits["cap"]:
-                why = f"a {level} unit has at most {limits['cap']} suppressed figures (L31, §5 B1)"
+                why = _("a unit of level «{level}» has at most {cap} suppressed figures (L31, §5 B1)").format(
+                    level=level, cap=limits["cap"]
+                )
             else:
-                why = "not enough unsuppressed figures can be reached"
-            raise err("suppress", f"At most {limits['max_suppressed']} can be suppressed: {why}.")
+                why = _("not enough unsuppressed figures can be reached")
+            raise err(
+                "suppress", _("At most {n} can be suppressed: {why}.").format(n=limits["max_suppressed"], why=why)
+            )
         return {**inputs, "_limits": limits}
 
     def _split(self, clean):

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from rules.i18n import _
 from rules.systems.squads import names, tables
 from rules.systems.squads.actions.common import err
 
@@ -53,7 +54,7 @@ def assign(hits: int, saves: list[tuple[int, int | None, str]]) -> list[int]:
     total = sum(n for n, _, _ in saves)
     rounds, rest = divmod(hits, total)
     out = []
-    for n, _, _ in saves:
+    for n, _need, _kind in saves:
         extra = min(n, rest)
         rest -= extra
         out.append(rounds * n + extra)
@@ -151,7 +152,7 @@ def roll_damage_die(dice, facing: str, settings: dict, label: str) -> tuple[int,
         rolled += [a, b]
         if a != b or settings["facing_doubles"] == "keep":
             return (min(a, b) if take_low else max(a, b)), rolled
-    raise err("dice", "The damage dice kept matching; roll again.")
+    raise err("dice", _("The damage dice kept matching; roll again."))
 
 
 def vehicle_damage(dice, unsaved: int, facing: str, settings: dict, steps: list[str], role: str = "target"):

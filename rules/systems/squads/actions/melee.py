@@ -9,6 +9,7 @@ from fractions import Fraction
 from functools import cache
 
 from rules.contract import distribution, prob
+from rules.i18n import _
 from rules.systems.squads import tables
 from rules.systems.squads.actions.activation import activation_roll, check_unit, roll_activation
 from rules.systems.squads.actions.common import (
@@ -87,16 +88,16 @@ class Melee(SquadAction):
         for role in ROLES:
             side = dict(inputs[role])
             if side.get("in_reach", 0) > side["figures"]:
-                raise err(f"{role}.in_reach", f"Only {side['figures']} figures stand.")
+                raise err(f"{role}.in_reach", _("Only {figures} figures stand.").format(figures=side["figures"]))
             side["fighters"] = fighters(side, role, settings)
             if side.get("suppressed", 0) > side["fighters"]:
-                raise err(f"{role}.suppressed", f"Only {side['fighters']} figures fight.")
+                raise err(f"{role}.suppressed", _("Only {n} figures fight.").format(n=side["fighters"]))
             side["waiting"] = side.get("suppressed", 0)
             if clean.get("round", 1) > 1 and settings["melee_round_clears_suppression"]:
                 side["waiting"] = 0  # §5 B11: a later round starts with suppression cleared
             clean[role] = side
         if not clean["attacker"]["fighters"]:
-            raise err("attacker.in_reach", "No attacking figure is within reach of the enemy (§5 B10).")
+            raise err("attacker.in_reach", _("No attacking figure is within reach of the enemy (§5 B10)."))
         return clean
 
     def resolve_clean(self, clean, settings, dice):

@@ -10,6 +10,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from rules.contract import distribution, exact, prob
+from rules.i18n import _
 from rules.systems.squads import names, tables
 from rules.systems.squads.actions.common import (
     COUNT,
@@ -18,6 +19,7 @@ from rules.systems.squads.actions.common import (
     LEVEL,
     MAX_DICE,
     TARGET_GROUPS,
+    TITLES,
     VEHICLE_ARMOUR,
     WEAPON,
     SquadAction,
@@ -137,7 +139,7 @@ def plan(clean: dict, settings: dict) -> dict:
     action = shooter.get("action")
     if vehicle_shooter:
         if action is not None:
-            raise err("shooter.action", "A vehicle has no squad action: give its vehicle_move (L77).")
+            raise err("shooter.action", _("A vehicle has no squad action: give its vehicle move (L77)."))
         move = shooter.get("vehicle_move", "stationary")
         allowed = tables.VEHICLE_MOVES[move][1]
         if move == "open" and settings["vehicle_move_fire"] == "light_cover_move_only":
@@ -146,59 +148,70 @@ def plan(clean: dict, settings: dict) -> dict:
         if allowed is not None and fired > allowed:
             raise err(
                 "shooter.groups",
-                "A vehicle that moves through medium cover cannot fire (L77)."
+                _("A vehicle that moves through medium cover cannot fire (L77).")
                 if allowed == 0
-                else f"A moving vehicle fires {allowed} weapon (L77); {fired} were given.",
+                else _("A moving vehicle fires {allowed} weapon (L77); {fired} were given.").format(
+                    allowed=allowed, fired=fired
+                ),
             )
     else:
         if "vehicle_move" in shooter:
-            raise err("shooter.vehicle_move", "Only a vehicle has a vehicle move.")
+            raise err("shooter.vehicle_move", _("Only a vehicle has a vehicle move."))
         action = action or "aimed_fire"
         if action in tables.NO_FIRE_ACTIONS or action == "assault":
-            raise err("shooter.action", f"A unit that chose «{names.action(action)}» cannot fire (L19–24).")
+            raise err(
+                "shooter.action",
+                _("A unit that chose «{action}» cannot fire (L19–24).").format(action=names.action(action)),
+            )
     aimed = action == "aimed_fire"
     reaction = clean.get("reaction")
     if reaction is not None:
         if action != "on_guard":
-            raise err("reaction", "Only a unit On Guard («Защита») fires as a reaction (L21).")
+            raise err("reaction", _("Only a unit On Guard («Защита») fires as a reaction (L21)."))
         if reaction.get("used_this_turn"):
-            raise err("reaction.used_this_turn", "On Guard reacts once a turn (L21); this unit already did.")
+            raise err("reaction.used_this_turn", _("On Guard reacts once a turn (L21); this unit already did."))
         wanted = "declared" if settings["on_guard_timing"] == "interrupt" else "resolved"
         if reaction["enemy_action"] != wanted:
             raise err(
                 "reaction.enemy_action",
-                "On Guard fires after the enemy declares its action, before it is resolved (§5 B13)."
+                _("On Guard fires after the enemy declares its action, before it is resolved (§5 B13).")
                 if wanted == "declared"
-                else "On Guard fires once the enemy's action is done (§5 B13 setting).",
+                else _("On Guard fires once the enemy's action is done (§5 B13 setting)."),
             )
     elif action == "on_guard":
-        raise err("reaction", "A unit On Guard fires only as a reaction to an enemy unit: give the reaction.")
+        raise err("reaction", _("A unit On Guard fires only as a reaction to an enemy unit: give the reaction."))
 
     # The target -------------------------------------------------------------------------------------------
     same_cover = target.get("same_cover", False)
     if vehicle_target:
         for key in ("armour", "facing"):
             if key not in target:
-                raise err(f"target.{key}", f"A vehicle target needs its {key}.")
+                raise err(
+                    f"target.{key}", _("A vehicle target needs its {field}.").format(field=_(TITLES.get(key, key)))
+                )
         for key in ("groups", "stance", "edge_figures"):
             if key in target:
-                raise err(f"target.{key}", "A vehicle target has no figures, stance or cover edge: its armour saves.")
+                raise err(
+                    f"target.{key}", _("A vehicle target has no figures, stance or cover edge: its armour saves.")
+                )
         cover, cover_kind, in_terrain = 0, "none", False
     else:
         if not target.get("groups"):
-            raise err("target.groups", "Give the target's figures (count, armour, cover).")
+            raise err("target.groups", _("Give the target's figures (count, armour, cover)."))
         for key in ("armour", "facing"):
             if key in target:
-                raise err(f"target.{key}", "Only a vehicle target has a vehicle armour and facing.")
+                raise err(f"target.{key}", _("Only a vehicle target has a vehicle armour and facing."))
         cover, cover_kind, in_terrain = target_cover(target, settings)
         figures = sum(g["count"] for g in target["groups"])
         if target.get("edge_figures", 0) > figures:
-            raise err("target.edge_figures", f"The target has only {figures} figures.")
+            raise err("target.edge_figures", _("The target has only {figures} figures.").format(figures=figures))
         if in_terrain and not same_cover and target.get("edge_figures") == 0:
             raise err(
                 "target.edge_figures",
-                f"No enemy figure is within {length(pair(tables.COVER_EDGE, settings), settings)} of the cover's "
-                "edge: the unit cannot be shot from outside (L28).",
+                _(
+                    "No enemy figure is within {distance} of the cover's edge: the unit cannot be shot from outside "
+                    "(L28)."
+                ).format(distance=length(pair(tables.COVER_EDGE, settings), settings)),
             )
 
     groups = []
@@ -207,33 +220,44 @@ def plan(clean: dict, settings: dict) -> dict:
         w = tables.WEAPONS[g["weapon"]]
         if not vehicle_shooter and not may_fire(action, w.key, settings):
             raise err(
-                f"{field}.weapon", f"On a Walk only small arms fire and grenades are thrown (L18, §5 B6): not {w.name}."
+                f"{field}.weapon",
+                _("On a Walk only small arms fire and grenades are thrown (L18, §5 B6): not {weapon}.").format(
+                    weapon=names.weapon(w.key)
+                ),
             )
         if g["distance"] > tables.weapon_range(w, settings):
             raise err(
                 f"{field}.distance",
-                f"{w.name} reaches {length(tables.weapon_range(w, settings), settings)}; the target is "
-                f"{length(g['distance'], settings)} away.",
+                _("{weapon} reaches {range}; the target is {distance} away.").format(
+                    weapon=names.weapon(w.key),
+                    range=length(tables.weapon_range(w, settings), settings),
+                    distance=length(g["distance"], settings),
+                ),
             )
         if same_cover and g["distance"] > pair(tables.SAME_COVER, settings):
             raise err(
                 f"{field}.distance",
-                f"In the same cover a unit fires only within {length(pair(tables.SAME_COVER, settings), settings)} (L28).",
+                _("In the same cover a unit fires only within {distance} (L28).").format(
+                    distance=length(pair(tables.SAME_COVER, settings), settings)
+                ),
             )
         if not g.get("line_of_sight", True):
             if not w.indirect:
                 raise err(
-                    f"{field}.line_of_sight", f"{w.name} needs a line of sight (L28); only mortars fire without (L66)."
+                    f"{field}.line_of_sight",
+                    _("{weapon} needs a line of sight (L28); only mortars fire without (L66).").format(
+                        weapon=names.weapon(w.key)
+                    ),
                 )
             if settings["mortar_line_of_sight"] == "spotter" and not g.get("spotter"):
                 raise err(
-                    f"{field}.spotter", "A mortar firing blind needs a friendly figure that sees the target (§5 B9)."
+                    f"{field}.spotter", _("A mortar firing blind needs a friendly figure that sees the target (§5 B9).")
                 )
         if vehicle_shooter and (g.get("suppressed") or g.get("deep_in_cover") or "crew" in g):
-            raise err(field, "A vehicle's weapons are not suppressed and need no crew count (L90, L64).")
+            raise err(field, _("A vehicle's weapons are not suppressed and need no crew count (L90, L64)."))
         blocked = g.get("suppressed", 0) + g.get("deep_in_cover", 0)
         if blocked > g["count"]:
-            raise err(f"{field}.suppressed", f"Only {g['count']} figures carry it.")
+            raise err(f"{field}.suppressed", _("Only {n} figures carry it.").format(n=g["count"]))
         firing = g["count"] - blocked
         if w.key == "hmg" and not vehicle_shooter and not g.get("mounted"):
             crew = g.get("crew", g["count"] * w.crew_infantry)
@@ -247,7 +271,10 @@ def plan(clean: dict, settings: dict) -> dict:
                        "immune": vehicle_target and immune(w.key, target["armour"], settings)})  # fmt: skip
     total = sum(g["dice"] for g in groups if not g["immune"])
     if total > MAX_DICE:
-        raise err("shooter.groups", f"At most {MAX_DICE} dice in one bout of fire ({total} given).")
+        raise err(
+            "shooter.groups",
+            _("At most {limit} dice in one bout of fire ({total} given).").format(limit=MAX_DICE, total=total),
+        )
     return {"groups": groups, "cover": cover, "cover_kind": cover_kind, "aimed": aimed, "expertise": expertise,
             "vehicle_target": vehicle_target, "level": level}  # fmt: skip
 

@@ -8,6 +8,7 @@ from fractions import Fraction
 from functools import cache
 
 from rules.contract import prob
+from rules.i18n import _
 from rules.systems.squads import names, tables
 from rules.systems.squads.actions.common import DISTANCE, WEAPON, SquadAction, deterministic, err, length, pair
 
@@ -17,7 +18,7 @@ MAX_REROLLS = 100  # a tie 100 times running has probability below 1e-70: the ty
 def _roll_order(dice, names: list[str], mods: dict, steps: list[str], rounds: list, settle_all: bool, depth=0):
     """Orders `names` by d6 + modifier, re-rolling ties among the tied (all ties, or only a tie for first)."""
     if depth > MAX_REROLLS:
-        raise err("dice", "The initiative kept tying; roll again.")
+        raise err("dice", _("The initiative kept tying; roll again."))
     suffix = f" (re-roll {depth})" if depth else ""
     scores = {n: dice.roll(6, f"initiative {n}{suffix}") + mods[n] for n in names}
     rounds.append(dict(scores))
@@ -120,7 +121,7 @@ class Initiative(SquadAction):
     def check_inputs(self, inputs, settings):
         players = [p["name"] for p in inputs["players"]]
         if len(set(players)) != len(players):
-            raise err("players", "Each player is listed once.")
+            raise err("players", _("Each player is listed once."))
         return inputs
 
     def resolve_clean(self, clean, settings, dice):
@@ -184,8 +185,11 @@ class UnitAction(SquadAction):
         if inputs.get("moved", 0) > allowance:
             raise err(
                 "moved",
-                f"{names.action(inputs['action'])} moves at most {length(allowance, settings)} "
-                f"(got {length(inputs['moved'], settings)}).",
+                _("«{action}» moves at most {allowance} (got {moved}).").format(
+                    action=names.action(inputs["action"]),
+                    allowance=length(allowance, settings),
+                    moved=length(inputs["moved"], settings),
+                ),
             )
         return inputs
 

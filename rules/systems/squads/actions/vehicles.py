@@ -7,6 +7,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from rules.contract import distribution, prob
+from rules.i18n import _
 from rules.systems.squads import names, tables
 from rules.systems.squads.actions.activation import activation_roll, check_unit, roll_activation
 from rules.systems.squads.actions.common import (
@@ -61,11 +62,11 @@ class VehicleMove(SquadAction):
         vehicle, move = inputs["vehicle"], inputs["move"]
         allowance = pair(tables.VEHICLE_MOVES[move][0], settings)
         if vehicle.get("immobilised") and move != "stationary":
-            raise err("move", "An immobilised vehicle cannot move (L88); it may still fire all its weapons.")
+            raise err("move", _("An immobilised vehicle cannot move (L88); it may still fire all its weapons."))
         if move == "medium_cover" and vehicle["armour"] not in TANK_CLASSES[settings["tank_classes"]]:
-            raise err("move", "Only medium and heavy tanks cross medium cover (L77, §5 B15).")
+            raise err("move", _("Only medium and heavy tanks cross medium cover (L77, §5 B15)."))
         if inputs.get("distance", 0) > allowance:
-            raise err("distance", f"This move is at most {length(allowance, settings)}.")
+            raise err("distance", _("This move is at most {allowance}.").format(allowance=length(allowance, settings)))
         return inputs
 
     def _result(self, clean, settings):
@@ -166,7 +167,7 @@ class Overrun(SquadAction):
     def check_inputs(self, inputs, settings):
         unit = check_unit(inputs["unit"], "unit", settings)
         if unit["kind"] == "vehicle":
-            raise err("unit.kind", "Only infantry is run over (L90).")
+            raise err("unit.kind", _("Only infantry is run over (L90)."))
         return {**inputs, "unit": unit}
 
     def resolve_clean(self, clean, settings, dice):

@@ -231,3 +231,15 @@ def test_every_field_of_the_odds_form_has_a_title_in_the_readers_language():
             assert ("shooter", "Стрелок") in found
         else:
             assert ("shooter", "Shooter") in found
+
+
+def test_the_odds_pages_input_errors_are_in_the_readers_language():
+    """An impossible input on the odds page is refused in the reader's words (the message names what is wrong)."""
+    from rules.errors import RuleInputError
+    from rules.systems.squads.actions.turn import Initiative
+
+    inputs = {"players": [{"name": "Анна"}, {"name": "Анна"}]}
+    for language, expected in (("ru", "Каждый игрок указывается один раз."), ("en", "Each player is listed once.")):
+        with translation.override(language), pytest.raises(RuleInputError) as refused:
+            Initiative().odds(inputs, {})
+        assert refused.value.errors == {"players": expected}
