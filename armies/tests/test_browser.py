@@ -2,6 +2,7 @@
 
 import pytest
 from django.contrib.auth import get_user_model
+from playwright.sync_api import expect
 
 from armies import services
 
@@ -29,25 +30,25 @@ def test_builder_updates_live_on_a_phone(live_server, phone_context, player):
     page.evaluate("window.__noReload = true")
 
     page.click('[data-action="add"][data-profile="viper"]')
-    page.wait_for_function("document.querySelector('[data-testid=total]').textContent === '140'")
+    expect(page.locator('[data-testid="total"]')).to_have_text("140")
     viper = page.locator(".entry.kind-vehicle")
     assert "VIPER needs a pilot" in viper.inner_text()
     assert page.locator('[data-testid="error-count"]').inner_text() == "1 error"
 
     viper.locator('select[data-option="pilot"]').select_option(index=1)
-    page.wait_for_function("document.querySelector('[data-testid=error-count]').textContent === 'valid'")
+    expect(page.locator('[data-testid="error-count"]')).to_have_text("valid")
     assert "drives VIPER" in page.locator(".entry.kind-squad").inner_text()
 
     page.locator(".entry.kind-squad").locator('[data-action="inc"]').click()
-    page.wait_for_function("document.querySelector('[data-testid=total]').textContent === '230'")
+    expect(page.locator('[data-testid="total"]')).to_have_text("230")
     page.locator(".entry.kind-vehicle").locator('input[data-option="weapons"]').first.uncheck()
-    page.wait_for_function("document.body.textContent.includes('has no weapon fitted')")
+    expect(page.locator("body")).to_contain_text("has no weapon fitted")
 
     page.locator(".entry.kind-vehicle").locator('[data-action="duplicate"]').click()
-    page.wait_for_function("document.querySelector('[data-testid=total]').textContent === '280'")
+    expect(page.locator('[data-testid="total"]')).to_have_text("280")
     page.on("dialog", lambda dialog: dialog.accept())
     page.locator(".entry.kind-vehicle").nth(1).locator('[data-action="remove"]').click()
-    page.wait_for_function("document.querySelector('[data-testid=total]').textContent === '230'")
+    expect(page.locator('[data-testid="total"]')).to_have_text("230")
 
     assert page.evaluate("window.__noReload") is True  # the page was never reloaded
     assert page.evaluate("document.documentElement.scrollWidth") <= 360  # no sideways scrolling on a phone

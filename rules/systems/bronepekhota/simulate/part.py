@@ -134,7 +134,7 @@ class BronepekhotaSimulator(SimulatorPart):
         N_("Real shooting (physical launchers): only virtual shooting is simulated"),
         N_(
             "Capture of pilotless vehicles and guns (p.42). Measured on five match-ups of ten real rosters "
-            "(benchmarks/bench_bronepekhota_blind_spots.py): its upper bound moves every verdict by more than the "
+            "(a benchmark kept with the code): its upper bound moves every verdict by more than the "
             "job's confidence interval, so verdicts of armies with vehicles may be off by this rule"
         ),
         N_(
