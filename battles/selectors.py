@@ -17,9 +17,11 @@ from dataclasses import dataclass, field
 from django.contrib.auth import get_user_model
 from django.db.models import Exists, OuterRef, Prefetch, QuerySet, Subquery
 from django.http import Http404
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from battles import services
+from battles.memo import Memo, digest
 from battles.models import Battle, BattleEvent, BattleSide, BattleUnit
 from rules import dice as dicelib
 from rules.contract import GameState, UnitRecord
@@ -245,7 +247,13 @@ def battle_events(battle: Battle, *, sides=(), after: int = 0, limit: int = EVEN
     names = name_maps(battle)
     undone = undone_seqs(battle)
     part = services.battle_part(battle.system)
-    return [event_dict(e, names=names, undone=undone, part=part) for e in rows[:limit] if can_see(e, sides)], has_more
+    names_key = digest(names)
+    page = [
+        event_dict(e, names=names, undone=undone, part=part, names_key=names_key)
+        for e in rows[:limit]
+        if can_see(e, sides)
+    ]
+    return page, has_more
 
 
 def name_maps(battle: Battle) -> dict:
@@ -260,7 +268,19 @@ def undone_seqs(battle: Battle) -> set[int]:
     return undone_heads(battle)
 
 
-def event_dict(event: BattleEvent, *, names: dict, part, undone: set[int] | None = None) -> dict:
+# A log line's text, once per event, language and set of names (names may change in play): the board shows the
+# last lines on every render, and a system's describer is not free.
+_EVENT_TEXTS: Memo[str] = Memo(8192)
+
+
+def event_text(part, event: BattleEvent, names: dict, names_key: bytes | None = None) -> str:
+    key = (event.pk, event.battle_id, event.seq, event.created_at, get_language(), names_key or digest(names))
+    return _EVENT_TEXTS.get_or_make(key, lambda: services.describe_event(part, event, names))
+
+
+def event_dict(
+    event: BattleEvent, *, names: dict, part, undone: set[int] | None = None, names_key: bytes | None = None
+) -> dict:
     """Needs `actor`, `undoes` and `cause` loaded (select_related)."""
     cause_seq = event.cause.seq if event.cause_id else None
     undone = undone or set()
@@ -274,9 +294,12 @@ def event_dict(event: BattleEvent, *, names: dict, part, undone: set[int] | None
         "cause": cause_seq,
         "undoes": event.undoes.seq if event.undoes_id and event.undoes else None,
         "undone": event.seq in undone or (cause_seq is not None and cause_seq in undone),
-        "text": services.describe_event(part, event, names),
+        "text": event_text(part, event, names, names_key),
         "created_at": event.created_at.isoformat(),
     }
+
+
+_EVENT_LINES: Memo[dict] = Memo(8192)  # a log line as event_dict draws it, but for `undone` (which can change)
 
 
 def battle_log(battle: Battle, *, sides=(), limit: int | None = None) -> list[dict]:
@@ -284,17 +307,32 @@ def battle_log(battle: Battle, *, sides=(), limit: int | None = None) -> list[di
     names = name_maps(battle)
     undone = undone_seqs(battle)
     part = services.battle_part(battle.system)
+    names_key = digest(names)
     qs = BattleEvent.objects.filter(battle=battle).select_related("actor", "undoes", "cause").order_by("-seq")
-    rows = [e for e in qs.iterator() if can_see(e, sides)] if limit is None else []
-    if limit is not None:  # read in pages until `limit` visible events are found (secrets are few)
-        offset = 0
-        while len(rows) < limit:
-            page = list(qs[offset : offset + limit * 2])
-            rows += [e for e in page if can_see(e, sides)]
-            offset += len(page)
-            if len(page) < limit * 2:
-                break
-    return [event_dict(e, names=names, undone=undone, part=part) for e in rows[:limit]]
+    if limit is None:
+        rows = [e for e in qs.iterator() if can_see(e, sides)]
+        return [event_dict(e, names=names, undone=undone, part=part, names_key=names_key) for e in rows]
+    # The board's last lines: read only the keys of the newest events, and draw only those not drawn before (on a
+    # board that changes one event at a time, that is the newest one).
+    heads = BattleEvent.objects.filter(battle=battle).order_by("-seq").values_list("pk", "created_at", "visible_to")
+    visible, offset = [], 0
+    while len(visible) < limit:  # read in pages until `limit` visible events are found (secrets are few)
+        page = list(heads[offset : offset + limit * 2])
+        visible += [(pk, created) for pk, created, to in page if to is None or set(to) & set(sides)]
+        offset += len(page)
+        if len(page) < limit * 2:
+            break
+    visible = visible[:limit]
+    language = get_language()
+    lines = {pk: _EVENT_LINES.get((pk, created, language, names_key)) for pk, created in visible}
+    missing = [pk for pk, line in lines.items() if line is None]
+    for event in qs.filter(pk__in=missing) if missing else ():
+        line = event_dict(event, names=names, part=part, names_key=names_key)
+        lines[event.pk] = _EVENT_LINES.put((event.pk, event.created_at, language, names_key), line)
+    return [
+        {**line, "undone": line["seq"] in undone or (line["cause"] is not None and line["cause"] in undone)}
+        for line in (lines[pk] for pk, _created in visible)
+    ]
 
 
 # Typed-in dice ------------------------------------------------------------------------------------------------

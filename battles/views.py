@@ -3,10 +3,6 @@ joining by invitation and watching by spectator link. Thin: reads in selectors, 
 
 from __future__ import annotations
 
-import json
-import threading
-from collections import OrderedDict
-
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse, HttpResponseNotModified
@@ -18,7 +14,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
 from armies.selectors import roster_get_for_user, roster_list_for_user
-from battles import selectors, services
+from battles import board_widgets, selectors, services
+from battles.memo import Memo
 from battles.models import Battle
 from config.qr import phone_url
 from rules.errors import RuleInputError
@@ -148,40 +145,6 @@ def battle_new(request):
     return render(request, "battles/new.html", context, status=status)
 
 
-MAX_SCALE_CELLS = 40  # a counter with a longer range is stepped only (its cells would not fit a phone's row)
-
-
-def _scale(widget: dict) -> list[dict]:
-    """The cells a slider is set along: a track's printed cells (and 0 below them), a counter's min..max."""
-    low, high, value = widget.get("min") or 0, widget.get("max"), widget.get("value")
-    if widget["type"] == "track":
-        cells = list(widget.get("cells") or [])
-        if widget.get("set") and low == 0 and cells and not any(c.get("n") == 0 for c in cells):
-            cells.append({"n": 0, "on": value == 0, "lost": False, "colour": ""})
-        return cells
-    if not widget.get("set") or high is None or not 0 < high - low <= MAX_SCALE_CELLS:
-        return []
-    return [{"n": n, "on": n == value, "lost": n > value, "colour": ""} for n in range(low, high + 1)]
-
-
-def _with_json_inputs(node):
-    """Every button of a board gets its inputs as JSON for its data-inputs attribute; every slider its scale and
-    the command that sets it."""
-    if isinstance(node, dict):
-        if node.get("type") == "button":
-            node["inputs_json"] = json.dumps(node.get("inputs") or {}, ensure_ascii=False)
-        elif node.get("type") in ("track", "counter"):
-            node["scale"] = _scale(node)
-            if node.get("set"):
-                node["set_json"] = json.dumps(node["set"], ensure_ascii=False)
-        for value in list(node.values()):
-            _with_json_inputs(value)
-    elif isinstance(node, list):
-        for value in node:
-            _with_json_inputs(value)
-    return node
-
-
 def _board_context(request, access: selectors.Access) -> dict:
     battle = Battle.objects.get(pk=access.battle_id)
     access.version = battle.version
@@ -192,7 +155,7 @@ def _board_context(request, access: selectors.Access) -> dict:
         "battle": battle,
         "state": state,
         "access": access,
-        "board": _with_json_inputs(part.board(state, viewer, can_write=access.can_write)),
+        "board": board_widgets.prepare_board(part.board(state, viewer, can_write=access.can_write)),
         "board_template": part.board_template,
         "board_script": part.board_script,
         "log": selectors.battle_log(battle, sides=access.sides, limit=BOARD_LOG_LINES),
@@ -219,8 +182,7 @@ def battle_detail(request, battle_id):
 
 
 BOARD_CACHE_SIZE = 256  # rendered boards kept per server process: a few versions of every battle being played
-_boards: OrderedDict[tuple, tuple[str, str]] = OrderedDict()
-_boards_lock = threading.Lock()
+_boards: Memo[tuple[str, str]] = Memo(BOARD_CACHE_SIZE)
 
 
 def _rendered_board(request, access: selectors.Access) -> tuple[str, str]:
@@ -229,18 +191,12 @@ def _rendered_board(request, access: selectors.Access) -> tuple[str, str]:
     sides because the board shows each side's secrets only to that side; the battle's spectator token stands for
     this very battle (ids may be reused by a test database)."""
     key = (access.battle_id, access.version, access.role, access.sides, access.salt, translation.get_language())
-    with _boards_lock:
-        hit = _boards.get(key)
-        if hit is not None:
-            _boards.move_to_end(key)
-            return hit
+    hit = _boards.get(key)
+    if hit is not None:
+        return hit
     context = _board_context(request, access)  # may read a newer version than asked: cached under the one it drew
     html = render_to_string("battles/_board.html", context, request=request)
-    key = (access.battle_id, access.version, *key[2:])
-    with _boards_lock:
-        _boards[key] = (html, access.etag)
-        while len(_boards) > BOARD_CACHE_SIZE:
-            _boards.popitem(last=False)
+    _boards.put((access.battle_id, access.version, *key[2:]), (html, access.etag))
     return html, access.etag
 
 

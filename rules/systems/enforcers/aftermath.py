@@ -11,11 +11,12 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from rules.systems.enforcers import agents, rolling, tables
+from rules.i18n import _
+from rules.systems.enforcers import agents, rolling, tables, words
 from rules.systems.enforcers.core import RollSpec
+from rules.systems.enforcers.texts import NT, T
 
 TIERS = (("light", "half_hp"), ("medium", "seriously_wounded"), ("critical", "dying"))
-TIER_WORDS = {"light": "лёгкая травма", "medium": "средняя травма", "critical": "критическая травма"}
 
 
 def tiers_reached(flags: dict, settings: dict) -> list[str]:
@@ -28,23 +29,24 @@ def tiers_reached(flags: dict, settings: dict) -> list[str]:
 def injury_test(sheet: dict, tier: str, roller, settings: dict, steps: list) -> dict:
     """One tier: the TN test (a natural 1 or 20 costs WL), and on a failure the injury's days (and stat)."""
     tn = agents.effective_stats(sheet)["TN"]
-    spec = RollSpec(f"TN test against a {tier} injury (TN {tn})", tn, crit_chance=agents.crit_chance(sheet, "TN"),
-                    crit_effect=False)  # fmt: skip
+    label = T("TN test against a {tier} (TN {value})", tier=words.word(words.TIER, tier), value=tn)
+    spec = RollSpec(label, tn, crit_chance=agents.crit_chance(sheet, "TN"), crit_effect=False)
     record = roller.test(spec, "natural_1_or_20")
     steps.append(record["line"])
     out = {"tier": tier, "passed": record["success"], "days": 0, "stat_lost": None, "wl_lost": int(bool(record["tag"]))}
     if out["wl_lost"]:
-        steps.append("A natural 1 or 20 on the TN test: WL −1 (L258).")
+        steps.append(T("A natural 1 or 20 on the TN test: WL −1 (L258)."))
     if not record["success"]:
-        days, dice = roller.total(tables.INJURY_DICE[tier], 6, f"{tier} injury: days")
+        days, dice = roller.total(tables.INJURY_DICE[tier], 6, _("{tier}: days").format(tier=_(words.TIER[tier])))
         out["days"] = days
-        steps.append(f"{TIER_WORDS[tier].capitalize()}: {tables.INJURY_DICE[tier]}d6 {dice or ''} = {days} days.")
+        steps.append(NT("{tier}: {count}d6 {dice} = {n} day.", "{tier}: {count}d6 {dice} = {n} days.", days,
+                        tier=words.word(words.TIER, tier), count=tables.INJURY_DICE[tier], dice=str(dice or "")))  # fmt: skip
         if tier == "critical":
             face = roller.roll(
-                len(tables.INJURY_STATS), "critical injury: the stat lost (1 HL, 2 WS, 3 BS, 4 DX, 5 TN)"
+                len(tables.INJURY_STATS), _("critical injury: the stat lost (1 HL, 2 WS, 3 BS, 4 DX, 5 TN)")
             )
             out["stat_lost"] = tables.INJURY_STATS[face - 1]
-            steps.append(f"Critical injury: {out['stat_lost']} −1 (L256).")
+            steps.append(T("Critical injury: {stat} −1 (L256).", stat=out["stat_lost"]))
     return out
 
 
@@ -116,10 +118,11 @@ def repair_spec(repairer: dict, armour_slug: str, settings: dict) -> RollSpec:
     """An IT test with +1 per AP the armour had when bought: on the roll (L7, harder) or on the IT (A14)."""
     ap = tables.ARMOUR[armour_slug]["ap"]
     it = agents.effective_stats(repairer)["IT"]
+    name = tables.ARMOUR[armour_slug]["name"]
     if settings.get("repair_modifier", "roll") == "roll":
-        return RollSpec(f"IT test to repair {tables.ARMOUR[armour_slug]['name']} (IT {it}, +{ap} to the roll)", it,
+        return RollSpec(T("IT test to repair {armour} (IT {it}, +{ap} to the roll)", armour=name, it=it, ap=ap), it,
                         modifier=ap, crit_chance=agents.crit_chance(repairer, "IT"), crit_effect=False)  # fmt: skip
-    return RollSpec(f"IT test to repair {tables.ARMOUR[armour_slug]['name']} (IT {it} +{ap})", it + ap,
+    return RollSpec(T("IT test to repair {armour} (IT {it} +{ap})", armour=name, it=it, ap=ap), it + ap,
                     crit_chance=agents.crit_chance(repairer, "IT"), crit_effect=False)  # fmt: skip
 
 
@@ -129,8 +132,9 @@ def repair(repairer: dict, armour_slug: str, roller, settings: dict) -> dict:
     steps.append(record["line"])
     days = 0
     if not record["success"]:
-        days, dice = roller.total(tables.REPAIR_FAIL_DICE, 6, "armour out of use: days")
-        steps.append(f"Not repaired: unusable for 2d6 {dice or ''} = {days} days (L268).")
+        days, dice = roller.total(tables.REPAIR_FAIL_DICE, 6, _("armour out of use: days"))
+        steps.append(NT("Not repaired: unusable for 2d6 {dice} = {n} day (L268).",
+                        "Not repaired: unusable for 2d6 {dice} = {n} days (L268).", days, dice=str(dice or "")))  # fmt: skip
     else:
-        steps.append("Repaired: usable in the next scenario, at full AP.")
+        steps.append(T("Repaired: usable in the next scenario, at full AP."))
     return {"armour": armour_slug, "repaired": record["success"], "days": days, "steps": steps}

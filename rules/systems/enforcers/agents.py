@@ -14,6 +14,7 @@ The armour's stat changes (Hero Exosuit +2 TN −2 DX …) are applied here: cal
 from __future__ import annotations
 
 from rules.errors import RuleInputError
+from rules.i18n import _
 from rules.systems.enforcers import tables
 
 STAT_VALUE = {"type": "integer", "minimum": tables.STAT_MIN, "maximum": tables.STAT_MAX}
@@ -114,8 +115,16 @@ def stat(agent: dict, name: str, field: str) -> int:
     """One effective stat, or a RuleInputError naming the missing field."""
     stats = effective_stats(agent)
     if name not in stats:
-        who = agent.get("name") or field
-        raise RuleInputError({f"{field}.stats.{name}": f"{who}'s {name} ({STAT_WORDS[name]}) is needed for this."})
+        from rules.systems.enforcers.words import role
+
+        who = agent.get("name") or role(field)
+        raise RuleInputError(
+            {
+                f"{field}.stats.{name}": _("{who}'s {stat} ({word}) is needed for this.").format(
+                    stat=name, word=STAT_WORDS[name], who=who
+                )
+            }
+        )
     return stats[name]
 
 
@@ -153,10 +162,22 @@ def sheet(agent: dict, field: str, *, needs: tuple[str, ...] = ()) -> dict:
     if "HL" in (agent.get("stats") or {}):
         out["hp"] = current_hp(agent, field)
         if out["hp"] > max_hp(agent, field):
-            raise RuleInputError({f"{field}.hp": f"HP {out['hp']} is above the maximum, HL {max_hp(agent, field)}."})
+            raise RuleInputError(
+                {
+                    f"{field}.hp": _("HP {hp} is above the maximum, HL {hl}.").format(
+                        hp=out["hp"], hl=max_hp(agent, field)
+                    )
+                }
+            )
     out["ap"] = current_ap(agent)
     if out["ap"] > max_ap(agent):
-        raise RuleInputError({f"{field}.ap": f"AP {out['ap']} is above the armour's maximum {max_ap(agent)}."})
+        raise RuleInputError(
+            {
+                f"{field}.ap": _("AP {ap} is above the armour's maximum {limit}.").format(
+                    ap=out["ap"], limit=max_ap(agent)
+                )
+            }
+        )
     return out
 
 

@@ -139,11 +139,11 @@ def odds_of_test(spec: RollSpec, settings: dict) -> dict[str, Fraction]:
 
 # Rolling ------------------------------------------------------------------------------------------------
 def _roll_once(dice, spec: RollSpec, settings: dict, *, keep_extra: tuple[list, list] | None = None) -> dict:
-    face = dice.roll(D20, f"{spec.label}: d20")
+    face = dice.roll(D20, T("{label}: d20", label=spec.label))
     if keep_extra is None:
         n_bless, n_curse = dice_plan(spec.blessings, spec.curses, settings)
-        bless = dice.roll_many(n_bless, D6, f"{spec.label}: blessing d6") if n_bless else []
-        curse = dice.roll_many(n_curse, D6, f"{spec.label}: curse d6") if n_curse else []
+        bless = dice.roll_many(n_bless, D6, T("{label}: blessing d6", label=spec.label)) if n_bless else []
+        curse = dice.roll_many(n_curse, D6, T("{label}: curse d6", label=spec.label)) if n_curse else []
     else:
         bless, curse = keep_extra
     extra = extra_total(bless, curse, settings)
@@ -177,7 +177,7 @@ def roll_test(dice, spec: RollSpec, settings: dict) -> dict:
 
 def describe(record: dict) -> str:
     """«BS test: d20 7 − blessing [5] = 2 against 12: success (crit).» as a Text, read in the reader's language."""
-    parts = [f"d20 {record['d20']}"]
+    parts = [T("d20 {face}", face=record["d20"])]
     if record["modifier"]:
         parts.append(f"{record['modifier']:+d}")
     if record["blessing_dice"]:

@@ -19,6 +19,7 @@ from functools import lru_cache
 
 from rules import dice as dicelib
 from rules.errors import RuleInputError
+from rules.i18n import _
 from rules.systems.enforcers import core
 from rules.systems.enforcers.texts import T
 
@@ -143,7 +144,7 @@ def enumerate_runs(run: Callable[[BranchRoller], object], settings: dict) -> lis
         result = run(roller)
         out.append((roller.p, result))
         if len(out) > MAX_RUNS:
-            raise RuleInputError("This situation has too many outcomes to count exactly.")
+            raise RuleInputError(_("This situation has too many outcomes to count exactly."))
         for offset, count in enumerate(roller.frontier):
             position = len(path) + offset
             prefix = roller.taken[:position]

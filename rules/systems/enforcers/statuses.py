@@ -18,9 +18,11 @@ battle part, on sheets (agents.py) through a roller (rolling.py), so every tick 
 
 from __future__ import annotations
 
-from rules.systems.enforcers import tables
+from rules.i18n import _
+from rules.systems.enforcers import tables, words
 from rules.systems.enforcers.agents import crit_chance, effective_stats
 from rules.systems.enforcers.core import RollSpec
+from rules.systems.enforcers.texts import NT, T
 from rules.systems.enforcers.wounds import (
     DEAD,
     DYING,
@@ -46,27 +48,38 @@ def _echo(sheet: dict, role: str) -> dict:
 
 
 # Fear (L272–291) --------------------------------------------------------------------------------------
-def fear_spec(sheet: dict, settings: dict, *, label: str, retest: bool = False, reroll: bool = False) -> RollSpec:
+def fear_spec(sheet: dict, settings: dict, *, label, retest: bool = False, reroll: bool = False) -> RollSpec:
     """A WL test, or a friend's LD in line of sight if higher (L274); the re-test may use it too (setting)."""
     stats = effective_stats(sheet)
     value, stat = stats["WL"], "WL"
     friend = sheet.get("friendly_ld")
     if friend and friend > value and (not retest or settings.get("fear_retest_leadership", True)):
         value, stat = friend, "LD"
-    return RollSpec(label=f"{label} ({stat} {value})", difficulty=value, crit_chance=crit_chance(sheet, "WL"),
+    return RollSpec(label=T("{label} ({stat} {value})", label=label, stat=stat, value=value), difficulty=value,
+                    crit_chance=crit_chance(sheet, "WL"),
                     reroll=reroll)  # fmt: skip
 
 
 def fear_action(sheet: dict, roller, settings: dict, effects: list, steps: list, *, role: str) -> str:
     """L291: one of Fight, Flee, Freeze at random (a d3). A22: «Fight» is a shot at the nearest visible enemy;
     without a drawn ranged weapon the agent fights in melee if an enemy is within reach, else freezes."""
-    face = roller.roll(3, "fear action (1 fight, 2 flee, 3 freeze)")
+    face = roller.roll(3, _("fear action (1 fight, 2 flee, 3 freeze)"))
     action = FEAR_ACTIONS[face]
     rolled = action
     if action == "fight" and not sheet.get("ranged_drawn", True):
         in_reach = sheet.get("enemy_in_reach", False)
         action = "melee" if in_reach and settings.get("fear_fight_unarmed") == "melee_or_freeze" else "freeze"
-    steps.append(f"Fear action: d3 {face} = {rolled}" + (f", done as {action}." if action != rolled else "."))
+    if action != rolled:
+        steps.append(
+            T(
+                "Fear action: d3 {face} = {rolled}, done as {action}.",
+                face=face,
+                rolled=words.word(words.FEAR_ACTION, rolled),
+                action=words.word(words.FEAR_ACTION, action),
+            )
+        )
+    else:
+        steps.append(T("Fear action: d3 {face} = {rolled}.", face=face, rolled=words.word(words.FEAR_ACTION, rolled)))
     emit(sheet, effects, {"kind": "fear_action", **_echo(sheet, role), "action": action, "d3": face})
     if action == "freeze":  # «Замереть»: the Take cover action (L289)
         emit(sheet, effects, {"kind": "stance", **_echo(sheet, role), "stance": "took_cover", "on": True})
@@ -75,7 +88,7 @@ def fear_action(sheet: dict, roller, settings: dict, effects: list, steps: list,
 
 def fear_test(sheet: dict, roller, settings: dict, effects: list, steps: list, *, role: str, reroll=False) -> dict:
     """The GM's Fear test (L274–283): a failure gives Fear and an immediate random Fear action (L291)."""
-    record = roller.test(fear_spec(sheet, settings, label="Fear test", reroll=reroll))
+    record = roller.test(fear_spec(sheet, settings, label=T("Fear test"), reroll=reroll))
     steps.append(record["line"])
     if record.get("rerolled"):
         emit(sheet, effects, {"kind": "reroll_used", **_echo(sheet, role)})
@@ -99,15 +112,15 @@ def start_of_activation(sheet: dict, roller, settings: dict, *, role: str = "age
             if sheet.get(stance):
                 emit(sheet, effects, {"kind": "stance", **_echo(sheet, role), "stance": stance, "on": False})
     if DEAD in statuses:
-        return {"actions": 0, "effects": effects, "steps": ["Dead: no activation."], "fear_action": None}
+        return {"actions": 0, "effects": effects, "steps": [T("Dead: no activation.")], "fear_action": None}
     if incapacitated(sheet):
-        state = "Dying" if DYING in statuses else "Seriously wounded"
-        steps.append(f"{state}: counts as stunned and skips every action (L321, L325).")
+        state = words.status(DYING if DYING in statuses else SERIOUSLY_WOUNDED)
+        steps.append(T("{state}: counts as stunned and skips every action (L321, L325).", state=state))
         return {"actions": 0, "effects": effects, "steps": steps, "fear_action": None}
     actions = tables.ACTIONS_PER_ACTIVATION + extra_actions
     afraid = False
     if "fear" in statuses:
-        record = roller.test(fear_spec(sheet, settings, label="Fear re-test", retest=True))
+        record = roller.test(fear_spec(sheet, settings, label=T("Fear re-test"), retest=True))
         steps.append(record["line"])
         if record["success"]:
             lose_status(sheet, "fear", effects, role=role, reason="passed the re-test")
@@ -118,12 +131,13 @@ def start_of_activation(sheet: dict, roller, settings: dict, *, role: str = "age
     if stacks:
         lost = min(stacks, actions)
         actions -= lost
-        steps.append(f"Stunned x{stacks}: {lost} action(s) lost (L307).")
+        steps.append(NT("Stunned x{stacks}: {n} action lost (L307).", "Stunned x{stacks}: {n} actions lost (L307).", lost,
+                        stacks=stacks))  # fmt: skip
         lose_status(sheet, "stunned", effects, role=role, reason="actions lost")
     fear_choice = None
     if afraid and actions:
         fear_choice = fear_action(sheet, roller, settings, effects, steps, role=role)
-    steps.append(f"{actions} action(s) this activation.")
+    steps.append(NT("{n} action this activation.", "{n} actions this activation.", actions))
     emit(sheet, effects, {"kind": "actions", **_echo(sheet, role), "actions": actions})
     return {"actions": actions, "effects": effects, "steps": steps, "fear_action": fear_choice, "afraid": afraid}
 
@@ -155,7 +169,7 @@ def _dying_count(sheet: dict, effects: list, steps: list, *, role: str) -> None:
     spent = (entry.get("turns") or 0) + 1
     emit(sheet, effects, {"kind": "status_ticked", **_echo(sheet, role), "status": DYING, "turns": spent})
     if spent >= tables.DYING_TURNS:
-        steps.append(f"Dying for {spent} turns: dead (L224).")
+        steps.append(NT("Dying for {n} turn: dead (L224).", "Dying for {n} turns: dead (L224).", spent))
         die(sheet, effects, role=role, reason="dying for 3 turns")
 
 
@@ -170,21 +184,22 @@ def end_of_activation(sheet: dict, roller, settings: dict, *, role: str = "agent
     by_activation = settings.get("duration_unit", "own_activation") == "own_activation"
     if "poisoned" in statuses:
         stats = effective_stats(sheet)
-        record = roller.test(RollSpec("Poison TN test", stats["TN"], crit_chance=crit_chance(sheet, "TN")))
+        record = roller.test(RollSpec(T("Poison TN test"), stats["TN"], crit_chance=crit_chance(sheet, "TN")))
         steps.append(record["line"])
         cured = record["success"]
         if cured:
             lose_status(sheet, "poisoned", effects, role=role, reason="passed the TN test")
         if not cured or not settings.get("poison_cure_skips_damage", True):
             take_damage(sheet, tables.POISON_DAMAGE, settings, effects, role=role, cause="poison", bypass_armour=True)
-            steps.append(f"Poison: {tables.POISON_DAMAGE} HP past armour (L299).")
+            steps.append(T("Poison: {n} HP past armour (L299).", n=tables.POISON_DAMAGE))
     if "bleeding" in statuses and DEAD not in statuses:
         take_damage(sheet, tables.BLEEDING_DAMAGE, settings, effects, role=role, cause="bleeding", bypass_armour=True)
-        steps.append(f"Bleeding: {tables.BLEEDING_DAMAGE} HP past armour (L295).")
+        steps.append(T("Bleeding: {n} HP past armour (L295).", n=tables.BLEEDING_DAMAGE))
     if "burning" in statuses and DEAD not in statuses:
         split = take_damage(sheet, tables.BURNING_DAMAGE, settings, effects, role=role, cause="burning",
                             bypass_armour=not settings.get("burning_armour", True))  # fmt: skip
-        steps.append(f"Burning: {tables.BURNING_DAMAGE} damage ({split['ap_lost']} AP, {split['hp_lost']} HP, L303).")
+        steps.append(T("Burning: {n} damage ({ap} AP, {hp} HP, L303).", n=tables.BURNING_DAMAGE, ap=split["ap_lost"],
+                       hp=split["hp_lost"]))  # fmt: skip
         if DEAD not in statuses and not incapacitated(sheet):
             fear_test(sheet, roller, settings, effects, steps, role=role)
         if by_activation:
@@ -221,16 +236,17 @@ def status_test(sheet: dict, status: str, roller, settings: dict, effects: list,
     if DEAD in sheet.get("statuses", {}):
         return False
     if status in tables.immunities(sheet.get("armour")):
-        steps.append(f"{status}: immune through its armour.")
+        steps.append(T("{status}: immune through its armour.", status=words.status(status)))
         effects.append({"kind": "status_resisted", **_echo(sheet, role), "status": status, "reason": "immune"})
         return False
     stats = effective_stats(sheet)
-    record = roller.test(RollSpec(f"TN test against {status}", stats["TN"], crit_chance=crit_chance(sheet, "TN")))
+    label = T("TN test against {status}", status=words.status(status))
+    record = roller.test(RollSpec(label, stats["TN"], crit_chance=crit_chance(sheet, "TN")))
     steps.append(record["line"])
     if record["success"]:
         effects.append({"kind": "status_resisted", **_echo(sheet, role), "status": status, "reason": "TN test"})
         return False
     gain_status(sheet, status, settings, effects, role=role, by=by)
     if status == "burning":  # L279: gaining Burning is a Fear trigger (the GM's call, §3.16)
-        steps.append("Gained Burning: the GM may call a Fear test (L279).")
+        steps.append(T("Gained Burning: the GM may call a Fear test (L279)."))
     return True

@@ -69,8 +69,9 @@ Repair (§3.11, p.43–44, p.48)
   above the maximum. Speeds follow the strength the activation began with. Soldiers repairing guns or others'
   vehicles are not modelled (nobody knows who touches what).
 Pilots and panic (§3.4, §3.4.1, §3.10)
-  A pilot killed leaves his vehicle pilotless for good (a flyer makes an emergency landing, D6 damage). With the
-  panic rule a test equal to «Бр» panics: the pilot leaves the vehicle (a flyer lands, A13 setting) and flees his
+  A pilot killed leaves his vehicle pilotless until someone captures it (a flyer makes an emergency landing, D6
+  damage). With the panic rule a test equal to «Бр» panics: the pilot leaves the vehicle (a flyer lands, A13
+  setting) and flees his
   «Ск» back toward his own edge; behind his deployment line he deserts. Otherwise he re-boards at the start of the
   next round and the vehicle acts from the round after (A11 setting). A destroyed vehicle's surviving pilot
   fights on foot with his squad (A19). A panicked soldier does nothing more this round (A13 setting).
@@ -80,11 +81,19 @@ Victory (§1.7, §3.15)
 Surviving cost
   Squads pro rata of their living soldiers (pilots and crews count with their squad); a vehicle cost x strength /
   max while it has a living pilot (aboard or not), else 0; a gun cost x strength / max while not destroyed.
+Capture (§3.12, p.42 §9.1–9.2; A11)
+  Once a round, after the initiative roll, a vehicle still standing without a pilot (killed, deserted, or none in
+  the roster) is taken by the first soldier to reach it: on foot, not manning a gun, rank >= the vehicle's, whose
+  «Ск» covers the steps to it (an enemy: the gap between them; his own side: the difference of their advances).
+  Boarding is his activation. If both sides have one, the side holding the initiative this round gets there first;
+  within a side the cheapest candidate goes (as pilots are chosen). Taken by the enemy, the vehicle changes sides:
+  it moves into its twin, a copy of it on the enemy's side that waits off the field (model/capture.py), with its
+  strength and ammo unchanged; re-crewed by its own side it keeps its place. It acts from the next round when
+  captured_acts_next_round is on, else at once. A captured vehicle repairs from inside only if its new pilot has
+  «Рм». benchmarks/bench_bronepekhota_blind_spots.py measures what capture changes on ten real rosters.
 Not modelled
-  Capture (p.42): benchmarks/bench_bronepekhota_blind_spots.py measures its upper bound (pilots always survive) on
-  ten real rosters; it moves every verdict beyond the job's CI, so the job page says verdicts may be off. Line of
-  sight, towing, blast specials and grenade bystanders (nobody knows who stands within 2 steps), jump heights, real
-  shooting.
+  Capturing or re-crewing guns (a crew stays with its gun; a gun without one stays silent). Line of sight, towing,
+  blast specials and grenade bystanders (nobody knows who stands within 2 steps), jump heights, real shooting.
 """
 
 from rules.systems.bronepekhota.simulate import engine, reference  # noqa: F401  (they install Battle's runners)

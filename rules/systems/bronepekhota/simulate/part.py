@@ -129,13 +129,18 @@ class BronepekhotaSimulator(SimulatorPart):
             "Terrain and facing as shares you choose: surprise attacks (two d6, the higher, p.41) and infantry moves "
             "that cross an obstacle (2 SP more, Table 1)"
         ),
+        N_(
+            "Capture of vehicles (§3.12, p.42): a pilotless vehicle is taken by the first soldier of rank at least its "
+            "own to reach it, who becomes its pilot; taken by the enemy it changes sides with its sliders unchanged, "
+            "and it acts from the next round when that setting is on (A11)"
+        ),
     )
     left_out = (
         N_("Real shooting (physical launchers): only virtual shooting is simulated"),
         N_(
-            "Capture of pilotless vehicles and guns (p.42). Measured on five match-ups of ten real rosters "
-            "(a benchmark kept with the code): its upper bound moves every verdict by more than the "
-            "job's confidence interval, so verdicts of armies with vehicles may be off by this rule"
+            "Capture of guns (p.42): a crew stays with its gun; a gun that loses it stays silent. Measured on five "
+            "match-ups of ten real rosters (a benchmark kept with the code), capturing vehicles moved verdicts by more "
+            "than the job's confidence interval, which is why vehicle capture is simulated"
         ),
         N_(
             "Blast specials (an optional rule, off by default), grenade bystanders, towing, line of sight, jump "

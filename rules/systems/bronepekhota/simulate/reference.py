@@ -63,6 +63,9 @@ class _Static:
             "e_repair",
             "e_reach",
             "e_grenade_risk",
+            "e_rm",
+            "e_dormant",
+            "e_twin",
             "w_rfaces",
             "w_rmod",
             "w_count",
@@ -84,6 +87,9 @@ class _Static:
             for ms, ws, ks in zip(bt.slot_member.tolist(), bt.slot_weapon.tolist(), bt.slot_kind.tolist(), strict=True)
         ]
         self.surv = _survival_table(bt.sfaces, bt.panic).tolist()
+        self.capture_cols = list(bt.capture_cols)
+        self.cap_own = {c: v.tolist() for c, v in bt.cap_own.items()}
+        self.cap_enemy = {c: v.tolist() for c, v in bt.cap_enemy.items()}
 
 
 class _Game:
@@ -92,7 +98,9 @@ class _Game:
         self.st, self.bt, self.r = st, bt, rnd.random
         n = bt.N
         self.adv = [0] * n
-        self.alive = [True] * n
+        self.alive = [not st.e_dormant[i] for i in range(n)]  # twins wait off the field (capture)
+        self.pilot = st.e_pilot[:n]  # a vehicle's pilot of the moment
+        self.pilot_of = st.e_pilot_of[:n]  # a soldier's vehicle of the moment
         self.strength = [0 if st.e_kind[i] == SOLDIER else st.e_smax[i] for i in range(n)]
         self.ammo = st.e_ammo[:n]
         self.refills = [int(bt.settings["ammo_refreshes"])] * n
@@ -161,7 +169,7 @@ class _Game:
         gun = st.e_crew_of[j]
         if gun != dummy:
             self.pstate[gun] = NO_PILOT
-        veh = st.e_pilot_of[j]
+        veh = self.pilot_of[j]
         if veh != dummy and self.pstate[veh] == DISMOUNTED:
             self.pstate[veh] = NO_PILOT
 
@@ -193,7 +201,7 @@ class _Game:
                 self.kill(j)
             return
         aboard = st.e_kind[j] == VEHICLE and self.pstate[j] == ABOARD
-        pilot = st.e_pilot[j]
+        pilot = self.pilot[j]
         after = max(0, self.strength[j] - dmg)
         code = -1
         if aboard:
@@ -246,7 +254,7 @@ class _Game:
                 and repair
                 and not contact
                 and self.strength[el] < st.e_smax[el]
-                and (platform or gap > st.e_reach[el])
+                and (platform or (gap > st.e_reach[el] and st.e_rm[self.pilot[el]]))
             ):
                 self.strength[el] = min(self.strength[el] + repair, st.e_smax[el])
                 acts = platform  # a «Рм» pilot's repair is the vehicle's whole activation (p.43–44)
@@ -403,6 +411,39 @@ class _Game:
         if attack > defence:
             self.damage(best, 1 if st.e_kind[best] == SOLDIER else attack - defence, "melee")
 
+    # -- capture (§3.12, p.42; A11): engine/capture.py --
+    def able(self, cand: list[int], vehicle: int, enemy: bool) -> int | None:
+        st, D = self.st, self.bt.D
+        for s in cand:
+            gun = st.e_crew_of[s]
+            manning = gun != self.bt.DUMMY and self.alive[gun] and self.pstate[gun] == ABOARD
+            steps = abs(D - self.adv[s] - self.adv[vehicle]) if enemy else abs(self.adv[s] - self.adv[vehicle])
+            if self.alive[s] and not self.aboard[s] and not manning and steps <= st.e_soldier_speed[s]:
+                return s
+        return None
+
+    def board(self, v: int, s: int, rnd: int) -> None:
+        self.pilot[v], self.pilot_of[s], self.aboard[s], self.adv[s] = s, v, True, self.adv[v]
+        self.pstate[v] = ABOARD
+        self.act_from[v] = rnd + (1 if self.bt.captured_next else 0)
+        self.flying[v] = bool(self.st.e_flyer[v])
+
+    def capture(self, first: int, rnd: int) -> None:
+        st = self.st
+        for c in st.capture_cols:
+            if not (self.alive[c] and self.pstate[c] == NO_PILOT):
+                continue
+            own = self.able(st.cap_own[c], c, False)
+            enemy = self.able(st.cap_enemy[c], c, True)
+            if own is not None and (first == st.e_side[c] or enemy is None):
+                self.board(c, own, rnd)
+            elif enemy is not None:
+                t = st.e_twin[c]
+                self.strength[t], self.ammo[t], self.refills[t] = self.strength[c], self.ammo[c], self.refills[c]
+                self.adv[t] = self.bt.D - self.adv[c]
+                self.alive[t], self.alive[c] = True, False
+                self.board(t, enemy, rnd)
+
     def over(self) -> int | None:
         bt = self.bt
         a = any(self.alive[j] for j in bt.soldier_cols[0].tolist())
@@ -433,8 +474,14 @@ class _Game:
             self.fired = [0] * bt.N
             self.panicked = [False] * bt.N
             for p in bt.pilot_cols.tolist():
-                v = st.e_pilot_of[p]
-                if self.alive[p] and not self.aboard[p] and self.pstate[v] == DISMOUNTED and self.alive[v]:
+                v = self.pilot_of[p]
+                if (
+                    v != bt.DUMMY
+                    and self.alive[p]
+                    and not self.aboard[p]
+                    and self.pstate[v] == DISMOUNTED
+                    and self.alive[v]
+                ):
                     self.aboard[p] = True
                     self.pstate[v] = ABOARD
                     self.act_from[v] = rnd + (1 if bt.captured_next else 0)
@@ -448,6 +495,7 @@ class _Game:
                     if a != b:
                         first = int(b > a)
                         break
+            self.capture(first, rnd)
             activated: set[int] = set()
             idle = 0
             for t in range(2 * bt.U + 2):

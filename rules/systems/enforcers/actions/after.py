@@ -3,16 +3,24 @@
 from __future__ import annotations
 
 from rules.contract import distribution, exact, prob
-from rules.systems.enforcers import aftermath, agents, rolling, tables
+from rules.i18n import _
+from rules.systems.enforcers import aftermath, agents, rolling, tables, words
 from rules.systems.enforcers.actions.common import EnfAction, Run, bool_prob, dist, err, name_of
 from rules.systems.enforcers.settings import full_settings
+from rules.systems.enforcers.texts import NT, T, join
 
 
 class Injuries(EnfAction):
     key = "injuries"
     label = "Injuries after the scenario"
     spec_ref = "§3.18 (L236–258), A17"
-    description = aftermath.__doc__.split("\n\n", 1)[1].strip()
+    description = (
+        "Injuries: a model that had half its HP or less tests TN against a light injury (d6 days), one that was "
+        "seriously wounded against a medium one (2d6 days), one that was dying against a critical one (3d6 days and "
+        "−1 to a random one of HL, WS, BS, DX, TN). A natural 1 or 20 on any of these TN tests costs 1 WL (L258). By "
+        "the book every tier reached is tested; A17's worst-only reading is a setting. The model is out for the "
+        "longest downtime."
+    )
     input_schema = {
         "type": "object",
         "additionalProperties": False,
@@ -23,24 +31,29 @@ class Injuries(EnfAction):
     def check_inputs(self, inputs, settings):
         agent = agents.sheet(inputs["agent"], "agent", needs=("TN",))
         if "dead" in agent["statuses"]:
-            raise err("agent.statuses", f"{name_of(agent, 'The agent')} died in the scenario: no injury tests.")
+            raise err(
+                "agent.statuses",
+                _("{name} died in the scenario: no injury tests.").format(name=name_of(agent, "agent")),
+            )
         return inputs
 
     def run(self, clean, settings, roller):
         agent = agents.sheet(clean["agent"], "agent")
         out = aftermath.injuries(agent, roller, settings)
         effects = aftermath.injury_effects(out, agent)
-        name = name_of(agent, "The agent")
+        name = name_of(agent, "agent")
         if not out["tests"]:
-            summary = f"{name} never fell to half HP: no injury test."
+            summary = T("{name} never fell to half HP: no injury test.", name=name)
         elif out["injuries"]:
-            summary = f"{name}: {', '.join(out['injuries'])} injury, out for {out['days']} days."
+            summary = NT("{name}: {injuries}, out for {n} day.", "{name}: {injuries}, out for {n} days.", out["days"],
+                         name=name, injuries=join(", ", [words.word(words.TIER, t) for t in out["injuries"]]))  # fmt: skip
         else:
-            summary = f"{name} passes every injury test."
+            summary = T("{name} passes every injury test.", name=name)
         if out["stat_losses"]:
-            summary += " Lost: " + ", ".join(f"{s} −{n}" for s, n in sorted(out["stat_losses"].items())) + "."
+            losses = join(", ", [f"{s} −{n}" for s, n in sorted(out["stat_losses"].items())])
+            summary += T(" Lost: {losses}.", losses=losses)
         result = {k: out[k] for k in ("tests", "injuries", "days", "stat_losses")}
-        return Run(summary, result, effects, out["steps"] or ["No test."])
+        return Run(summary, result, effects, out["steps"] or [T("No test.")])
 
     def odds(self, inputs, settings):
         settings = full_settings(settings)
@@ -92,9 +105,9 @@ class ArmourRepair(EnfAction):
     def check_inputs(self, inputs, settings):
         repairer = agents.sheet(inputs["repairer"], "repairer", needs=("IT",))
         if "dead" in repairer["statuses"]:
-            raise err("repairer.statuses", "The dead repair nothing.")
+            raise err("repairer.statuses", _("The dead repair nothing."))
         if inputs.get("ap_at_end", 0) > 0:
-            raise err("ap_at_end", "This armour kept some AP: it is not broken (L262), nothing to repair.")
+            raise err("ap_at_end", _("This armour kept some AP: it is not broken (L262), nothing to repair."))
         return inputs
 
     def run(self, clean, settings, roller):
@@ -103,7 +116,11 @@ class ArmourRepair(EnfAction):
         name = tables.ARMOUR[clean["armour"]]["name"]
         effects = [{"kind": "armour_repaired" if out["repaired"] else "armour_unusable", "role": "armour",
                     "armour": clean["armour"], "days": out["days"]}]  # fmt: skip
-        summary = f"{name} repaired." if out["repaired"] else f"{name} not repaired: unusable for {out['days']} days."
+        if out["repaired"]:
+            summary = T("{armour} repaired.", armour=name)
+        else:
+            summary = NT("{armour} not repaired: unusable for {n} day.", "{armour} not repaired: unusable for {n} days.",
+                         out["days"], armour=name)  # fmt: skip
         return Run(summary, {k: out[k] for k in ("repaired", "days")}, effects, out["steps"])
 
     def summarise(self, clean, settings, runs):

@@ -6,7 +6,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from rules.contract import prob
-from rules.systems.enforcers import agents, core, statuses, tables
+from rules.i18n import _
+from rules.systems.enforcers import agents, core, statuses, tables, words
 from rules.systems.enforcers.actions.common import (
     USE_REROLL,
     EnfAction,
@@ -17,7 +18,7 @@ from rules.systems.enforcers.actions.common import (
     name_of,
 )
 from rules.systems.enforcers.core import RollSpec
-from rules.systems.enforcers.texts import T
+from rules.systems.enforcers.texts import NT, T
 
 
 class D20Test(EnfAction):
@@ -76,7 +77,7 @@ class D20Test(EnfAction):
         no_reroll = replace(spec, reroll=False)
         joint = core.joint_outcomes(no_reroll, settings)
         results: dict[int, object] = {}
-        for (_face, result, _), p in joint.items():
+        for (_face, result, _rerolled), p in joint.items():
             results[result] = results.get(result, 0) + p
         return {
             "p_success": bool_prob(runs, lambda r: r.result["success"]),
@@ -119,10 +120,10 @@ class Activation(EnfAction):
         sheet["ranged_drawn"] = clean.get("ranged_drawn", True)
         sheet["enemy_in_reach"] = clean.get("enemy_in_reach", False)
         out = statuses.start_of_activation(sheet, roller, settings, extra_actions=clean.get("extra_actions", 0))
-        name = name_of(sheet, "The model")
-        summary = f"{name} has {out['actions']} action(s)"
+        name = name_of(sheet, "model")
+        summary = NT("{name} has {n} action", "{name} has {n} actions", out["actions"], name=name)
         if out["fear_action"]:
-            summary += f"; Fear makes it {out['fear_action']}"
+            summary += T("; Fear makes it {action}", action=words.word(words.FEAR_ACTION, out["fear_action"]))
         result = {"actions": out["actions"], "fear_action": out["fear_action"], "afraid": out.get("afraid", False)}
         return Run(summary + ".", result, out["effects"], out["steps"])
 
@@ -166,7 +167,7 @@ class StatusTick(EnfAction):
         if "burning" in present:
             agents.stat(agent, "WL", "agent")
         if not present and not (agent.get("overwatch") or agent.get("took_cover")):
-            raise err("agent.statuses", "The agent has no status or stance to tick.")
+            raise err("agent.statuses", _("The agent has no status or stance to tick."))
         return inputs
 
     def run(self, clean, settings, roller):
@@ -179,9 +180,9 @@ class StatusTick(EnfAction):
             out = statuses.end_of_round(sheet, settings)
         left = sorted(sheet["statuses"])
         result = {"hp": sheet["hp"], "ap": sheet["ap"], "statuses": left, "dead": "dead" in sheet["statuses"]}
-        summary = f"{name_of(sheet, 'The model')}: HP {sheet['hp']}, AP {sheet['ap']}"
-        summary += f"; {', '.join(left)}." if left else "; no status left."
-        return Run(summary, result, out["effects"], out["steps"] or ["Nothing ticks now."])
+        summary = T("{name}: HP {hp}, AP {ap}", name=name_of(sheet, "model"), hp=sheet["hp"], ap=sheet["ap"])
+        summary += T("; {statuses}.", statuses=words.statuses(left)) if left else T("; no status left.")
+        return Run(summary, result, out["effects"], out["steps"] or [T("Nothing ticks now.")])
 
     def summarise(self, clean, settings, runs):
         return {

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from rules.systems.enforcers import agents, tables
+from rules.i18n import _
+from rules.systems.enforcers import agents, tables, words
 from rules.systems.enforcers.actions.common import (
     USE_REROLL,
     EnfAction,
@@ -19,6 +20,7 @@ from rules.systems.enforcers.actions.common import (
     who,
 )
 from rules.systems.enforcers.actions.shooting import _state
+from rules.systems.enforcers.texts import T
 from rules.systems.enforcers.wounds import (
     DYING,
     SERIOUSLY_WOUNDED,
@@ -35,7 +37,12 @@ MODES = ("restore_hp", "revive", "stabilize")
 
 def _check_removable(target: dict, status: str | None, field: str) -> None:
     if status is not None and status not in (target.get("statuses") or {}):
-        raise err(field, f"{name_of(target, 'The target')} is not {status}.")
+        raise err(
+            field,
+            _("{name} has no such status: {status}.").format(
+                name=name_of(target, "target"), status=words.status(status)
+            ),
+        )
 
 
 class MedicalAid(EnfAction):
@@ -64,23 +71,25 @@ class MedicalAid(EnfAction):
 
     def check_inputs(self, inputs, settings):
         healer = agents.sheet(inputs["healer"], "healer", needs=("HL",))
-        check_can_act(healer, "healer", "give medical aid")
-        check_not_disoriented(healer, "healer", "give medical aid")
+        check_can_act(healer, "healer")
+        check_not_disoriented(healer, "healer")
         if inputs.get("has_medkit") is False:
-            raise err("has_medkit", "Medical aid needs a med-kit (L117).")
+            raise err("has_medkit", _("Medical aid needs a med-kit (L117)."))
         field = "target" if inputs.get("target") is not None else "healer"
         target = agents.sheet(inputs.get("target") or inputs["healer"], field, needs=("HL",))
         mode, statuses = inputs["mode"], target["statuses"]
         if mode == "revive" and SERIOUSLY_WOUNDED not in statuses:
-            raise err("mode", f"{name_of(target, 'The target')} is not seriously wounded: nothing to revive.")
+            raise err(
+                "mode", _("{name} is not seriously wounded: nothing to revive.").format(name=name_of(target, "target"))
+            )
         if mode == "stabilize" and DYING not in statuses:
-            raise err("mode", f"{name_of(target, 'The target')} is not dying: nothing to stabilize.")
+            raise err("mode", _("{name} is not dying: nothing to stabilize.").format(name=name_of(target, "target")))
         if mode == "restore_hp" and DYING in statuses:
-            raise err("mode", "A dying model must be stabilized first (L121).")
+            raise err("mode", _("A dying model must be stabilized first (L121)."))
         if mode == "restore_hp" and SERIOUSLY_WOUNDED in statuses and not settings["heal_seriously_wounded"]:
-            raise err("mode", "A seriously wounded model must be revived, not healed (A13).")
+            raise err("mode", _("A seriously wounded model must be revived, not healed (A13)."))
         if "dead" in statuses:
-            raise err(f"{field}.statuses", "The dead cannot be treated.")
+            raise err(f"{field}.statuses", _("The dead cannot be treated."))
         _check_removable(target, inputs.get("remove_status"), "remove_status")
         tester = healer if settings["medic_tests"] == "healer" else target
         reroll_wanted(tester, inputs, "healer" if tester is healer else field)
@@ -93,7 +102,7 @@ class MedicalAid(EnfAction):
         target = healer if self_aid else agents.sheet(clean["target"], "target")
         tester, tester_role = (healer, "healer") if settings["medic_tests"] == "healer" else (target, role)
         effects, steps = [], []
-        record = roller.test(spec_for(tester, "HL", "Medical aid HL test",
+        record = roller.test(spec_for(tester, "HL", T("Medical aid HL test"),
                                       reroll=reroll_wanted(tester, clean, tester_role)))  # fmt: skip
         steps.append(record["line"])
         note_reroll(record, tester, effects, tester_role)
@@ -109,15 +118,14 @@ class MedicalAid(EnfAction):
                      cap=tables.REVIVE_FAILURE_CAP)  # fmt: skip
         elif ok:  # stabilize; a failure does nothing (L121)
             set_hp(target, tables.STABILIZE_HP, settings, effects, role=role, cause="stabilized")
-        steps.append(f"{name_of(target, role)}: HP {before} -> {target['hp']}.")
+        steps.append(T("{name}: HP {before} → {after}.", name=name_of(target, role), before=before, after=target["hp"]))
         if clean.get("remove_status"):
             lose_status(target, clean["remove_status"], effects, role=role, reason="medical aid (L123)")
-            steps.append(f"{clean['remove_status']} removed (L123, whatever the roll).")
+            steps.append(T("{status} removed (L123, whatever the roll).", status=words.status(clean["remove_status"])))
         if settings["medkit_consumed"]:
             effects.append({"kind": "medkit_used", **who(healer, "healer")})
-        summary = (
-            f"Medical aid ({mode.replace('_', ' ')}): {'success' if ok else 'failure'}; HP {before} -> {target['hp']}."
-        )
+        summary = T("Medical aid ({mode}): {verdict}; HP {before} → {after}.", mode=words.word(words.AID_MODE, mode),
+                    verdict=T("success") if ok else T("failure"), before=before, after=target["hp"])  # fmt: skip
         result = {"success": ok, "hp": target["hp"], "statuses": sorted(target["statuses"]), "test": record}
         return Run(summary, result, effects, steps)
 
@@ -157,11 +165,11 @@ class Prayer(EnfAction):
 
     def check_inputs(self, inputs, settings):
         priest = agents.sheet(inputs["priest"], "priest")
-        check_can_act(priest, "priest", "pray")
+        check_can_act(priest, "priest")
         if inputs.get("has_prayer_perk") is False:
-            raise err("has_prayer_perk", "Only a character with the perk Prayer may pray (L127).")
+            raise err("has_prayer_perk", _("Only a character with the perk Prayer may pray (L127)."))
         if inputs.get("prayed_this_round"):
-            raise err("prayed_this_round", "A Prayer may be said once a round (L127).")
+            raise err("prayed_this_round", _("A Prayer may be said once a round (L127)."))
         field = "target" if inputs.get("target") is not None else "priest"
         target = agents.sheet(inputs.get("target") or inputs["priest"], field)
         prayer = inputs["prayer"]
@@ -169,11 +177,11 @@ class Prayer(EnfAction):
             agents.stat(target, "HL", field)
             if inputs.get("anointing", "heal") == "remove_status":
                 if not inputs.get("remove_status"):
-                    raise err("remove_status", "Say which status the anointing takes away.")
+                    raise err("remove_status", _("Say which status the anointing takes away."))
                 _check_removable(target, inputs["remove_status"], "remove_status")
             reroll_wanted(target, inputs, field)
         if prayer == "last_rites" and DYING not in target["statuses"]:
-            raise err("target", "Last Rites are for the dying (L138).")
+            raise err("target", _("Last Rites are for the dying (L138)."))
         return inputs
 
     def run(self, clean, settings, roller):
@@ -185,7 +193,8 @@ class Prayer(EnfAction):
         steps = [f"{prayer['name']}: {prayer['effect']}"]
         result = {"prayer": prayer["key"], "success": True}
         if prayer["key"] == "anointing":
-            record = roller.test(spec_for(target, "HL", "Anointing HL test", reroll=reroll_wanted(target, clean, role)))
+            record = roller.test(spec_for(target, "HL", T("Anointing HL test"),
+                                          reroll=reroll_wanted(target, clean, role)))  # fmt: skip
             steps.append(record["line"])
             note_reroll(record, target, effects, role)
             result["success"] = record["success"]
@@ -204,9 +213,10 @@ class Prayer(EnfAction):
             if settings["last_rites"] == "peaceful_death":
                 effects.append({"kind": "no_fear_for_friends", **who(target, role)})
         result.update(hp=target.get("hp"), statuses=sorted(target["statuses"]))
-        summary = f"{prayer['name']} for {name_of(target, role)}: " + (
-            "granted." if result["success"] else "no effect."
-        )
+        if result["success"]:
+            summary = T("{prayer} for {name}: granted.", prayer=prayer["name"], name=name_of(target, role))
+        else:
+            summary = T("{prayer} for {name}: no effect.", prayer=prayer["name"], name=name_of(target, role))
         return Run(summary, result, effects, steps)
 
     def summarise(self, clean, settings, runs):

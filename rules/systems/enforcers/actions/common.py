@@ -11,11 +11,13 @@ from fractions import Fraction
 
 from rules.contract import Action, Outcome, distribution, prob
 from rules.errors import RuleInputError
+from rules.i18n import _
 from rules.systems.enforcers import agents, rolling
 from rules.systems.enforcers.core import RollSpec
 from rules.systems.enforcers.settings import full_settings
 from rules.systems.enforcers.statuses import incapacitated
 from rules.systems.enforcers.texts import T, Text
+from rules.systems.enforcers.words import role as role_word
 
 STATUS_TRAITS = ("bleeding", "poisoned", "burning", "stunned", "disoriented")  # L228–230, L293–311
 TRAITS = ("kinetic", "punching", "two_handed", *STATUS_TRAITS)
@@ -61,17 +63,21 @@ def err(path: str, message: str) -> RuleInputError:
     return RuleInputError({path: message})
 
 
-def name_of(sheet: dict, role: str) -> str:
-    return sheet.get("name") or role
+def name_of(sheet: dict, role) -> str:
+    """The agent's name, or its role in the reader's language ("target" reads «Цель»)."""
+    return sheet.get("name") or (role if isinstance(role, Text) else role_word(role))
 
 
 def who(sheet: dict, role: str) -> dict:
     return {"role": role, **({"ref": sheet["ref"]} if "ref" in sheet else {})}
 
 
-def check_can_act(sheet: dict, field: str, action: str) -> None:
+def check_can_act(sheet: dict, field: str) -> None:
     if incapacitated(sheet):
-        raise err(f"{field}.statuses", f"{name_of(sheet, field)} is out of the fight and cannot {action} (L321–325).")
+        raise err(
+            f"{field}.statuses",
+            _("{name} is out of the fight and cannot act (L321–325).").format(name=name_of(sheet, field)),
+        )
 
 
 def reaction_shot_due(sheet: dict, role: str, settings: dict) -> dict:
@@ -84,12 +90,12 @@ def reaction_shot_due(sheet: dict, role: str, settings: dict) -> dict:
 
 def check_alive(sheet: dict, field: str) -> None:
     if "dead" in (sheet.get("statuses") or {}):
-        raise err(f"{field}.statuses", f"{name_of(sheet, field)} is dead.")
+        raise err(f"{field}.statuses", _("{name} is dead.").format(name=name_of(sheet, field)))
 
 
-def check_not_disoriented(sheet: dict, field: str, action: str) -> None:
+def check_not_disoriented(sheet: dict, field: str) -> None:
     if agents.has(sheet, "disoriented"):
-        raise err(f"{field}.statuses", f"A disoriented model cannot {action} (L311).")
+        raise err(f"{field}.statuses", _("A disoriented model cannot do this (L311)."))
 
 
 def reroll_wanted(sheet: dict, clean: dict, field: str) -> bool:
@@ -97,7 +103,10 @@ def reroll_wanted(sheet: dict, clean: dict, field: str) -> bool:
     if not clean.get("use_reroll"):
         return False
     if sheet.get("rerolls", 0) < 1:
-        raise err(f"{field}.rerolls", f"{name_of(sheet, field)} has no Intercession re-roll left this round (L135).")
+        raise err(
+            f"{field}.rerolls",
+            _("{name} has no Intercession re-roll left this round (L135).").format(name=name_of(sheet, field)),
+        )
     return True
 
 
@@ -146,6 +155,14 @@ def expected(runs, value) -> dict:
 class EnfAction(Action):
     """resolve() and odds() take the RAW inputs and validate them (schema, then check()) themselves.
     Subclasses implement check_inputs(), run(clean, settings, roller) and summarise(clean, settings, runs)."""
+
+    def describe(self) -> dict:
+        """Label, description, the input schema's titles and help, and the odds' keys in the reader's language."""
+        from rules.systems.enforcers.actions.labels import RESULT_LABELS, translated_schema
+
+        return {**super().describe(), "label": _(self.label), "description": _(self.description),
+                "input_schema": translated_schema(self.input_schema),
+                "result_labels": {key: _(label) for key, label in RESULT_LABELS.items()}}  # fmt: skip
 
     def check(self, inputs: dict, settings: dict) -> dict:
         return self.check_inputs(inputs, settings)

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from rules.systems.enforcers import agents, tables
+from rules.i18n import _
+from rules.systems.enforcers import agents, tables, words
 from rules.systems.enforcers.actions.common import (
     USE_REROLL,
     EnfAction,
@@ -18,6 +19,7 @@ from rules.systems.enforcers.actions.common import (
 from rules.systems.enforcers.actions.hits import deal_hit
 from rules.systems.enforcers.actions.shooting import _state
 from rules.systems.enforcers.statuses import fear_test
+from rules.systems.enforcers.texts import T
 from rules.systems.enforcers.wounds import DEAD, gain_status, take_damage
 
 FEAR_CONTEXT = {
@@ -51,7 +53,7 @@ class Damage(EnfAction):
     def check_inputs(self, inputs, settings):
         target = agents.sheet(inputs["target"], "target", needs=("HL",))
         if DEAD in target["statuses"]:
-            raise err("target.statuses", f"{name_of(target, 'The target')} is already dead.")
+            raise err("target.statuses", _("{name} is already dead.").format(name=name_of(target, "target")))
         if settings["fear_test_on_hp_loss"] == "always":
             agents.stat(target, "WL", "target")
         return inputs
@@ -71,8 +73,9 @@ class Damage(EnfAction):
             outcome = deal_hit(target, weapon, False, settings, roller, effects, steps, role="target",
                                cause=clean.get("cause", "damage"))  # fmt: skip
         split = outcome["damage"]
-        summary = (f"{name_of(target, 'The target')}: AP {split['ap']} (−{split['ap_lost']}), HP {split['hp']} "
-                   f"(−{split['hp_lost']}); {_state(sorted(target['statuses'])).replace('_', ' ')}.")  # fmt: skip
+        summary = T("{name}: AP {ap} (−{ap_lost}), HP {hp} (−{hp_lost}); {state}.", name=name_of(target, "target"),
+                    ap=split["ap"], ap_lost=split["ap_lost"], hp=split["hp"], hp_lost=split["hp_lost"],
+                    state=words.status(_state(sorted(target["statuses"]))))  # fmt: skip
         result = {**split, "statuses": sorted(target["statuses"]), "state": _state(sorted(target["statuses"]))}
         return Run(summary, result, effects, steps or [summary])
 
@@ -108,7 +111,7 @@ class Fall(EnfAction):
     def check_inputs(self, inputs, settings):
         agent = agents.sheet(inputs["agent"], "agent", needs=("DX", "TN", "HL"))
         if DEAD in agent["statuses"]:
-            raise err("agent.statuses", "The dead do not fall any more.")
+            raise err("agent.statuses", _("The dead do not fall any more."))
         reroll_wanted(agent, inputs, "agent")
         return inputs
 
@@ -121,22 +124,26 @@ class Fall(EnfAction):
         stunned = False
         if height > safe:
             damage = height if settings["fall_damage"] == "whole_height" else height - safe
-            steps.append(f"Fell {height} cm, safe {safe} cm: {damage} damage (A12: {settings['fall_damage']}).")
+            steps.append(T("Fell {height} cm, safe {safe} cm: {damage} damage (A12: {how}).", height=height, safe=safe,
+                           damage=damage, how=words.word(words.FALL_DAMAGE, settings["fall_damage"])))  # fmt: skip
             take_damage(agent, damage, settings, effects, role="agent", cause="fall",
                         bypass_armour=not settings["fall_damage_armour"])  # fmt: skip
             if DEAD not in agent["statuses"]:
                 if "stunned" in tables.immunities(agent.get("armour")):
-                    steps.append("Immune to stun through its armour.")
+                    steps.append(T("Immune to stun through its armour."))
                 else:
-                    record = roller.test(spec_for(agent, "TN", "TN test after the fall",
+                    record = roller.test(spec_for(agent, "TN", T("TN test after the fall"),
                                                   reroll=reroll_wanted(agent, clean, "agent")))  # fmt: skip
                     steps.append(record["line"])
                     note_reroll(record, agent, effects, "agent")
                     if not record["success"]:
                         stunned = gain_status(agent, "stunned", settings, effects, role="agent")
         else:
-            steps.append(f"Fell {height} cm: within the safe {safe} cm (DX/2).")
-        summary = f"{name_of(agent, 'The agent')} falls {height} cm: {damage} damage" + (", stunned" if stunned else "")
+            steps.append(T("Fell {height} cm: within the safe {safe} cm (DX/2).", height=height, safe=safe))
+        summary = T("{name} falls {height} cm: {damage} damage", name=name_of(agent, "agent"), height=height,
+                    damage=damage)  # fmt: skip
+        if stunned:
+            summary += T(", stunned")
         result = {"damage": damage, "stunned": stunned, "hp": agent["hp"], "ap": agent["ap"], "safe_cm": safe,
                   "statuses": sorted(agent["statuses"])}  # fmt: skip
         return Run(summary + ".", result, effects, steps)
@@ -169,7 +176,7 @@ class FearTest(EnfAction):
     def check_inputs(self, inputs, settings):
         agent = agents.sheet(inputs["agent"], "agent", needs=("WL",))
         if DEAD in agent["statuses"]:
-            raise err("agent.statuses", "The dead fear nothing.")
+            raise err("agent.statuses", _("The dead fear nothing."))
         reroll_wanted(agent, inputs, "agent")
         return inputs
 
@@ -180,7 +187,10 @@ class FearTest(EnfAction):
         effects, steps = [], []
         out = fear_test(agent, roller, settings, effects, steps, role="agent",
                         reroll=reroll_wanted(agent, clean, "agent"))  # fmt: skip
-        summary = "Holds firm." if out["passed"] else f"Afraid: {out['action']}."
+        if out["passed"]:
+            summary = T("Holds firm.")
+        else:
+            summary = T("Afraid: {action}.", action=words.word(words.FEAR_ACTION, out["action"]))
         return Run(summary, out, effects, steps)
 
     def summarise(self, clean, settings, runs):

@@ -4,10 +4,11 @@ the table plays it as automatic (L278, setting). Also the target's WL test to ke
 
 from __future__ import annotations
 
-from rules.systems.enforcers import agents
+from rules.systems.enforcers import agents, words
 from rules.systems.enforcers.actions.common import STATUS_TRAITS, name_of, who
 from rules.systems.enforcers.core import RollSpec
 from rules.systems.enforcers.statuses import fear_test, incapacitated, status_test
+from rules.systems.enforcers.texts import T
 from rules.systems.enforcers.wounds import DEAD, emit, take_damage
 
 
@@ -27,12 +28,13 @@ def deal_hit(target: dict, weapon: dict, crit: bool, settings: dict, roller, eff
     traits = set(weapon.get("traits") or ())
     split = take_damage(target, amount, settings, effects, role=role, cause=cause, kinetic="kinetic" in traits,
                         bypass_armour=bypass)  # fmt: skip
-    line = f"{name_of(target, role)} takes {amount} damage"
+    line = T("{name} takes {amount} damage", name=name_of(target, role), amount=amount)
     if split["reduced"]:
-        line += f" (−{split['reduced']} Kinetic, Police Riot Gear)"
-    line += f": AP {split['ap']} (−{split['ap_lost']}), HP {split['hp']} (−{split['hp_lost']})"
+        line += T(" (−{n} Kinetic, Police Riot Gear)", n=split["reduced"])
+    line += T(": AP {ap} (−{ap_lost}), HP {hp} (−{hp_lost})", ap=split["ap"], ap_lost=split["ap_lost"], hp=split["hp"],
+              hp_lost=split["hp_lost"])  # fmt: skip
     if split["state"] != "none":
-        line += f", {split['state'].replace('_', ' ')}"
+        line += T(", {state}", state=words.status(split["state"]))
     steps.append(line + ".")
     gained = []
     for status in STATUS_TRAITS:
@@ -53,7 +55,8 @@ def keep_aim(target: dict, roller, settings: dict, effects: list, steps: list, *
     if not target.get("aim") or DEAD in target["statuses"]:
         return None
     wl = agents.effective_stats(target)["WL"]
-    record = roller.test(RollSpec(f"WL test to keep aim (WL {wl})", wl, crit_chance=agents.crit_chance(target, "WL")))
+    label = T("WL test to keep aim (WL {value})", value=wl)
+    record = roller.test(RollSpec(label, wl, crit_chance=agents.crit_chance(target, "WL")))
     steps.append(record["line"])
     if not record["success"]:
         emit(target, effects, {"kind": "aim", **who(target, role), "stacks": 0, "reason": "shot at"})

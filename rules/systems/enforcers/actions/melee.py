@@ -3,6 +3,7 @@ reach differences (A5), parry and block (A4), and counter-attacks (errata §3.12
 
 from __future__ import annotations
 
+from rules.i18n import _
 from rules.systems.enforcers import agents, tables
 from rules.systems.enforcers.actions.common import (
     GM_DICE,
@@ -21,7 +22,13 @@ from rules.systems.enforcers.actions.common import (
     who,
 )
 from rules.systems.enforcers.actions.hits import deal_hit
-from rules.systems.enforcers.actions.shooting import _needs_for_hit, _state, check_attacker, check_weapon
+from rules.systems.enforcers.actions.shooting import (
+    _needs_for_hit,
+    _state,
+    check_attacker,
+    check_weapon,
+    modifier_line,
+)
 from rules.systems.enforcers.statuses import incapacitated
 from rules.systems.enforcers.texts import NT, T
 from rules.systems.enforcers.wounds import DEAD, emit
@@ -40,34 +47,34 @@ def melee_modifiers(att: dict, dfn: dict, att_weapon: dict, dfn_weapon: dict, si
     lines: list[str] = []
     blessings = curses = modifier = 0
 
-    def add(b: int, c: int, why: str):
+    def add(b: int, c: int, why):
         nonlocal blessings, curses
         if b or c:
             blessings += b
             curses += c
-            lines.append(f"{why}: " + ", ".join(x for x in (f"+{b} blessing" * bool(b), f"+{c} curse" * bool(c)) if x))
+            lines.append(modifier_line(why, b, c))
 
     out_of_arc = situation.get("out_of_arc", False)
-    add(int(situation.get("height_cm", 0) >= tables.MELEE_HIGHER_CM), 0, "on high ground (L200)")
-    add(int(is_stunned(dfn)), 0, "the defender is stunned")
-    add(int(out_of_arc), 0, "outside the defender's arc")
+    add(int(situation.get("height_cm", 0) >= tables.MELEE_HIGHER_CM), 0, T("on high ground (L200)"))
+    add(int(is_stunned(dfn)), 0, T("the defender is stunned"))
+    add(int(out_of_arc), 0, T("outside the defender's arc"))
     if charges(situation, att_weapon, dfn_weapon, settings):
-        add(1, 0, "charge (L204)")
+        add(1, 0, T("charge (L204)"))
     diff = att_weapon["reach_cm"] - dfn_weapon["reach_cm"]
     if diff > 0:
-        add(diff, 0, f"reach {diff} cm longer")
+        add(diff, 0, T("reach {n} cm longer", n=diff))
     elif diff < 0 and settings.get("reach_disadvantage", "curse_per_cm") == "curse_per_cm":
-        add(0, -diff, f"reach {-diff} cm shorter (A5)")
+        add(0, -diff, T("reach {n} cm shorter (A5)", n=-diff))
     if not is_stunned(dfn) and not out_of_arc and (not counter or settings.get("parry_on_counter", True)):
         parry = agents.effective_stats(dfn)["WS"] // tables.PARRY_STEP
         if settings.get("parry_penalty", "curses") == "curses":
-            add(0, parry, f"parry and block (WS {agents.effective_stats(dfn)['WS']})")
+            add(0, parry, T("parry and block (WS {ws})", ws=agents.effective_stats(dfn)["WS"]))
         elif parry:
             modifier += parry
-            lines.append(f"parry and block: +{parry} to the roll (A4)")
-    add(0, int(counter), "counter-attack")
-    add(0, int(agents.has(att, "disoriented")), "the attacker is disoriented (L311)")
-    add(situation.get("extra_blessings", 0), situation.get("extra_curses", 0), "the GM's")
+            lines.append(T("parry and block: +{n} to the roll (A4)", n=parry))
+    add(0, int(counter), T("counter-attack"))
+    add(0, int(agents.has(att, "disoriented")), T("the attacker is disoriented (L311)"))
+    add(situation.get("extra_blessings", 0), situation.get("extra_curses", 0), T("the GM's dice"))
     return blessings, curses, modifier + situation.get("modifier", 0), lines
 
 
@@ -125,7 +132,7 @@ class Melee(EnfAction):
 
     def check_inputs(self, inputs, settings):
         att = agents.sheet(inputs["attacker"], "attacker", needs=("WS", "HL"))
-        check_attacker(att, "attacker", inputs, "fight")
+        check_attacker(att, "attacker", inputs)
         check_weapon(inputs["attacker_weapon"], "attacker_weapon")
         check_alive(agents.sheet(inputs["defender"], "defender", needs=("WS", "HL")), "defender")
         _needs_for_hit(inputs["defender"], inputs["attacker_weapon"], "defender")
@@ -133,7 +140,10 @@ class Melee(EnfAction):
         reach = inputs["attacker_weapon"]["reach_cm"]
         if inputs.get("distance_cm", 0) > reach:
             raise err(
-                "distance_cm", f"The defender is {inputs['distance_cm']:g} cm away; the weapon reaches {reach} cm."
+                "distance_cm",
+                _("The defender is {distance} cm away; the weapon reaches {reach} cm.").format(
+                    distance=f"{inputs['distance_cm']:g}", reach=reach
+                ),
             )
         reroll_wanted(att, inputs, "attacker")
         return inputs
@@ -156,13 +166,13 @@ class Melee(EnfAction):
                                                    else clean.get("height_cm", 0)}  # fmt: skip
             blessings, curses, modifier, lines = melee_modifiers(s_sheet, t_sheet, s_weapon, t_weapon, situation,
                                                                  settings, counter=counter)  # fmt: skip
-            steps.extend(f"{name_of(s_sheet, striker)}: {line}" for line in lines)
+            steps.extend(T("{name}: {line}", name=name_of(s_sheet, striker), line=line) for line in lines)
             reroll = not counter and reroll_wanted(att, clean, "attacker")
             label = T("Counter-attack") if counter else T("Melee")
             spec = spec_for(s_sheet, "WS", label, blessings=blessings, curses=curses, modifier=modifier, reroll=reroll,
                             crit_success=bool(settings.get("crit_auto_success", True)))  # fmt: skip
             record = roller.test(spec)
-            steps.append(f"{name_of(s_sheet, striker)}: {record['line']}")
+            steps.append(T("{name}: {line}", name=name_of(s_sheet, striker), line=record["line"]))
             note_reroll(record, s_sheet, effects, striker)
             exchange = {"by": striker, "counter": counter, "hit": record["success"], "crit": record["crit"],
                         "blessings": blessings, "curses": curses, "test": record, "hit_result": None}  # fmt: skip
@@ -179,7 +189,7 @@ class Melee(EnfAction):
                     or DEAD in answering["statuses"]):  # fmt: skip
                 break
             emit(answering, effects, {"kind": "counter_used", **who(answering, target)})
-            steps.append(f"{name_of(answering, target)} counter-attacks (no action, L214).")
+            steps.append(T("{name} counter-attacks (no action, L214).", name=name_of(answering, target)))
             striker, target, counter = target, striker, True
         hits = [e for e in exchanges if e["hit"]]
         result = {

@@ -3,7 +3,8 @@
 
 from __future__ import annotations
 
-from rules.systems.enforcers import agents, tables
+from rules.i18n import _
+from rules.systems.enforcers import agents, tables, words
 from rules.systems.enforcers.actions.common import (
     GM_DICE,
     USE_REROLL,
@@ -23,7 +24,7 @@ from rules.systems.enforcers.actions.common import (
     who,
 )
 from rules.systems.enforcers.actions.hits import deal_hit, keep_aim
-from rules.systems.enforcers.texts import T
+from rules.systems.enforcers.texts import NT, T, join
 from rules.systems.enforcers.wounds import emit
 
 SITUATION = {
@@ -38,30 +39,44 @@ SITUATION = {
 }
 
 
+def modifier_line(why, blessings: int, curses: int):
+    """«Цель в частичном укрытии: +1 проклятие» — one line of a modifier table, in the reader's language."""
+    dice = []
+    if blessings:
+        dice.append(NT("+{n} blessing", "+{n} blessings", blessings))
+    if curses:
+        dice.append(NT("+{n} curse", "+{n} curses", curses))
+    return T("{why}: {dice}", why=why, dice=join(", ", dice))
+
+
 def shooting_modifiers(shooter: dict, target: dict, clean: dict, *, mode: str = "single") -> tuple[int, int, list]:
     """(blessings, curses, lines) from the table of L150–162 and the rules elsewhere (L111, L311, L315)."""
     lines = []
     blessings = curses = 0
 
-    def add(b: int, c: int, why: str):
+    def add(b: int, c: int, why):
         nonlocal blessings, curses
         if b or c:
             blessings += b
             curses += c
-            lines.append(f"{why}: " + ", ".join(x for x in (f"+{b} blessing" * bool(b), f"+{c} curse" * bool(c)) if x))
+            lines.append(modifier_line(why, b, c))
 
-    add(0, tables.COVER_CURSES[clean.get("cover", "none")], f"target in {clean.get('cover', 'none')} cover")
+    add(
+        0,
+        tables.COVER_CURSES[clean.get("cover", "none")],
+        T("target in {cover}", cover=words.word(words.COVER, clean.get("cover", "none"))),
+    )
     b, c = tables.RANGE_BAND[clean.get("range_band", "medium")]
-    add(b, c, f"{clean.get('range_band', 'medium')} range")
-    add(shooter.get("aim", 0), 0, "aiming")
-    add(0, int(clean.get("target_moved_twice", False)), "target moved twice")
-    add(int(clean.get("height_cm", 0) >= tables.SHOOTER_HIGHER_CM), 0, "shooter 5 cm or more higher")
-    add(tables.FIRE_MODE_BLESSINGS[mode], 0, f"{mode} fire")
-    add(int(clean.get("out_of_arc", False)), 0, "outside the target's arc")
-    add(0, int(bool(target.get("took_cover"))), "the target took cover (L111)")
-    add(0, int(agents.has(shooter, "pinned")), "the shooter is pinned (L315)")
-    add(0, int(agents.has(shooter, "disoriented")), "the shooter is disoriented (L311)")
-    add(clean.get("extra_blessings", 0), clean.get("extra_curses", 0), "the GM's")
+    add(b, c, words.word(words.RANGE, clean.get("range_band", "medium")))
+    add(shooter.get("aim", 0), 0, T("aiming"))
+    add(0, int(clean.get("target_moved_twice", False)), T("the target moved twice"))
+    add(int(clean.get("height_cm", 0) >= tables.SHOOTER_HIGHER_CM), 0, T("the shooter is 5 cm or more higher"))
+    add(tables.FIRE_MODE_BLESSINGS[mode], 0, words.word(words.FIRE_MODE, mode))
+    add(int(clean.get("out_of_arc", False)), 0, T("outside the target's arc"))
+    add(0, int(bool(target.get("took_cover"))), T("the target took cover (L111)"))
+    add(0, int(agents.has(shooter, "pinned")), T("the shooter is pinned (L315)"))
+    add(0, int(agents.has(shooter, "disoriented")), T("the shooter is disoriented (L311)"))
+    add(clean.get("extra_blessings", 0), clean.get("extra_curses", 0), T("the GM's dice"))
     return blessings, curses, lines
 
 
@@ -74,15 +89,17 @@ def crit_rules(target: dict, settings: dict) -> tuple[bool, bool]:
     ), False
 
 
-def check_attacker(sheet: dict, field: str, clean: dict, verb: str) -> None:
-    check_can_act(sheet, field, verb)
+def check_attacker(sheet: dict, field: str, clean: dict) -> None:
+    check_can_act(sheet, field)
     if agents.has(sheet, "fear") and not clean.get("as_fear_action"):
-        raise err(f"{field}.statuses", "Under Fear a model may only do the Fear actions: Fight, Flee, Freeze (L285).")
+        raise err(
+            f"{field}.statuses", _("Under Fear a model may only do the Fear actions: Fight, Flee, Freeze (L285).")
+        )
 
 
 def check_weapon(weapon: dict, field: str) -> None:
     if weapon.get("drawn") is False:
-        raise err(f"{field}.drawn", "Only a drawn weapon can be used; drawing one is free once a turn (L73).")
+        raise err(f"{field}.drawn", _("Only a drawn weapon can be used; drawing one is free once a turn (L73)."))
 
 
 def ammo_needed(mode: str, settings: dict) -> int:
@@ -121,13 +138,18 @@ class Shoot(EnfAction):
 
     def check_inputs(self, inputs, settings):
         shooter = agents.sheet(inputs["shooter"], "shooter", needs=("BS",))
-        check_attacker(shooter, "shooter", inputs, "shoot")
+        check_attacker(shooter, "shooter", inputs)
         check_weapon(inputs["weapon"], "weapon")
         check_alive(agents.sheet(inputs["target"], "target", needs=("HL",)), "target")
         mode = inputs.get("mode", "single")
         ammo = inputs["weapon"].get("ammo")
         if ammo is not None and ammo < ammo_needed(mode, settings):
-            raise err("weapon.ammo", f"{ammo} ammo left; a {mode} shot needs {ammo_needed(mode, settings)}. Reload.")
+            raise err(
+                "weapon.ammo",
+                _("{ammo} ammo left; a shot of this mode ({mode}) needs {needed}. Reload.").format(
+                    ammo=ammo, mode=words.word(words.FIRE_MODE, mode), needed=ammo_needed(mode, settings)
+                ),
+            )
         _needs_for_hit(inputs["target"], inputs["weapon"], "target")
         if inputs.get("stray_victim"):
             check_alive(agents.sheet(inputs["stray_victim"], "stray_victim", needs=("HL",)), "stray_victim")
@@ -166,12 +188,12 @@ class Shoot(EnfAction):
                                         role="target", by=shooter.get("name"), cause="shot")  # fmt: skip
         elif record["tag"] and self.stray_in_line(clean, settings):
             victim = agents.sheet(clean["stray_victim"], "stray_victim")
-            steps.append(f"Stray shot (L170): it hits {name_of(victim, 'the model on the line')}.")
+            steps.append(T("Stray shot (L170): it hits {victim}.", victim=name_of(victim, "stray_victim")))
             result["stray"] = deal_hit(victim, weapon, False, settings, roller, effects, steps, role="stray_victim",
                                        by=shooter.get("name"), cause="stray shot")  # fmt: skip
             result["stray"]["hp"] = victim["hp"]
         elif record["tag"]:
-            steps.append("A stray shot: it hits the model nearest the shooter within the line of fire, if any.")
+            steps.append(T("A stray shot: it hits the model nearest the shooter within the line of fire, if any."))
         result.update(
             aim_kept=kept, target_hp=target["hp"], target_ap=target["ap"], target_statuses=sorted(target["statuses"])
         )
@@ -259,17 +281,20 @@ class Throw(EnfAction):
 
     def check_inputs(self, inputs, settings):
         thrower = agents.sheet(inputs["thrower"], "thrower", needs=("BS", "TN"))
-        check_attacker(thrower, "thrower", inputs, "throw")
+        check_attacker(thrower, "thrower", inputs)
         check_weapon(inputs["weapon"], "weapon")
         check_alive(agents.sheet(inputs["target"], "target", needs=("HL",)), "target")
         _needs_for_hit(inputs["target"], inputs["weapon"], "target")
         reach = agents.derived(thrower)["throw_range"]
         if inputs["distance_cm"] > reach:
             raise err(
-                "distance_cm", f"A throw reaches 1.5 x TN = {reach} cm; the target is {inputs['distance_cm']} cm away."
+                "distance_cm",
+                _("A throw reaches 1.5 x TN = {reach} cm; the target is {distance} cm away.").format(
+                    reach=reach, distance=f"{inputs['distance_cm']:g}"
+                ),
             )
         if settings["scatter_direction"] == "reported" and "direction_deg" not in inputs:
-            raise err("direction_deg", "Report the scatter direction (the line from the lower die to the higher).")
+            raise err("direction_deg", _("Report the scatter direction (the line from the lower die to the higher)."))
         reroll_wanted(thrower, inputs, "thrower")
         return inputs
 
@@ -289,21 +314,22 @@ class Throw(EnfAction):
         scatter = None
         hit = record["success"]
         if not hit:
-            a = roller.roll(6, "scatter die 1 of 2")
-            b = roller.roll(6, "scatter die 2 of 2")
+            a = roller.roll(6, _("scatter die 1 of 2"))
+            b = roller.roll(6, _("scatter die 2 of 2"))
             if a == b:
                 hit = True
-                steps.append(f"Scatter 2d6 [{a}, {b}]: a double, it hits as if the test had passed (L174).")
+                steps.append(T("Scatter 2d6 [{a}, {b}]: a double, it hits as if the test had passed (L174).", a=a, b=b))
                 scatter = {"dice": [a, b], "double": True, "distance_cm": 0, "direction": None}
             else:
                 distance = tables.SCATTER_MULTIPLIER * max(a, b)
                 direction = self.direction(clean, settings, roller)
                 scatter = {"dice": [a, b], "double": False, "distance_cm": distance, "direction": direction}
-                steps.append(f"Scatter 2d6 [{a}, {b}]: {distance} cm toward {direction['text']}.")
+                steps.append(T("Scatter 2d6 [{a}, {b}]: {distance} cm toward {direction}.", a=a, b=b, distance=distance,
+                               direction=direction["text"]))  # fmt: skip
                 blast = settings.get("grenade_blast_cm", 0)
                 if distance <= blast:
                     hit = True
-                    steps.append(f"It lands within the {blast} cm blast: the target is caught.")
+                    steps.append(T("It lands within the {blast} cm blast: the target is caught.", blast=blast))
         result = {"hit": hit, "crit": record["crit"], "test": record, "scatter": scatter, "target": None}
         if hit:
             crit = record["crit"] and record["success"]
@@ -319,9 +345,9 @@ class Throw(EnfAction):
     def direction(self, clean, settings, roller) -> dict:
         if settings["scatter_direction"] == "reported":
             deg = clean["direction_deg"]
-            return {"degrees": deg, "clock": None, "text": f"{deg}° (reported)"}
-        hour = roller.roll(12, "scatter direction (d12 clock, 12 = straight on)")
-        return {"degrees": (hour % 12) * 30, "clock": hour, "text": f"{hour} o'clock"}
+            return {"degrees": deg, "clock": None, "text": T("{deg}° (reported)", deg=f"{deg:g}")}
+        hour = roller.roll(12, _("scatter direction (d12 clock, 12 = straight on)"))
+        return {"degrees": (hour % 12) * 30, "clock": hour, "text": T("{hour} o'clock", hour=hour)}
 
     def summarise(self, clean, settings, runs):
         return {

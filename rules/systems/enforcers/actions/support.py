@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from rules.systems.enforcers import agents, tables
+from rules.i18n import _
+from rules.systems.enforcers import agents, tables, words
 from rules.systems.enforcers.actions.common import (
     GM_DICE,
     USE_REROLL,
@@ -19,7 +20,7 @@ from rules.systems.enforcers.actions.common import (
     spec_for,
     who,
 )
-from rules.systems.enforcers.texts import NT, T
+from rules.systems.enforcers.texts import NT, T, join
 from rules.systems.enforcers.wounds import emit
 
 
@@ -62,22 +63,29 @@ class Move(EnfAction):
 
     def check_inputs(self, inputs, settings):
         agent = agents.sheet(inputs["agent"], "agent", needs=("DX", "TN"))
-        check_can_act(agent, "agent", "move")
+        check_can_act(agent, "agent")
         limit = agents.max_move(agent, settings)
         derived = agents.derived(agent, settings)
         cost = self.cost(inputs)
         if cost > limit:
-            raise err("distance_cm", f"This move costs {cost:g} cm (difficult terrain counts double); "
-                                     f"{name_of(agent, 'the agent')} moves at most {limit} cm now.")  # fmt: skip
+            raise err("distance_cm", _("This move costs {cost} cm (difficult terrain counts double); {name} moves at "
+                                       "most {limit} cm now.").format(cost=f"{cost:g}", name=name_of(agent, "agent"),
+                                                                      limit=limit))  # fmt: skip
         across, up = inputs.get("jump_across_cm", 0), inputs.get("jump_up_cm", 0)
         if across > derived["jump_horizontal"]:
-            raise err("jump_across_cm", f"A jump across is at most DX/2 = {derived['jump_horizontal']} cm (L85).")
+            raise err(
+                "jump_across_cm",
+                _("A jump across is at most DX/2 = {n} cm (L85).").format(n=derived["jump_horizontal"]),
+            )
         if up > derived["jump_vertical"]:
-            raise err("jump_up_cm", f"A jump up is at most DX/4 = {derived['jump_vertical']} cm (L85).")
+            raise err("jump_up_cm", _("A jump up is at most DX/4 = {n} cm (L85).").format(n=derived["jump_vertical"]))
         if (across or up) and settings["jump_limit"] == "jump_distance":
             cap = derived["jump_horizontal"] if across else derived["jump_vertical"]
             if cost > cap:
-                raise err("distance_cm", f"A move with a jump is capped at the jump distance, {cap} cm (A8, literal).")
+                raise err(
+                    "distance_cm",
+                    _("A move with a jump is capped at the jump distance, {n} cm (A8, literal).").format(n=cap),
+                )
         reroll_wanted(agent, inputs, "agent")
         return inputs
 
@@ -104,7 +112,7 @@ class Move(EnfAction):
         if agents.has(agent, "pinned"):
             effects.append(reaction_shot_due(agent, "agent", settings))
         limit = agents.max_move(agent, settings)
-        summary = T("{name} moves {moved} of {limit} cm", name=name_of(agent, T("The agent")), moved=f"{moved:g}",
+        summary = T("{name} moves {moved} of {limit} cm", name=name_of(agent, "agent"), moved=f"{moved:g}",
                     limit=limit)  # fmt: skip
         if not crossed:
             summary += T("; it fails to cross the difficult terrain")
@@ -126,7 +134,7 @@ class Listen(EnfAction):
 
     def check_inputs(self, inputs, settings):
         agent = agents.sheet(inputs["agent"], "agent", needs=("PR",))
-        check_can_act(agent, "agent", "listen")
+        check_can_act(agent, "agent")
         reroll_wanted(agent, inputs, "agent")
         return inputs
 
@@ -159,10 +167,15 @@ class _Stance(EnfAction):
 
     def check_inputs(self, inputs, settings):
         agent = agents.sheet(inputs["agent"], "agent")
-        check_can_act(agent, "agent", self.label.lower())
+        check_can_act(agent, "agent")
         for status in self.blocked_by:
             if agents.has(agent, status):
-                raise err("agent.statuses", f"A {status} model cannot {self.label.lower()} (L311, L315).")
+                raise err(
+                    "agent.statuses",
+                    _("A model with the status {status} cannot do this (L311, L315).").format(
+                        status=words.status(status)
+                    ),
+                )
         return inputs
 
     def summarise(self, clean, settings, runs):
@@ -253,12 +266,12 @@ class SuppressiveFire(_Stance):
         super().check_inputs(inputs, settings)
         weapon = inputs["weapon"]
         if weapon["ammo"] is None or weapon["capacity"] is None:
-            raise err("weapon.ammo", "Suppressive fire needs the weapon's ammo and magazine size.")
+            raise err("weapon.ammo", _("Suppressive fire needs the weapon's ammo and magazine size."))
         if 2 * weapon["ammo"] < weapon["capacity"]:
-            raise err("weapon.ammo", f"{weapon['ammo']} of {weapon['capacity']} left: suppressive fire needs at "
-                                     "least half a magazine (L107).")  # fmt: skip
+            raise err("weapon.ammo", _("{ammo} of {capacity} left: suppressive fire needs at least half a magazine "
+                                       "(L107).").format(ammo=weapon["ammo"], capacity=weapon["capacity"]))  # fmt: skip
         if weapon.get("drawn") is False:
-            raise err("weapon.drawn", "Only a drawn weapon can be used (L73).")
+            raise err("weapon.drawn", _("Only a drawn weapon can be used (L73)."))
         return inputs
 
     def run(self, clean, settings, roller):
@@ -274,6 +287,9 @@ class SuppressiveFire(_Stance):
             if gain_status(
                 sheet, "pinned", settings, effects, role=f"targets.{i}", by=agent.get("ref", agent.get("name"))
             ):
-                pinned.append(name_of(sheet, f"target {i + 1}"))
-        summary = f"Suppressive fire: {', '.join(pinned) or 'nobody'} pinned; {spent} ammo spent."
+                pinned.append(sheet.get("name") or T("target {n}", n=i + 1))
+        if pinned:
+            summary = T("Suppressive fire: {names} pinned; {n} ammo spent.", names=join(", ", pinned), n=spent)
+        else:
+            summary = T("Suppressive fire: nobody pinned; {n} ammo spent.", n=spent)
         return Run(summary, {"pinned": pinned, "ammo_spent": spent}, effects)

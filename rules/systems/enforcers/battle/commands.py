@@ -8,6 +8,7 @@ from abc import abstractmethod
 
 from rules.contract import Command, CommandContext, NewEvent
 from rules.errors import GameConflict, RuleInputError
+from rules.i18n import _
 from rules.systems.enforcers import statuses
 from rules.systems.enforcers.actions import ACTIONS
 from rules.systems.enforcers.actions.common import GM_DICE, USE_REROLL
@@ -52,14 +53,14 @@ def active_unit(ctx: CommandContext):
     """The model acting now, which the caller must control."""
     game = ctx.game
     if game.get("phase") != "activation" or not game.get("active"):
-        raise GameConflict("No model is acting: pick the next one first.")
+        raise GameConflict(_("No model is acting: pick the next one first."))
     return ctx.own_unit(game["active"])
 
 
 def target_unit(ctx: CommandContext, key, field: str = "target"):
     unit = ctx.unit(key, field_name=field)
     if DEAD in unit.state["statuses"]:
-        raise RuleInputError({field: f"{unit.name} is dead."})
+        raise RuleInputError({field: _("{name} is dead.").format(name=unit.name)})
     return unit
 
 
@@ -78,7 +79,7 @@ class ActionCommand(Command):
         inputs = numbered(inputs)
         actor = active_unit(ctx)
         if actor.state["actions_left"] < self.cost:
-            raise GameConflict(f"{actor.name} has no action left: end the activation.")
+            raise GameConflict(_("{name} has no action left: end the activation.").format(name=actor.name))
         action_inputs, roles, extra = self.build(ctx, actor, inputs)
         outcome = ACTIONS[self.action_key].resolve(action_inputs, ctx.system_settings, ctx.dice())
         ctx.outcome = outcome.as_dict()
@@ -97,15 +98,15 @@ class Activate(Command):
 
     def handle(self, ctx, inputs):
         if ctx.game.get("phase") != "pick":
-            raise GameConflict("A model is still acting: end its activation first.")
+            raise GameConflict(_("A model is still acting: end its activation first."))
         unit = ctx.unit(inputs["unit"])
         if unit.key in ctx.game["activated"]:
-            raise GameConflict(f"{unit.name} has already acted this round (L65).")
+            raise GameConflict(_("{name} has already acted this round (L65).").format(name=unit.name))
         if DEAD in unit.state["statuses"]:
-            raise RuleInputError({"unit": f"{unit.name} is dead."})
+            raise RuleInputError({"unit": _("{name} is dead.").format(name=unit.name)})
         picker = ctx.game.get("picker")
         if picker is not None and picker not in ctx.sides:
-            raise GameConflict("The side of the model that acted last picks who goes next (L63).")
+            raise GameConflict(_("The side of the model that acted last picks who goes next (L63)."))
         agent = sheet(ctx.state, unit.key, friendly_ld=best_friendly_ld(ctx.state, unit.key))
         agent["ranged_drawn"] = any(w.get("drawn") and w.get("ranged") for w in unit.state["weapons"])
         dice = ctx.dice()

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from rules.contract import Command, NewEvent
 from rules.errors import GameConflict, RuleInputError
+from rules.i18n import _
 from rules.systems.enforcers import agents
 from rules.systems.enforcers.actions import ACTIONS
 from rules.systems.enforcers.battle.commands import (
@@ -41,7 +42,7 @@ class ReadyWeapon(Command):
         unlimited_switch = ctx.system_settings.get("free_weapon_swaps") == "switch_unlimited"
         uses_free = not (how == "switch" and unlimited_switch)
         if uses_free and actor.state["free_swap_used"]:
-            raise GameConflict("Only one free draw, stow or switch per activation (L73, A9).")
+            raise GameConflict(_("Only one free draw, stow or switch per activation (L73, A9)."))
         drawn = {i for i, w in enumerate(actor.state["weapons"]) if w.get("drawn")}
         if how == "draw":
             drawn.add(inputs["weapon"])
@@ -77,12 +78,18 @@ class Reload(Command):
         inputs = numbered(inputs)
         actor = active_unit(ctx)
         if actor.state["actions_left"] < 1:
-            raise GameConflict(f"{actor.name} has no action left: end the activation.")
+            raise GameConflict(_("{name} has no action left: end the activation.").format(name=actor.name))
         weapon = weapon_of(ctx.state, actor.key, inputs["weapon"])
         if not weapon.get("capacity"):
-            raise RuleInputError({"weapon": f"{weapon.get('name', 'This weapon')} has no magazine to change."})
+            raise RuleInputError(
+                {
+                    "weapon": _("{weapon} has no magazine to change.").format(
+                        weapon=weapon.get("name") or _("This weapon")
+                    )
+                }
+            )
         if actor.state["spare_magazines"] < 1:
-            raise RuleInputError({"weapon": f"{actor.name} has no spare magazine (L97)."})
+            raise RuleInputError({"weapon": _("{name} has no spare magazine (L97).").format(name=actor.name)})
         effect = {"unit": actor.key, "kind": "reloaded", "weapon": inputs["weapon"], "ammo": weapon["capacity"],
                   "spare_magazines": actor.state["spare_magazines"] - 1}  # fmt: skip
         summary = T(
@@ -114,7 +121,11 @@ class ReactionShot(Command):
         target = target_unit(ctx, inputs["target"])
         pinned_by = target.state["statuses"].get("pinned", {}).get("by")
         if not shooter.state.get("overwatch") and pinned_by != shooter.key:
-            raise GameConflict(f"{shooter.name} is neither on Overwatch nor suppressing {target.name}.")
+            raise GameConflict(
+                _("{shooter} is neither on Overwatch nor suppressing {target}.").format(
+                    shooter=shooter.name, target=target.name
+                )
+            )
         action, roles, extra = shot_inputs(ctx, shooter.key, inputs)
         outcome = ACTIONS["shoot"].resolve(action, ctx.system_settings, ctx.dice())
         ctx.outcome = outcome.as_dict()
@@ -230,14 +241,18 @@ class Adjust(Command):
         effects: list[dict] = []
         if "ap" in inputs:
             if inputs["ap"] > agents.max_ap(agent):
-                raise RuleInputError({"ap": f"AP cannot go above the armour's {agents.max_ap(agent)} (L226)."})
+                raise RuleInputError(
+                    {"ap": _("AP cannot go above the armour's {n} (L226).").format(n=agents.max_ap(agent))}
+                )
             effects.append({"role": "agent", "kind": "ap", "ap": inputs["ap"]})
         if "hp" in inputs:
             if inputs["hp"] > agents.max_hp(agent, "unit"):
-                raise RuleInputError({"hp": f"HP cannot go above HL {agents.max_hp(agent, 'unit')} (L47)."})
+                raise RuleInputError(
+                    {"hp": _("HP cannot go above HL {n} (L47).").format(n=agents.max_hp(agent, "unit"))}
+                )
             set_hp(agent, inputs["hp"], ctx.system_settings, effects, role="agent", cause="by hand")
         if not effects:
-            raise RuleInputError("Give the HP or the AP to set.")
+            raise RuleInputError(_("Give the HP or the AP to set."))
         summary = T(
             "{name}: HP {hp}, AP {ap} (by hand).", name=unit.name, hp=agent["hp"], ap=inputs.get("ap", agent["ap"])
         )
@@ -263,7 +278,7 @@ class EndGame(Command):
     def handle(self, ctx, inputs):
         winner = inputs.get("winner")
         if winner is not None and winner not in ctx.game["sides"]:
-            raise RuleInputError({"winner": f"There is no side {winner} in this battle."})
+            raise RuleInputError({"winner": _("There is no side {side} in this battle.").format(side=winner)})
         ends = T("The scenario ends: side {side} wins.", side=winner) if winner is not None else None
         summary = ends or T("The scenario ends.")
         ctx.outcome = {"summary": summary}

@@ -128,7 +128,11 @@ def weapon_of(state, key: str, index: int, field: str = "weapon") -> dict:
 
     weapons = state.units[key].state["weapons"]
     if not isinstance(index, int) or not 0 <= index < len(weapons):
-        raise RuleInputError({field: f"{state.units[key].name} has no weapon {index!r}."})
+        from rules.i18n import _
+
+        raise RuleInputError(
+            {field: _("{name} has no weapon {index}.").format(name=state.units[key].name, index=index)}
+        )
     return weapons[index]
 
 

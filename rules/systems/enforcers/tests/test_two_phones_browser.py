@@ -111,7 +111,7 @@ def test_an_activation_a_bleeding_shot_its_tick_an_undo_and_the_scenario_carried
     kate = open_unit(alice, t["kate"])
     answer(kate, "Shoot", {"target": t["thug"], "weapon": 0, "range_band": "medium", "cover": "none"})
     result = alice.locator("#result")
-    expect(result).to_contain_text("bleeding")
+    expect(result).to_contain_text("TN test against Bleeding")
     close_result(alice)
     assert table_dice == []
     thug_on_bob = open_unit(bob, t["thug"])

@@ -9,6 +9,7 @@ import numpy as np
 
 from rules.errors import RuleInputError
 from rules.systems.bronepekhota import tables
+from rules.systems.bronepekhota.simulate.model.capture import add_twins, compile_capture
 from rules.systems.bronepekhota.simulate.model.forces import Force, Weapon
 from rules.systems.bronepekhota.simulate.model.params import (
     CREW_FALLBACK,
@@ -45,17 +46,21 @@ class Battle:
         ]
         self.warnings = [f"Side {'AB'[f.side]}: {w}" for f in self.forces for w in f.warnings]
         self.cost = np.array([self.forces[0].cost, self.forces[1].cost])
+        add_twins(self.forces)  # capture (§3.12): a vehicle the enemy could take has a copy on the enemy's side
         els_a, els_b = self.forces[0].elements(), self.forces[1].elements()
         if not els_a or not els_b:
             raise RuleInputError({"roster_a" if not els_a else "roster_b": "This army has no units."})
-        self.els = els_a + els_b
-        for i, el in enumerate(self.els):
+        # columns: every element of the engines, the twins of capture included; els: those of the rosters
+        self.columns = els_a + els_b
+        for i, el in enumerate(self.columns):
             el.index = i
-        self.nA, self.N = len(els_a), len(self.els)
+        self.els = [el for el in self.columns if not el.dormant]
+        self.nA, self.N = len(els_a), len(self.columns)
         self.DUMMY = self.N  # an always-dead column that pads member and link arrays
         self.units = self.forces[0].units + self.forces[1].units
         self.uA = len(self.forces[0].units)
         self._compile_elements()
+        compile_capture(self)
         self._compile_units()
         self._compile_tables()
         self._compile_flags()
@@ -67,7 +72,7 @@ class Battle:
             tables.cover_bonus(c, exactly_half_bonus=int(st["cover_exactly_half"]))
             for c in (self.params.cover_a, self.params.cover_b)
         ]
-        self.SM1 = max([e.strength_max for e in self.els] + [1]) + 1
+        self.SM1 = max([e.strength_max for e in self.columns] + [1]) + 1
         z = np.zeros
         self.e_kind = z(N1, np.int8)
         self.e_side = z(N1, np.int8)
@@ -96,7 +101,7 @@ class Battle:
         self.e_repair = z(N1, np.int16)
         self.e_kind[self.DUMMY] = SOLDIER
         surv = None
-        for el in self.els:
+        for el in self.columns:
             i = el.index
             self.e_kind[i], self.e_side[i] = el.kind, el.side
             self.e_cover[i] = covers[el.side]
@@ -226,7 +231,7 @@ class Battle:
         for k, (count, faces, per_die, with_cover) in enumerate(specs):
             if not count:
                 continue
-            for el in self.els:
+            for el in self.columns:
                 cover = int(self.e_cover[el.index]) if with_cover else 0
                 if el.kind == SOLDIER:
                     pk = 1 - _miss_all(count, faces, per_die, el.armour + cover)
@@ -255,7 +260,7 @@ class Battle:
         self.GHITX = g[np.abs(np.arange(-D, D + 1)).clip(1, D)]
         self_hit = sum(1 for x in range(1, 7) if x <= tables.GRENADE_BLAST_STEPS) / 6
         self.e_grenade_risk = np.zeros(N1)
-        for el in self.els:
+        for el in self.columns:
             if el.kind == SOLDIER:
                 cover = int(self.e_cover[el.index]) if st["blast_cover"] else 0
                 self.e_grenade_risk[el.index] = self_hit * (1 - _miss_all(1, 20, 0, el.armour + cover)) * el.worth
@@ -292,9 +297,13 @@ class Battle:
         self.has_slots = bool((self.slot_member >= 0).any())
         # "can already reach the nearest enemy": the best weapon's top result (aimed: the personal one doubled)
         self.e_hold_reach = np.maximum(self.e_reach, 2 * self.e_preach if self.aimed_on else 0)
-        self.pilot_cols = np.flatnonzero(self.e_pilot_of[: self.N] != self.DUMMY)
-        # a soldier who is neither a pilot nor a crew: killing him changes nothing but his own state
+        self.pilot_cols = np.flatnonzero(self.e_may_pilot[: self.N])  # who may board a vehicle (capture too)
+        # a soldier who is neither a pilot nor a crew: killing him changes nothing but his own state. A soldier who
+        # may capture a vehicle can pilot it later; only with the panic rule can he then stand on foot beside his
+        # vehicle (killing him leaves it pilotless), so only then is he not plain.
         self.e_plain = (self.e_kind == SOLDIER) & (self.e_pilot_of == self.DUMMY) & (self.e_crew_of == self.DUMMY)
+        if self.panic:
+            self.e_plain &= ~self.e_may_pilot
         self.machine_cols = [np.flatnonzero(self.e_kind[c0:c1] != SOLDIER) for c0, c1 in self.side_cols]
         # Target keys: low bits that hold an enemy's rank within his side (see score_keys)
         most = max(c1 - c0 for c0, c1 in self.side_cols)
@@ -387,13 +396,15 @@ class Battle:
             "sides": [
                 {
                     "cost": f.cost,
-                    "units": [{"name": u.name, "cost": u.cost, "members": len(u.members)} for u in f.units],
+                    "units": [
+                        {"name": u.name, "cost": u.cost, "members": len(u.members)} for u in f.units if not u.captured
+                    ],
                     "guns": [g.name for g in f.guns],
                     "pilots": [
                         {"vehicle": m.name, "pilot": m.pilot.name if m.pilot else None}
                         for u in f.units
                         for m in u.members
-                        if m.kind == VEHICLE
+                        if m.kind == VEHICLE and not u.captured
                     ],
                 }
                 for f in self.forces

@@ -54,6 +54,8 @@ class _El:
     stand_in: bool = False
     repairs: bool = False  # a soldier with «Рм» (p.43)
     platform: bool = False  # a vehicle with the repair-transport platform (HELIX, p.48)
+    twin: _El | None = None  # a vehicle: its copy on the other side, which it becomes when captured (capture.py)
+    dormant: bool = False  # a twin: off the field until its vehicle is captured
     order: int = 0
     index: int = -1
 
@@ -66,6 +68,7 @@ class _Unit:
     cost: float
     members: list
     order: int
+    captured: bool = False  # a twin's unit (capture.py): not part of the roster
 
 
 def _weapon(name: str, range_text, power_text, field_name: str) -> Weapon | None:

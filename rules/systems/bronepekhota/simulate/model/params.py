@@ -10,7 +10,7 @@ from rules.systems.bronepekhota import tables
 from rules.systems.bronepekhota.settings import SETTINGS_BY_KEY
 from rules.systems.bronepekhota.settings import defaults as default_settings
 
-MODEL_VERSION = 2  # 2: repair, surprise attacks and obstacles
+MODEL_VERSION = 3  # 2: repair, surprise attacks and obstacles; 3: capture (§3.12)
 FACES = dicelib.BOOK_FACES
 
 SOLDIER, VEHICLE, GUN = 0, 1, 2
@@ -41,7 +41,7 @@ SIMULATED_SETTINGS = {
     "blast_cover": "Cover counts against grenades when on.",
     "ammo_short_shot": "Strict: a shot needs ammo for all its dice.",
     "flyer_full_speed_each_move": "Flyers move twice their speed when on, once when off.",
-    "captured_acts_next_round": "A re-boarded vehicle acts from the next round when on.",
+    "captured_acts_next_round": "A captured, re-crewed or re-boarded vehicle acts from the next round when on.",
     "panic_ends_actions": "A panicked soldier acts no more this round when on.",
     "panic_flyer_lands_safely": "A panicking flying pilot lands first when on; off, the flyer stays up, pilotless.",
     "survival_die": "The die of every survival test.",
