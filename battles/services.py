@@ -353,6 +353,43 @@ def _save_state(battle: Battle, state: GameState, stored: dict, *, keys, version
     battle.save(update_fields=["version", "state", "status", "updated_at"])
 
 
+@dataclass
+class _Prepared:
+    """A command worked out before the write lock, on the version the phone saw."""
+
+    version: int
+    sides: frozenset
+    state: GameState
+    stored: dict
+    specs: list
+    ctx: object
+
+
+def _prepare(battle_id, user, name, inputs, dice_source, expected_version) -> _Prepared | None:
+    """The command run on the version the phone based it on, outside the write transaction, so the lock is held
+    only for the writes (on SQLite the lock is the whole database's: with forty phones, running the rules under it
+    made every other write wait; issue #11). None whenever it cannot stand: the version moved, the reads straddled
+    a write, or the rules refused (then the locked path answers on the state that counts)."""
+    if not isinstance(expected_version, int) or isinstance(expected_version, bool):
+        return None
+    battle = Battle.objects.filter(pk=battle_id).first()
+    if battle is None or battle.version != expected_version or not battle.sides_of(user):
+        return None
+    part = battle_part(battle.system)
+    state = load_state(battle)
+    if Battle.objects.filter(pk=battle_id).values_list("version", flat=True).first() != expected_version:
+        return None  # a write landed between the two reads: the units may be newer than the game
+    stored = {k: copy.deepcopy(u.state) for k, u in state.units.items()}
+    sides = frozenset(battle.sides_of(user))
+    try:
+        specs, ctx = run_command(
+            part, state, name, inputs, sides=sides, next_seq=expected_version + 1, dice_source=dice_source
+        )
+    except ArmlistError:
+        return None
+    return _Prepared(expected_version, sides, state, stored, specs, ctx)
+
+
 def command_run(
     *,
     battle_id,
@@ -367,25 +404,34 @@ def command_run(
 ) -> CommandResult:
     """Runs one of the system's commands for a player: `dice` are the dice typed in from the table (else the
     server rolls, seeded by `seed` when given)."""
+    inputs = inputs if inputs is not None else {}
+
+    def dice_source():
+        return dicelib.dice_source(seed=seed, dice=dice)
+
+    prepared = _prepare(battle_id, user, name, copy.deepcopy(inputs), dice_source, expected_version)
     with transaction.atomic():
         battle, user_sides, replayed = _locked(battle_id, idempotency_key, user, request_hash, expected_version)
         if replayed is not None:
             return replayed
         part = battle_part(battle.system)
-        state = load_state(battle)
-        if not _rebases(battle, part, state, name, inputs, expected_version):
-            _check_version(battle, expected_version)
-        # A copy: a fold that edits a unit's state in place would otherwise leave nothing "changed" to store.
-        stored = {k: copy.deepcopy(u.state) for k, u in state.units.items()}
-        specs, ctx = run_command(
-            part,
-            state,
-            name,
-            inputs if inputs is not None else {},
-            sides=frozenset(user_sides),
-            next_seq=battle.version + 1,
-            dice_source=lambda: dicelib.dice_source(seed=seed, dice=dice),
-        )
+        if prepared is not None and prepared.version == battle.version and prepared.sides == frozenset(user_sides):
+            state, stored, specs, ctx = prepared.state, prepared.stored, prepared.specs, prepared.ctx
+        else:
+            state = load_state(battle)
+            if not _rebases(battle, part, state, name, inputs, expected_version):
+                _check_version(battle, expected_version)
+            # A copy: a fold that edits a unit's state in place would otherwise leave nothing "changed" to store.
+            stored = {k: copy.deepcopy(u.state) for k, u in state.units.items()}
+            specs, ctx = run_command(
+                part,
+                state,
+                name,
+                inputs,
+                sides=frozenset(user_sides),
+                next_seq=battle.version + 1,
+                dice_source=dice_source,
+            )
         if ctx.outcome is not None and "outcome" not in specs[0].payload:
             specs[0].payload = {**specs[0].payload, "outcome": ctx.outcome}
         events, seq = _store(battle, user, specs, idempotency_key=idempotency_key, request_hash=request_hash, part=part)

@@ -201,7 +201,7 @@
         if (asked !== etag && tag === etag) return; // a write of ours already brought this version
         return r.text().then(function (html) {
           swapBoard(html, tag);
-          setStatus("Updated · v" + root.dataset.version, "ok");
+          setStatus(gettext("Updated") + " · v" + root.dataset.version, "ok");
           if (outbox.length && !flushing) return flush();
         });
       })
