@@ -19,6 +19,9 @@ REDOC_POLICY = {
 }
 
 urlpatterns = [
+    # First: a phone's board polls and taps are most of the traffic on a club night, and Django builds the list of
+    # every pattern it tried before the one that matches (issue #11). No pattern of battles/ overlaps another app's.
+    path("", include("battles.urls")),
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
     path("sw.js", pwa.service_worker, name="service-worker"),
@@ -35,7 +38,6 @@ urlpatterns = [
     ),
     path("", include("rules.urls")),
     path("", include("armies.urls")),
-    path("", include("battles.urls")),
 ]
 
 handler400 = "config.views.bad_request"
