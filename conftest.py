@@ -144,3 +144,14 @@ def phone_context(browser):
     yield make
     for ctx in contexts:
         ctx.close()
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup):
+    """pytest-django's, plus: before the test database is dropped, the battle watcher (battles/watch.py) stops and
+    closes its connection — a phone's stream left open by a browser test keeps it waiting otherwise, and PostgreSQL
+    refuses to drop a database someone is connected to."""
+    yield
+    from battles.watch import WATCH
+
+    WATCH.stop()

@@ -123,6 +123,13 @@ def wait_for_change(battle_id: int, version: int, *, seconds: float) -> int:
     return WATCH.wait(battle_id, version, seconds=seconds)
 
 
+def watch_stopped() -> bool:
+    """True once the process's watcher was stopped (the server or the test session is ending)."""
+    from battles.watch import WATCH
+
+    return WATCH.stopped
+
+
 def battle_for_watch_token(token: str) -> Battle:
     battle = Battle.objects.filter(spectator_token=token).first() if token else None
     if battle is None:

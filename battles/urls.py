@@ -10,6 +10,7 @@ urlpatterns = [
     path("battles/new/", views.battle_new, name="new"),
     path("battles/<int:battle_id>/", views.battle_detail, name="detail"),
     path("battles/<int:battle_id>/board", views.battle_board, name="board"),
+    path("battles/<int:battle_id>/stream", views.battle_stream, name="stream"),
     path("battles/<int:battle_id>/log/", views.battle_log_page, name="log"),
     path("battles/join/<str:token>/", views.battle_join, name="join"),
     path("battles/watch/<str:token>/", views.battle_watch, name="watch"),

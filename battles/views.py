@@ -3,9 +3,12 @@ joining by invitation and watching by spectator link. Thin: reads in selectors, 
 
 from __future__ import annotations
 
+import time
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpResponse, HttpResponseNotModified
+from django.db import connection
+from django.http import Http404, HttpResponse, HttpResponseNotModified, StreamingHttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -229,6 +232,38 @@ def battle_board(request, battle_id):
     response["ETag"] = access.etag
     response["Cache-Control"] = "private, no-cache"
     response["Vary"] = "Cookie"
+    return response
+
+
+STREAM_SECONDS = 120.0  # a stream ends after this long and the phone's EventSource opens a new one (access re-checked)
+STREAM_PING_SECONDS = 15.0  # a comment line this often keeps the connection (and any proxy) from timing out
+
+
+@require_GET
+def battle_stream(request, battle_id):
+    """Server-sent events: `event: version` with the battle's version at the start and on every change, so a phone
+    learns of the other phone's change without a request per change (issue #11: a long poll costs a new request
+    after every change, on both phones). The phone then fetches the board when it lacks that version. Carries no
+    game content: only the version, which the board's ETag shows to the same viewers anyway."""
+    access = selectors.battle_access(request, battle_id)
+
+    def events():
+        if not connection.in_atomic_block:
+            connection.close()  # waiting reads nothing: the process's one watcher reads for every stream
+        version = access.version
+        yield f"retry: 2000\nevent: version\ndata: {version}\n\n"
+        end = time.monotonic() + STREAM_SECONDS
+        while (left := end - time.monotonic()) > 0 and not selectors.watch_stopped():
+            seen = selectors.wait_for_change(access.battle_id, version, seconds=min(STREAM_PING_SECONDS, left))
+            if seen != version:
+                version = seen
+                yield f"event: version\ndata: {version}\n\n"
+            else:
+                yield ": ping\n\n"
+
+    response = StreamingHttpResponse(events(), content_type="text/event-stream; charset=utf-8")
+    response["Cache-Control"] = "no-cache, no-transform"
+    response["X-Accel-Buffering"] = "no"  # a reverse proxy must pass each event on at once
     return response
 
 

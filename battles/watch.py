@@ -38,12 +38,15 @@ class VersionWatch:
         self._idle = threading.Condition(self._lock)  # the watcher sleeps here while nobody waits
         self._battles: dict[int, _Battle] = {}
         self._thread: threading.Thread | None = None
+        self.stopped = False
 
     def wait(self, battle_id: int, version: int, *, seconds: float) -> int:
         """The battle's version once it differs from `version`, or `version` when `seconds` have passed."""
         start = time.monotonic()
         deadline = start + seconds
         with self._lock:
+            if self.stopped:
+                return version
             entry = self._battles.get(battle_id)
             if entry is None:
                 entry = self._battles[battle_id] = _Battle(self._lock)
@@ -56,13 +59,25 @@ class VersionWatch:
                     if entry.read_at >= start and entry.version is not None and entry.version != version:
                         return entry.version
                     left = deadline - time.monotonic()
-                    if left <= 0:
+                    if left <= 0 or self.stopped:
                         return version
                     entry.cond.wait(left)
             finally:
                 entry.waiting -= 1
                 if entry.waiting <= 0:
                     del self._battles[battle_id]
+
+    def stop(self, timeout: float = 5.0) -> None:
+        """Wakes every waiter and ends the watcher, which closes its connection (a test database can then be
+        dropped while a phone's stream is still open)."""
+        with self._lock:
+            self.stopped = True
+            for entry in self._battles.values():
+                entry.cond.notify_all()
+            self._idle.notify_all()
+            thread = self._thread
+        if thread is not None:
+            thread.join(timeout)
 
     def _start(self) -> None:
         if self._thread is None or not self._thread.is_alive():
@@ -74,6 +89,9 @@ class VersionWatch:
 
         while True:
             with self._lock:
+                if self.stopped:
+                    connection.close()
+                    return
                 ids = list(self._battles)
                 if not ids:
                     connection.close()  # nobody waits: hold no connection

@@ -6,8 +6,9 @@ Run:  .venv/bin/python benchmarks/bench_club_night.py               (SQLite in a
       BENCH_DB=env make bench ARGS=benchmarks/bench_club_night.py    (the throwaway PostgreSQL of scripts/test.sh)
 
 Each of the 40 phones (20 battles, two players each) does what the board page does (static/battles/battle.js):
-it keeps a long poll open on its board (GET /battles/<id>/board?wait=15&notify=1 with If-None-Match, its browser
-session; a change is answered 204 with the new ETag, and the phone then fetches the board only if it lacks that version),
+it keeps the board's event stream open (GET /battles/<id>/stream with its browser session: the server says each new
+version; the phone then fetches the board only if it lacks that version; BENCH_SYNC=long uses the long poll instead:
+GET /battles/<id>/board?wait=15&notify=1 with If-None-Match, a change answered 204 with the new ETag),
 and records an event every 2 s through the API (a slider change, POST /api/v1/battles/<id>/commands/adjust/ with
 If-Match and an Idempotency-Key; a 412 is retried with the version it returns). BENCH_SYNC=poll replaces the long
 poll by API polling with If-None-Match every BENCH_POLL_S (1 s; a 201 rebased on the other phone's newer events is
@@ -19,13 +20,14 @@ battle: from the moment one phone sends an event to the moment the other phone h
 (a long poll or a poll answered 200, or a 412 that carries the state), p50/p95/max.
 Targets (issue 11): errors 0, post p50 <= 20 ms, post p99 <= 100 ms, sync p95 <= 1 s.
 
-Environment: BENCH_PHASE_S (default 30), BENCH_PHONES (40), BENCH_SYNC (long or poll), BENCH_POLL_S (1.0),
+Environment: BENCH_PHASE_S (default 30), BENCH_PHONES (40), BENCH_SYNC (sse, long or poll), BENCH_POLL_S (1.0),
 BENCH_NOTIFY (1; 0: the long poll answers a change with the whole board, as before), BENCH_SEED, WEB_WORKERS and WEB_THREADS (the server's, see config/gunicorn_conf.py).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -45,7 +47,7 @@ PHONES = int(os.environ.get("BENCH_PHONES", "40"))
 PHASE_S = float(os.environ.get("BENCH_PHASE_S", "30"))
 POLL_S = float(os.environ.get("BENCH_POLL_S", "1.0"))
 EVENT_S = 2.0
-SYNC = os.environ.get("BENCH_SYNC", "long")  # "long": the board page's long poll; "poll": API ETag polling
+SYNC = os.environ.get("BENCH_SYNC", "sse")  # "sse": the board page's event stream; "long": its long poll; "poll": API
 LONG_POLL_S = 15  # as static/battles/battle.js asks
 NOTIFY = os.environ.get("BENCH_NOTIFY", "1") == "1"  # 0: the long poll answers a change with the whole board
 MODEL_BACKEND = "django.contrib.auth.backends.ModelBackend"
@@ -260,6 +262,8 @@ class Phone:
         self.page = Connection(port, cookie=info["session"])  # the board page's long poll
         self.info, self.index, self.battle, self.stats = info, index, battle, stats
         self.etag = None
+        self.posting = False  # a write of this phone is on its way
+        self.missed = 0  # a version the stream said while it was
         self.n = 0
 
     def holds(self, version: int) -> None:
@@ -319,7 +323,82 @@ class Phone:
                 self.stats["errors"].append(f"long poll {status}")
                 await asyncio.sleep(1)
 
+    async def listen(self, deadline: float) -> None:
+        """The board page with server-sent events (GET /battles/<id>/stream, as static/battles/battle.js opens it):
+        one connection says every new version; the board is fetched only when this phone lacks it (not while its
+        own write is on its way: that write's answer decides, as the page's `busy` flag does)."""
+        while deadline - time.monotonic() > 1:
+            writer = None
+            try:
+                reader, writer = await asyncio.open_connection("127.0.0.1", self.page.port)
+                writer.write(
+                    (
+                        f"GET /battles/{self.info['battle']}/stream HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                        f"Cookie: sessionid={self.info['session']}\r\nAccept: text/event-stream\r\n\r\n"
+                    ).encode()
+                )
+                await writer.drain()
+                status = int((await reader.readuntil(b"\r\n")).split()[1])
+                while await reader.readuntil(b"\r\n") != b"\r\n":
+                    pass
+                if status != 200:
+                    raise OSError(f"stream {status}")
+                self.stats["streams"] += 1
+                buffer = b""
+                while deadline - time.monotonic() > 0:
+                    size = int((await asyncio.wait_for(reader.readuntil(b"\r\n"), deadline - time.monotonic())), 16)
+                    if not size:
+                        break  # the server ended the stream: open the next one
+                    buffer += (await reader.readexactly(size + 2))[:-2]
+                    while b"\n\n" in buffer:
+                        message, buffer = buffer.split(b"\n\n", 1)
+                        fields = dict(line.split(": ", 1) for line in message.decode().split("\n") if ": " in line)
+                        if fields.get("event") == "version":
+                            self.stats["sse"] += 1
+                            await self.learn(int(fields["data"]))
+            except TimeoutError:
+                pass
+            except (OSError, ValueError, asyncio.IncompleteReadError) as exc:
+                self.stats["errors"].append(f"stream: {exc!r}")
+                await asyncio.sleep(1)
+            finally:
+                if writer is not None:
+                    with contextlib.suppress(Exception):
+                        writer.close()
+
+    async def learn(self, version: int) -> None:
+        if self.posting:
+            self.missed = max(self.missed, version)
+            return
+        if version <= version_of(self.etag):
+            return  # its own write brought it
+        headers = {"If-None-Match": self.etag} if self.etag else {}
+        t = time.perf_counter()
+        try:
+            status, headers, _ = await self.page.request(
+                "GET", f"/battles/{self.info['battle']}/board", headers=headers
+            )
+        except (OSError, asyncio.IncompleteReadError) as exc:
+            self.stats["errors"].append(f"board: {exc!r}")
+            return
+        if status == 200:
+            self.stats["board200"].append((time.perf_counter() - t) * 1000)
+            self.etag = headers.get("etag")
+            self.holds(version_of(self.etag))
+        elif status != 304:
+            self.stats["errors"].append(f"board {status}")
+
     async def post_event(self):
+        self.posting = True
+        try:
+            await self._post_event()
+        finally:
+            self.posting = False
+        if self.missed:
+            missed, self.missed = self.missed, 0
+            await self.learn(missed)
+
+    async def _post_event(self):
         self.n += 1
         key = f"{self.info['token'][:8]}-{self.n}-{time.time_ns()}"
         unit_id = (self.info["battle"], self.info["unit"])
@@ -377,6 +456,8 @@ async def club_night(port: int, clients: list[dict]) -> tuple[dict, float]:
         "sync": [],
         "errors": [],
         "rebased": 0,
+        "streams": 0,
+        "sse": 0,
     }
     rng = random.Random(int(os.environ.get("BENCH_SEED", "1")))
     battles: dict[int, Battle] = {}
@@ -387,7 +468,8 @@ async def club_night(port: int, clients: list[dict]) -> tuple[dict, float]:
         phone = Phone(port, info, int(info["unit"][0]), battle, stats)
         await asyncio.sleep(poll_phase)
         await phone.poll()
-        watching = asyncio.create_task(phone.watch(deadline)) if SYNC == "long" else None
+        listening = {"long": phone.watch, "sse": phone.listen}.get(SYNC)
+        watching = asyncio.create_task(listening(deadline)) if listening else None
         next_event = time.monotonic() + event_phase
         next_poll = time.monotonic() + POLL_S if watching is None else float("inf")
         while time.monotonic() < deadline:
@@ -454,11 +536,10 @@ def main() -> int:
 
     print(
         f"club night: {PHONES} phones, {PHONES // 2} battles, "
-        + (
-            f"long polls of the board page (?wait={LONG_POLL_S}{'&notify=1' if NOTIFY else ''})"
-            if SYNC == "long"
-            else f"API polls every {POLL_S:g} s"
-        )
+        + {
+            "long": f"long polls of the board page (?wait={LONG_POLL_S}{'&notify=1' if NOTIFY else ''})",
+            "sse": "server-sent events of the board page (/stream)",
+        }.get(SYNC, f"API polls every {POLL_S:g} s")
         + f", an event every {EVENT_S:g} s "
         f"per phone, {PHASE_S:g} s; {database}; gunicorn {gunicorn_conf.workers} workers x {gunicorn_conf.threads} "
         f"threads on 127.0.0.1:{port}; {os.cpu_count()} cores; load average before "
@@ -478,7 +559,7 @@ def main() -> int:
     tmp.cleanup()
 
     requests = sum(len(stats[k]) for k in ("post", "stale", "poll304", "poll200", "board200"))
-    requests += stats["long304"] + stats["long204"]
+    requests += stats["long304"] + stats["long204"] + stats["streams"]
     row = {
         "errors": len(stats["errors"]),
         "post_p50": pct(stats["post"], 50),
@@ -498,7 +579,7 @@ def main() -> int:
         f"{requests} requests in {seconds:.1f} s ({requests / seconds:.0f}/s): {len(stats['post'])} events "
         f"({len(stats['stale'])} retried after 412, {stats['rebased']} rebased on the other phone's), {len(stats['poll304'])} polls 304, {len(stats['poll200'])} polls 200, "
         f"{stats['long204']} long polls woken by a change (204), {len(stats['board200'])} boards fetched (200), "
-        f"{stats['long304']} timed out (304)"
+        f"{stats['long304']} timed out (304), {stats['streams']} streams opened and {stats['sse']} versions said on them"
     )
     print(
         f"  server CPU              {cpu / seconds * 100:.0f} % of one core ({cpu * 1000 / max(requests, 1):.1f} ms a request)"

@@ -6,11 +6,11 @@ from django.utils import translation
 
 from rules.registry import all_systems
 
-# «Отряды» is left out until its "text_artefacts" choice "ignored" is named (reported to the lead, issue #19).
-NAMING = [s for s in all_systems() if any(setting.choice_labels for setting in s.settings) and s.slug != "squads"]
+NAMING = [s for s in all_systems() if any(setting.choice_labels for setting in s.settings)]
 # A few choices per system in the book's own words (its glossary), as the setup page shows them in Russian.
 BOOK_WORDS = {
     "enforcers": [("medic_tests", "healer", "Здоровье лечащего"), ("fear_fight_unarmed", "freeze", "Замереть")],
+    "squads": [("text_artefacts", "ignored", "не учитываются: читается по смыслу книги"), ("split_chooser", "shooter", "стреляющий")],
     "5150": [("law_level", "lax", "«Вялый» (+1)"), ("weapon_table_dice", "2d6", "2к6 (по строкам таблицы)"),
              ("runaway_speed", "fast_move", "Тест «БЫСТРОЕ ПЕРЕМЕЩЕНИЕ»")],
 }  # fmt: skip

@@ -42,7 +42,8 @@ def test_a_write_landing_after_the_preparation_is_kept_and_the_command_worked_ou
 
     def prepare_then_other_phone_writes(*args, **kwargs):
         prepared = original(*args, **kwargs)
-        assert prepared is not None and prepared.version == version
+        assert prepared is not None
+        assert prepared.version == version
         monkeypatch.setattr(services, "_prepare", original)  # the other phone's write prepares normally
         commands.unit_adjust(
             battle_id=battle.pk, user=bob, expected_version=version, unit="1.e2.1", changes={"ammo": 3}
@@ -56,7 +57,8 @@ def test_a_write_landing_after_the_preparation_is_kept_and_the_command_worked_ou
     # Two different units commute: alice's change is rebased on bob's, both are kept, and her command ran again
     # under the lock on the state that includes bob's write (the prepared one was dropped).
     assert [e.seq for e in result.events] == [version + 2]
-    assert _ammo(battle, "1.e2.1") == 3 and _ammo(battle, "0.e2.1") == 5
+    assert _ammo(battle, "1.e2.1") == 3
+    assert _ammo(battle, "0.e2.1") == 5
     assert counted_runs.count("adjust") == 3  # alice prepared, bob, alice again under the lock
     assert Battle.objects.get(pk=battle.pk).version == version + 2
 

@@ -160,3 +160,56 @@ def test_the_render_is_per_language(battle, alice, monkeypatch):
     assert len(drawn) == 2
     assert "History" in english
     assert "History" not in russian
+
+
+# Server-sent events: the phone hears of each new version on one open connection (issue 11) ----------------------
+@pytest.mark.django_db(transaction=True)
+def test_the_stream_says_the_version_at_once_and_each_new_one_as_it_comes(battle, alice, bob, monkeypatch):
+    from battles import views
+    from battles.tests.test_api import client_for
+
+    monkeypatch.setattr(views, "STREAM_SECONDS", 3.0)
+    response = client_for(bob).get(f"/battles/{battle.pk}/stream")
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("text/event-stream")
+    assert "no-cache" in response["Cache-Control"]
+    received = []
+
+    def read():
+        try:
+            for chunk in response.streaming_content:
+                received.append((time.monotonic(), chunk.decode()))
+        finally:
+            connection.close()
+
+    reader = threading.Thread(target=read)
+    reader.start()
+    time.sleep(0.5)
+    changed_at = time.monotonic()
+    commands.unit_adjust(
+        battle_id=battle.pk, user=alice, expected_version=battle.version, unit="0.e2.1", changes={"ammo": 11}
+    )
+    reader.join(timeout=15)
+    text = "".join(chunk for _, chunk in received)
+    assert text.startswith("retry: 2000\nevent: version\n")
+    assert f"event: version\ndata: {battle.version}\n\n" in text
+    assert f"event: version\ndata: {battle.version + 1}\n\n" in text
+    later = [at for at, chunk in received if f"data: {battle.version + 1}" in chunk]
+    assert later[0] - changed_at < 2.0  # within a few of the watcher's ticks (generous: the machine is shared)
+    assert "SALAMANDER" not in text  # only versions: no game content travels on the stream
+
+
+@pytest.mark.django_db
+def test_the_stream_is_404_for_outsiders_and_open_to_spectators(battle, outsider, monkeypatch):
+    from battles import views
+    from battles.tests.test_api import client_for, spectator_client
+
+    monkeypatch.setattr(views, "STREAM_SECONDS", 0.4)
+    monkeypatch.setattr(views, "STREAM_PING_SECONDS", 0.1)
+    assert client_for(outsider).get(f"/battles/{battle.pk}/stream").status_code == 404
+    assert client_for(outsider).get("/battles/999999/stream").status_code == 404
+    response = spectator_client(battle).get(f"/battles/{battle.pk}/stream")
+    assert response.status_code == 200
+    chunks = [chunk.decode() for chunk in response.streaming_content]  # read to its end, as a phone would
+    assert f"data: {battle.version}" in chunks[0]
+    assert ": ping\n\n" in chunks[1:]  # nothing changed: comment lines keep the connection open

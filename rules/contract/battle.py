@@ -211,7 +211,8 @@ class Command(ABC):
         NotYours (403) or GameConflict (409)."""
 
     def describe(self) -> dict:
-        return {"name": self.name, "label": self.label, "help": self.help, "input_schema": self.input_schema}
+        """`label` and `help` are msgids (marked N_() by the system): read in the reader's language."""
+        return {"name": self.name, "label": _(self.label), "help": _(self.help), "input_schema": self.input_schema}
 
 
 class BattlePart(ABC):
@@ -239,7 +240,7 @@ class BattlePart(ABC):
     # Whose move ----------------------------------------------------------------------------------------------
     def awaiting(self, state: GameState) -> Awaiting:
         if state.game.get("result") is not None:
-            return Awaiting(kind="over", message="The battle is over. Undo the last events to play on.")
+            return Awaiting(kind="over", message=_("The battle is over. Undo the last events to play on."))
         return Awaiting()
 
     def owner(self, state: GameState, unit_key: str) -> int:
@@ -251,14 +252,15 @@ class BattlePart(ABC):
         awaiting = self.awaiting(state)
         if awaiting.kind == "over":
             if not command.when_over:
-                raise GameConflict(awaiting.message or "The battle is over.")
+                raise GameConflict(awaiting.message or _("The battle is over."))
             return
         if command.free:
             return
         if awaiting.commands is not None and command.name not in awaiting.commands:
-            raise GameConflict(awaiting.message or f"«{command.label or command.name}» is not possible now.")
+            label = _(command.label) if command.label else command.name
+            raise GameConflict(awaiting.message or _("«{label}» is not possible now.").format(label=label))
         if awaiting.kind in ("sides", "all", "question") and not (set(awaiting.sides) & set(sides)):
-            raise GameConflict(awaiting.message or "It is not your move: the game waits for another player.")
+            raise GameConflict(awaiting.message or _("It is not your move: the game waits for another player."))
 
     def commutes(self, state: GameState, name: str, inputs: dict, since: list[Event]) -> bool:
         """May this command, written against an older version, apply on top of the events recorded `since`? True

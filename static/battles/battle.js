@@ -5,6 +5,7 @@
   var root = document.getElementById("battle");
   if (!root) return;
   var boardUrl = root.dataset.boardUrl;
+  var streamUrl = root.dataset.streamUrl;
   var apiUrl = root.dataset.apiUrl;
   var canWrite = root.dataset.canWrite === "true";
   var etag = root.dataset.etag;
@@ -215,11 +216,60 @@
       });
   }
 
-  // Long polling while the page is shown: the next request leaves as soon as one answers; after an error, or
-  // while a write is on its way, plain ETag polling every POLL_MS.
+  // How the phone learns of the other phone's changes, while the page is shown:
+  // - server-sent events (battles/views.py battle_stream): the server says each new version on one open
+  //   connection, and the board is fetched only when this phone lacks it;
+  // - while the stream is down (no connection, a proxy that buffers), plain ETag polling every POLL_MS;
+  // - without EventSource, long polling: the next request leaves as soon as one answers.
+  var stream = null;
+  var streamOpen = false;
+
+  function heldVersion() {
+    return parseInt(root.dataset.version, 10) || 0;
+  }
+
+  function listen() {
+    if (stream || document.hidden) return;
+    stream = new EventSource(streamUrl);
+    stream.onopen = function () {
+      streamOpen = true;
+      if (outbox.length && !flushing) flush();
+    };
+    stream.addEventListener("version", function (ev) {
+      streamOpen = true;
+      var version = parseInt(ev.data, 10);
+      if (busy) return; // the write on its way refreshes the board when it is answered
+      if (version > heldVersion()) refresh(0);
+      else if (outbox.length && !flushing) flush();
+      else setStatus(gettext("In sync") + " · v" + root.dataset.version, "ok");
+    });
+    stream.onerror = function () {
+      streamOpen = false; // EventSource opens it again by itself; meanwhile poll() polls
+      if (outbox.length) showWaiting();
+      else setStatus(gettext("Offline: retrying…"), "warn");
+    };
+  }
+
+  function unlisten() {
+    if (stream) stream.close();
+    stream = null;
+    streamOpen = false;
+  }
+
   function poll() {
     if (document.hidden || busy) {
       window.setTimeout(poll, POLL_MS);
+      return;
+    }
+    if (streamUrl && window.EventSource) {
+      listen();
+      if (streamOpen) {
+        window.setTimeout(poll, POLL_MS);
+        return;
+      }
+      refresh(0).then(function () {
+        window.setTimeout(poll, POLL_MS);
+      });
       return;
     }
     refresh(LONG_POLL_S).then(function (ok) {
@@ -387,10 +437,13 @@
     var again = document.createElement("button");
     again.type = "button";
     again.textContent = writes.length > 1 ? gettext("Send them again") : gettext("Send again");
+    // Sent again on the battle as the refusal found it (its version is in the 412), not on the board this phone
+    // shows, which may still be on its way.
+    var base = res.status === 412 && p.version ? '"v' + p.version + '"' : null;
     again.addEventListener("click", function () {
       resultBox.hidden = true;
       writes.forEach(function (w) {
-        outbox.push({ path: w.path, body: w.body, key: newKey(), base: null, label: w.label });
+        outbox.push({ path: w.path, body: w.body, key: newKey(), base: base, label: w.label });
       });
       saveOutbox();
       flush();
@@ -652,7 +705,8 @@
   });
 
   document.addEventListener("visibilitychange", function () {
-    if (!document.hidden) refresh();
+    if (document.hidden) unlisten(); // a hidden page holds no connection; poll() listens again when it is shown
+    else refresh();
   });
   // Dice typed in from the table: one labelled box per die («Д12 дальность», «Д20 мощь 1 из 3»), in the order the
   // test uses them, asked from the command itself (a dry run on the server: POST …/commands/<name>/dice). The boxes

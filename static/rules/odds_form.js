@@ -130,6 +130,12 @@
     return labels[key] || key.replace(/^p_/, "").replace(/_/g, " ");
   }
 
+  // A value of a distribution in words ("seriously_wounded" → «Тяжелоранен»), when the action names its codes.
+  function valueLabel(key, value) {
+    var labels = ((current() || {}).value_labels || {})[key] || {};
+    return labels[value] !== undefined ? labels[value] : value;
+  }
+
   function describe(odds) {
     var lines = [];
     Object.keys(odds).forEach(function (key) {
@@ -137,7 +143,7 @@
       if (v && typeof v === "object" && "p" in v) lines.push(label(key) + ": " + percent(v.p, 2) + " (" + v.exact + ")");
       else if (v && typeof v === "object" && "value" in v && "exact" in v) lines.push(label(key) + ": " + decimal(v.value, 3));
       else if (Array.isArray(v) && v.length && v[0].p !== undefined) {
-        lines.push(label(key) + ": " + v.map(function (x) { return x.value + " → " + percent(x.p, 1); }).join(", "));
+        lines.push(label(key) + ": " + v.map(function (x) { return valueLabel(key, x.value) + " → " + percent(x.p, 1); }).join(", "));
       }
     });
     return lines.length ? lines : [JSON.stringify(odds)];

@@ -485,7 +485,7 @@ CHOICE_LABELS = {
     "leader_lost": (("revert", N_("back to its own level")), ("keep", N_("keeps the leader's level"))),
     "pass_order": (("initiative_order", N_("in initiative order")), ("seating_order", N_("round the table"))),
     "withdraw_from": (("nearest_visible", N_("the nearest visible enemy")), ("nearest_any", N_("the nearest enemy"))),
-    "text_artefacts": (("ignored", N_("ignored")),),
+    "text_artefacts": (("ignored", N_("ignored: read as the book means")),),
     "initiative_ties": (("all_ties", N_("every tie")), ("top_only", N_("only a tie for first"))),
     "pursuit_catch": (("equal_or_more", N_("equal or more")), ("more", N_("more only"))),
 }

@@ -11,6 +11,8 @@ from fractions import Fraction
 from itertools import product
 
 from rules import dice as dicelib
+from rules.i18n import N_
+from rules.i18n import _ as tr
 from rules.systems.thw5150 import equipment
 from rules.systems.thw5150.settings import full as full_settings
 
@@ -48,18 +50,18 @@ def roll_with(source, *, leader: bool = False, settings: dict | None = None) -> 
     settings = full_settings(settings)
     tables = equipment.TABLES
     mod = modifier(leader, settings)
-    rep_roll = source.roll(6, "Rep (1d6)")
+    rep_roll = source.roll(6, tr("Rep (1d6)"))
     rep = int(_band(tables["rep"], rep_roll, "rep"))
-    w_dice = source.roll_many(weapon_dice(settings), 6, "weapon availability die")
+    w_dice = source.roll_many(weapon_dice(settings), 6, N_("weapon availability die"))
     weapon = _band(tables["weapon"]["rows"], sum(w_dice) + mod, "weapon")
-    laser_dice = source.roll_many(2, 6, "laser check die")
+    laser_dice = source.roll_many(2, 6, N_("laser check die"))
     if sum(laser_dice) == tables["weapon"]["laser_on"] and settings.get("laser_upgrade") != "off":
         weapon = LASER.get(weapon, weapon)
-    a_dice = source.roll_many(2, 6, "armour availability die")
+    a_dice = source.roll_many(2, 6, N_("armour availability die"))
     armour = _band(tables["armour"]["rows"], sum(a_dice) + mod, "armour")
     special_dice = []
     if armour == "special":
-        special_dice = source.roll_many(2, 6, "special armour die")
+        special_dice = source.roll_many(2, 6, N_("special armour die"))
         armour = _band(tables["special_armour"]["rows"], sum(special_dice), "armour")
     source.finish()
     cost = equipment.REP_COST[rep] + equipment.RANGED[weapon]["cost"] + (equipment.ARMOUR[armour]["cost"] or 0)

@@ -9,6 +9,7 @@ a named setting with its default and its source.
 from __future__ import annotations
 
 from rules.contract import Setting
+from rules.i18n import N_
 
 OPTION = "option"
 HOUSE = "house"
@@ -33,437 +34,497 @@ SETTINGS: tuple[Setting, ...] = (
     # The book's options --------------------------------------------------------------------------------------
     _choice(
         "victory",
-        "How the battle is won",
+        N_("How the battle is won"),
         "last_standing",
         ("last_standing", "points"),
         "§1.9 (L1329–1335)",
-        "last_standing: a side wins when no enemy figure is left on the table (unlimited turns). points: after the "
-        "last turn the side with more points of figures still standing wins.",
+        N_(
+            "last_standing: a side wins when no enemy figure is left on the table (unlimited turns). points: after the "
+            "last turn the side with more points of figures still standing wins."
+        ),
         OPTION,
     ),
     Setting(
         "turn_limit",
-        "Turn limit",
+        N_("Turn limit"),
         0,
         "int",
         (),
         "§1.9 (L1331–1334)",
         OPTION,
-        "0: unlimited turns. Otherwise the battle ends after this many turns and points decide.",
+        N_("0: unlimited turns. Otherwise the battle ends after this many turns and points decide."),
     ),
     _flag(
         "hidden_deployment",
-        "Hidden deployment",
+        N_("Hidden deployment"),
         False,
         "§3.3 (L580–589)",
-        "Figures may be set up hidden (marked, or drawn on paper); only then can a figure be «невидимая».",
+        N_("Figures may be set up hidden (marked, or drawn on paper); only then can a figure be «невидимая»."),
         OPTION,
     ),
     _choice(
         "law_level",
-        "Planet law level (random Normals)",
+        N_("Planet law level (random Normals)"),
         "normal",
         ("normal", "lax", "low"),
         "§2.9 (L1436–1437); §5 A36",
-        "«Вялый» adds 1 and «Низкий» 2 to the weapon and armour availability rolls; any other level adds 0.",
+        N_("«Вялый» adds 1 and «Низкий» 2 to the weapon and armour availability rolls; any other level adds 0."),
         OPTION,
     ),
     _flag(
         "stars",
-        "Stars play as Heroes",
+        N_("Stars play as Heroes"),
         True,
         "§0.3, §1.10",
-        "The basic rules have no Star/Grunt split; a roster entry marked Star starts the battle as a «Герой» (THW's "
-        "Star may choose his reaction). Off: a Star is an ordinary figure until he rolls double 1s.",
+        N_(
+            "The basic rules have no Star/Grunt split; a roster entry marked Star starts the battle as a «Герой» (THW's "
+            "Star may choose his reaction). Off: a Star is an ordinary figure until he rolls double 1s."
+        ),
         HOUSE,
     ),
     # Errata (the book wins) ---------------------------------------------------------------------------------
     _flag(
         "damage_every_hit",
-        "Roll damage for every hit of a volley",
+        N_("Roll damage for every hit of a volley"),
         True,
         "Errata §3.5 (L681, L728)",
-        "«Одна фигурка может быть поражена несколько раз»: a later hit of the same volley still rolls damage on a "
-        "figure an earlier die knocked down. Off: the spec's pseudo-code, which skips figures already down.",
+        N_(
+            "«Одна фигурка может быть поражена несколько раз»: a later hit of the same volley still rolls damage on a "
+            "figure an earlier die knocked down. Off: the spec's pseudo-code, which skips figures already down."
+        ),
     ),
     _choice(
         "outgunned_stationary_in_open",
-        "Outgunned in the open without having moved",
+        N_("Outgunned in the open without having moved"),
         "prone",
         ("prone", "fire"),
         "Errata §3.11 (L939–948)",
-        "Received Fire pass 2 in the open covers only a figure that moved. prone: the spec's default. fire: the "
-        "literal «Иначе … выстрелят».",
+        N_(
+            "Received Fire pass 2 in the open covers only a figure that moved. prone: the spec's default. fire: the "
+            "literal «Иначе … выстрелят»."
+        ),
     ),
     # §5 ambiguities ----------------------------------------------------------------------------------------
     _choice(
         "group_test_readers",
-        "Who reads a group's reaction roll",
+        N_("Who reads a group's reaction roll"),
         "triggered",
         ("triggered", "whole_group"),
         "§5 A1",
-        "triggered: only the figures the trigger applies to (e.g. the one fired at, as with Chopo). whole_group: every"
-        " member listed reads the roll.",
+        N_(
+            "triggered: only the figures the trigger applies to (e.g. the one fired at, as with Chopo). whole_group: every"
+            " member listed reads the roll."
+        ),
     ),
     _choice(
         "leader_dice",
-        "How a Leader rolls 3d6",
+        N_("How a Leader rolls 3d6"),
         "shared_extra_die",
         ("shared_extra_die", "own_three_dice"),
         "§5 A2",
-        "shared_extra_die: a third die is added to the group's roll and only the Leader reads it. own_three_dice: the "
-        "Leader rolls his own separate 3d6.",
+        N_(
+            "shared_extra_die: a third die is added to the group's roll and only the Leader reads it. own_three_dice: the "
+            "Leader rolls his own separate 3d6."
+        ),
     ),
-    _one("pass_cap", "Best result of a test", "two", "§5 A3", "No table has a «pass 3» row: passes count at most 2."),
+    _one(
+        "pass_cap",
+        N_("Best result of a test"),
+        "two",
+        "§5 A3",
+        N_("No table has a «pass 3» row: passes count at most 2."),
+    ),
     _flag(
         "leader_die_on_leader",
-        "The Leader adds his own Leader Die",
+        N_("The Leader adds his own Leader Die"),
         False,
         "§5 A4",
-        "The Leader Die is given to «членам своей группы»; by default not to the Leader himself (he has 3d6).",
+        N_("The Leader Die is given to «членам своей группы»; by default not to the Leader himself (he has 3d6)."),
     ),
     _choice(
         "hero_from_shared_roll",
-        "Double 1s on a shared roll",
+        N_("Double 1s on a shared roll"),
         "every_reader",
         ("every_reader", "off"),
         "§5 A5",
-        "every_reader: each figure whose dice show two 1s becomes a «Герой». off: no heroes from reaction rolls.",
+        N_("every_reader: each figure whose dice show two 1s becomes a «Герой». off: no heroes from reaction rolls."),
     ),
     _choice(
         "hero_tests",
-        "Which tests can make a Hero",
+        N_("Which tests can make a Hero"),
         "all_tables",
         ("all_tables", "reaction_tests"),
         "§5 A5",
-        "all_tables: every pass-2/1/0 test taken in battle except In Sight (Fast Move, Stay or Run and the grenade "
-        "tables too). reaction_tests: only Received Fire, Wanting to Charge, Being Charged, Rally and Recovery.",
+        N_(
+            "all_tables: every pass-2/1/0 test taken in battle except In Sight (Fast Move, Stay or Run and the grenade "
+            "tables too). reaction_tests: only Received Fire, Wanting to Charge, Being Charged, Rally and Recovery."
+        ),
     ),
     _choice(
         "hero_choice",
-        "Where a Hero chooses his result",
+        N_("Where a Hero chooses his result"),
         "per_table",
         ("per_table", "any_test"),
         "§5 A6",
-        "per_table: where the table says so (Received Fire, Wanting to Charge, Being Charged, Rally, Recovery from "
-        "Duck Back). any_test: L1165's «может выбрать любой результат» on every test except In Sight.",
+        N_(
+            "per_table: where the table says so (Received Fire, Wanting to Charge, Being Charged, Rally, Recovery from "
+            "Duck Back). any_test: L1165's «может выбрать любой результат» on every test except In Sight."
+        ),
     ),
     _choice(
         "activation_rep",
-        "A group's activation Rep",
+        N_("A group's activation Rep"),
         "leader",
         ("leader", "highest"),
         "§5 A7",
-        "Groups act «от наибольшего Умения к наименьшему». leader: the Rep of its Leader (or acting Group Leader). "
-        "highest: the highest Rep in the group.",
+        N_(
+            "Groups act «от наибольшего Умения к наименьшему». leader: the Rep of its Leader (or acting Group Leader). "
+            "highest: the highest Rep in the group."
+        ),
     ),
     _one(
         "ranged_no_armour_column",
-        "Ranged Impact of an unarmoured target",
+        N_("Ranged Impact of an unarmoured target"),
         "lb_or_ib",
         "§5 A8",
-        "The ranged table has no «Н» column: «ЛБ или ИБ» serves Н, ЛБ and ИБ.",
+        N_("The ranged table has no «Н» column: «ЛБ или ИБ» serves Н, ЛБ and ИБ."),
     ),
     _choice(
         "melee_armour_columns",
-        "Melee table against ИБ, ОБ and ПБ",
+        N_("Melee table against ИБ, ОБ and ПБ"),
         "armour_rules",
         ("armour_rules", "as_printed"),
         "§5 A9",
-        "The melee table contradicts the armour rules. armour_rules (the core rule, L211–233): ИБ reads the ЛБ column,"
-        " ОБ (beams only) and ПБ (projectiles only) read НБ. as_printed: the numbers as printed.",
+        N_(
+            "The melee table contradicts the armour rules. armour_rules (the core rule, L211–233): ИБ reads the ЛБ column,"
+            " ОБ (beams only) and ПБ (projectiles only) read НБ. as_printed: the numbers as printed."
+        ),
     ),
     _one(
         "slag_example",
-        "The Slag example's Impact 2",
+        N_("The Slag example's Impact 2"),
         "normals_table",
         "§5 A10",
-        "The example's light MG is from an absent list; the Normals' Пулемет against ЛБ is 3 as printed.",
+        N_("The example's light MG is from an absent list; the Normals' Пулемет against ЛБ is 3 as printed."),
     ),
     _choice(
         "weapon_table_dice",
-        "Dice of the weapon availability table",
+        N_("Dice of the weapon availability table"),
         "2d6",
         ("2d6", "3d6"),
         "§5 A11",
-        "The header prints «3» but the rows run 2–12+ and the text says «киньте 2к6 еще раз».",
+        N_("The header prints «3» but the rows run 2–12+ and the text says «киньте 2к6 еще раз»."),
     ),
     _one(
         "hidden_vs_concealed",
-        "Hidden and concealed",
+        N_("Hidden and concealed"),
         "two_flags",
         "§5 A12",
-        "«Невидимая» (hidden at deployment) and «Цель скрыта» (behind bushes) are separate flags.",
+        N_("«Невидимая» (hidden at deployment) and «Цель скрыта» (behind bushes) are separate flags."),
     ),
-    _one("hit_low_totals", "Hit totals below 3", "miss", "§5 A13", "Any total of 7 or less misses."),
+    _one("hit_low_totals", N_("Hit totals below 3"), "miss", "§5 A13", N_("Any total of 7 or less misses.")),
     _choice(
         "lucky_shot_rep",
-        "Which Rep a lucky shot uses",
+        N_("Which Rep a lucky shot uses"),
         "base_then_effective",
         ("base_then_effective", "effective", "base"),
         "§5 A14",
-        "base_then_effective: base Rep >= 3 to be allowed, the re-roll against the effective Rep (after −1). "
-        "effective: both against the effective Rep. base: both against the base Rep.",
+        N_(
+            "base_then_effective: base Rep >= 3 to be allowed, the re-roll against the effective Rep (after −1). "
+            "effective: both against the effective Rep. base: both against the base Rep."
+        ),
     ),
     _choice(
         "grenade_miss_dice",
-        "Dice of «ГДЕ ГРАНАТА?»",
+        N_("Dice of «ГДЕ ГРАНАТА?»"),
         "2d6",
         ("2d6", "1d6"),
         "§5 A15",
-        "The header prints «1» but the rows are pass 2/1/0: 2d6 against the thrower's Rep. 1d6: as printed (only pass "
-        "1 or 0 can happen).",
+        N_(
+            "The header prints «1» but the rows are pass 2/1/0: 2d6 against the thrower's Rep. 1d6: as printed (only pass "
+            "1 or 0 can happen)."
+        ),
     ),
     _choice(
         "grenade_template",
-        "Grenade template",
+        N_("Grenade template"),
         "radius_5",
         ("radius_5", "diameter_5"),
         "§5 A16",
-        "The table's 5″ read as a radius (default) or as a diameter (2.5″ radius).",
+        N_("The table's 5″ read as a radius (default) or as a diameter (2.5″ radius)."),
     ),
     _flag(
         "grenade_later_targets",
-        "2nd/3rd-target misses under a template",
+        N_("2nd/3rd-target misses under a template"),
         False,
         "§5 A16",
-        "Off: every figure under the template is a first target. On: the 2nd and 3rd listed read those rows.",
+        N_("Off: every figure under the template is a first target. On: the 2nd and 3rd listed read those rows."),
     ),
     _flag(
         "grenade_miss_received_fire",
-        "Figures the blast missed take Received Fire",
+        N_("Figures the blast missed take Received Fire"),
         True,
         "§5 A16",
-        "A figure under the template that is missed takes Received Fire, outgunned (ПД 5).",
+        N_("A figure under the template that is missed takes Received Fire, outgunned (ПД 5)."),
     ),
     _flag(
         "grenade_preparation",
-        "Grenades must be readied",
+        N_("Grenades must be readied"),
         False,
         "§5 A16 (L547–548)",
-        "The summary says a figure must spend a whole turn stationary to ready a grenade; the main text does not.",
+        N_("The summary says a figure must spend a whole turn stationary to ready a grenade; the main text does not."),
     ),
     _one(
         "grenade_cost",
-        "What 14 points of «Гранаты» buy",
+        N_("What 14 points of «Гранаты» buy"),
         "per_grenade",
         "§5 A16",
-        "The army builder prices 14 points per grenade.",
+        N_("The army builder prices 14 points per grenade."),
     ),
     _choice(
         "no_cover_within_reach",
-        "No cover within reach",
+        N_("No cover within reach"),
         "prone",
         ("prone", "duck_back_in_place"),
         "§5 A17",
-        "Received Fire sends an outgunned fast mover to cover within 3″; with none there it goes prone (default) or "
-        "ducks back where it stands.",
+        N_(
+            "Received Fire sends an outgunned fast mover to cover within 3″; with none there it goes prone (default) or "
+            "ducks back where it stands."
+        ),
     ),
     _choice(
         "received_fire_order",
-        "Order of the Received Fire conditions",
+        N_("Order of the Received Fire conditions"),
         "printed",
         ("printed", "flank_first"),
         "§5 A18",
-        "printed: first match in the book's order (pass 1: in cover flank before outgunned, in the open outgunned "
-        "before flank). flank_first: flank/rear is checked first in both.",
+        N_(
+            "printed: first match in the book's order (pass 1: in cover flank before outgunned, in the open outgunned "
+            "before flank). flank_first: flank/rear is checked first in both."
+        ),
     ),
     _choice(
         "own_outgun_weapon",
-        "A target's own ПД",
+        N_("A target's own ПД"),
         "best_loaded",
         ("best_loaded", "best"),
         "§5 A18, §3.13",
-        "best_loaded: the highest ПД among its loaded weapons (an unloaded figure counts as unarmed, ПД 1). best: the "
-        "highest ПД it carries, loaded or not.",
+        N_(
+            "best_loaded: the highest ПД among its loaded weapons (an unloaded figure counts as unarmed, ПД 1). best: the "
+            "highest ПД it carries, loaded or not."
+        ),
     ),
     _choice(
         "hunker_down_recovery",
-        "Recovering a hunkered-down figure",
+        N_("Recovering a hunkered-down figure"),
         "rally_house_rule",
         ("rally_house_rule", "never"),
         "§5 A19",
-        "«нужно восстанавливать … с помощью другой фигурки», no procedure given. rally_house_rule: with a friendly "
-        "figure in normal state within 2″ it takes the Rally test. never: it stays hunkered down.",
+        N_(
+            "«нужно восстанавливать … с помощью другой фигурки», no procedure given. rally_house_rule: with a friendly "
+            "figure in normal state within 2″ it takes the Rally test. never: it stays hunkered down."
+        ),
         HOUSE,
     ),
     _choice(
         "runaway_speed",
-        "A runaway's «максимальная скорость»",
+        N_("A runaway's «максимальная скорость»"),
         "normal_move",
         ("normal_move", "fast_move"),
         "§5 A20",
-        "normal_move: its full normal move (8″, 6″ at Rep 2 or less). fast_move: it takes the Fast Move test.",
+        N_("normal_move: its full normal move (8″, 6″ at Rep 2 or less). fast_move: it takes the Fast Move test."),
     ),
     _flag(
         "charger_received_fire",
-        "A missed charger takes Received Fire",
+        N_("A missed charger takes Received Fire"),
         True,
         "§5 A21",
-        "A charger fired at by the charged figure and not damaged takes Received Fire (the general rule, L926).",
+        N_("A charger fired at by the charged figure and not damaged takes Received Fire (the general rule, L926)."),
     ),
     _flag(
         "flanked_pass2_fires",
-        "Charged in the flank, pass 2: fire too",
+        N_("Charged in the flank, pass 2: fire too"),
         True,
         "§5 A21",
-        "«Те, кто может, выстрелят»: a figure charged in the flank or rear that passes 2 also fires if able.",
+        N_("«Те, кто может, выстрелят»: a figure charged in the flank or rear that passes 2 also fires if able."),
     ),
     _choice(
         "melee_impact_basis",
-        "Melee Impact difference against",
+        N_("Melee Impact difference against"),
         "opponent_armour",
         ("opponent_armour", "no_armour"),
         "§5 A22",
-        "opponent_armour: each weapon's Impact against the other fighter's armour. no_armour: both read the НБ column.",
+        N_(
+            "opponent_armour: each weapon's Impact against the other fighter's armour. no_armour: both read the НБ column."
+        ),
     ),
     _choice(
         "melee_pass_cap",
-        "Melee passes cap",
+        N_("Melee passes cap"),
         "two",
         ("two", "none"),
         "§5 A22",
-        "two: a fighter with +1d6 counts at most 2 passes. none: 3 passes count, a win by 3 reads as by 2.",
+        N_("two: a fighter with +1d6 counts at most 2 passes. none: 3 passes count, a win by 3 reads as by 2."),
     ),
     _flag(
         "melee_hand_of_fate",
-        "Hand of Fate in melee",
+        N_("Hand of Fate in melee"),
         False,
         "§5 A22",
-        "«Рука судьбы» is written for the shooter; on: a melee win by 1 with «НЭ» rolls the two dice as well.",
+        N_("«Рука судьбы» is written for the shooter; on: a melee win by 1 with «НЭ» rolls the two dice as well."),
     ),
     _flag(
         "knocked_down_is_prone",
-        "Knocked Down counts as prone",
+        N_("Knocked Down counts as prone"),
         True,
         "§5 A23",
-        "«получила попадание и упала»: a Knocked Down figure is lying (8 misses it; −1d6 in melee).",
+        N_("«получила попадание и упала»: a Knocked Down figure is lying (8 misses it; −1d6 in melee)."),
     ),
     _choice(
         "stay_or_run_rounding",
-        "Stay or Run: rounding the sixth",
+        N_("Stay or Run: rounding the sixth"),
         "half_up",
         ("half_up", "half_even"),
         "§5 A24, errata §3.17",
-        "«округлите до ближайшего целого»: half up (9 → 2), never below 1. half_even: 9 → 2 but 15 → 2.",
+        N_("«округлите до ближайшего целого»: half up (9 → 2), never below 1. half_even: 9 → 2 but 15 → 2."),
     ),
     _choice(
         "stay_or_run_per_threshold",
-        "Stay or Run: several thresholds at once",
+        N_("Stay or Run: several thresholds at once"),
         "each",
         ("each", "once"),
         "§5 A24",
-        "each: one test per threshold crossed in one activation. once: a single test.",
+        N_("each: one test per threshold crossed in one activation. once: a single test."),
     ),
     _choice(
         "covering_fire_ends",
-        "Covering fire lasts",
+        N_("Covering fire lasts"),
         "next_activation",
         ("next_activation", "when_moving"),
         "§5 A25",
-        "next_activation: until the figure next activates. when_moving: until it moves.",
+        N_("next_activation: until the figure next activates. when_moving: until it moves."),
     ),
     _choice(
         "two_gun_rof",
-        "Rate of fire with two guns",
+        N_("Rate of fire with two guns"),
         "sum",
         ("sum", "best_plus_one"),
         "§5 A26",
-        "«большую скорострельность»: the sum of both weapons (2 pistols = 4 dice), or the better one plus 1.",
+        N_("«большую скорострельность»: the sum of both weapons (2 pistols = 4 dice), or the better one plus 1."),
     ),
     _one(
-        "reload", "Reloading", "move_no_fire", "§5 A27", "A reloading figure may move normally but not fast nor fire."
+        "reload",
+        N_("Reloading"),
+        "move_no_fire",
+        "§5 A27",
+        N_("A reloading figure may move normally but not fast nor fire."),
     ),
-    _one("playing_cards", "Playing cards", "unused", "§5 A28", "The deck of cards is listed but no rule uses it."),
+    _one(
+        "playing_cards", N_("Playing cards"), "unused", "§5 A28", N_("The deck of cards is listed but no rule uses it.")
+    ),
     _choice(
         "awareness_leader",
-        "Whose Leader takes the Awareness test",
+        N_("Whose Leader takes the Awareness test"),
         "contacted_group",
         ("contacted_group", "contacting_group"),
         "§5 A29",
-        "The modifiers apply «к Умению Лидера»: the contacted enemy group's Leader (default) or yours.",
+        N_("The modifiers apply «к Умению Лидера»: the contacted enemy group's Leader (default) or yours."),
     ),
     _one(
         "recovery_timing",
-        "When Recovery and Rally happen",
+        N_("When Recovery and Rally happen"),
         "group_activation",
         "§5 A30",
-        "A figure whose group does not activate stays Knocked Down or Duck Back until it does.",
+        N_("A figure whose group does not activate stays Knocked Down or Duck Back until it does."),
     ),
     _choice(
         "melee_continues",
-        "When a melee continues",
+        N_("When a melee continues"),
         "on_activation",
         ("on_activation", "next_turn"),
         "§5 A31",
-        "on_activation: the next round is fought when one of the fighters activates (L1137). next_turn: the table's "
-        "«продолжится на следующий ход».",
+        N_(
+            "on_activation: the next round is fought when one of the fighters activates (L1137). next_turn: the table's "
+            "«продолжится на следующий ход»."
+        ),
     ),
     _choice(
         "victory_points_count",
-        "Points that count at the end",
+        N_("Points that count at the end"),
         "standing",
         ("standing", "fine_only"),
         "§5 A32",
-        "standing: every figure not dead, out of the fight, run away, removed or captured. fine_only: only figures in "
-        "normal state.",
+        N_(
+            "standing: every figure not dead, out of the fight, run away, removed or captured. fine_only: only figures in "
+            "normal state."
+        ),
     ),
-    _one("typos", "Typos and name drift", "as_spec", "§5 A33", "Фриз/Фриц, «Гранту», ОСТАТСЯ: read as the spec does."),
-    _one("group_size", "Group size", "any", "§5 A34", "«1к6+?»: a group of Normals may have any size."),
+    _one(
+        "typos",
+        N_("Typos and name drift"),
+        "as_spec",
+        "§5 A33",
+        N_("Фриз/Фриц, «Гранту», ОСТАТСЯ: read as the spec does."),
+    ),
+    _one("group_size", N_("Group size"), "any", "§5 A34", N_("«1к6+?»: a group of Normals may have any size.")),
     _choice(
         "laser_upgrade",
-        "A 12 on the laser check",
+        N_("A 12 on the laser check"),
         "spec_mapping",
         ("spec_mapping", "off"),
         "§5 A35",
-        "spec_mapping: pistols → лазерный пистолет, SMG → скорострельный лазерный пистолет, shotgun and rifles → "
-        "лазерный карабин / лазерная винтовка. off: no laser replacement.",
+        N_(
+            "spec_mapping: pistols → лазерный пистолет, SMG → скорострельный лазерный пистолет, shotgun and rifles → "
+            "лазерный карабин / лазерная винтовка. off: no laser replacement."
+        ),
     ),
     _choice(
         "mg_vs_exo",
-        "Пулемет against ЭКЗ",
+        N_("Пулемет against ЭКЗ"),
         "as_printed",
         ("as_printed", "no_effect"),
         "§5 A37",
-        "as_printed: Impact 0 (every hit knocks down). no_effect: «НЭ» like the other projectile weapons.",
+        N_("as_printed: Impact 0 (every hit knocks down). no_effect: «НЭ» like the other projectile weapons."),
     ),
     _one(
         "energy_melee_cost",
-        "Energy melee weapons",
+        N_("Energy melee weapons"),
         "unpriced",
         "§5 A38",
-        "+1 Impact and «НЭ» → 1, no cost given: the army builder adds nothing.",
+        N_("+1 Impact and «НЭ» → 1, no cost given: the army builder adds nothing."),
     ),
     _choice(
         "being_charged_order",
-        "Order of the Being Charged conditions",
+        N_("Order of the Being Charged conditions"),
         "printed",
         ("printed", "flank_first"),
         "§5 A39",
-        "Pass 1 in cover and charged in the flank: printed order fires and prepares; flank_first runs away.",
+        N_("Pass 1 in cover and charged in the flank: printed order fires and prepares; flank_first runs away."),
     ),
     _choice(
         "out_of_ammo_volley",
-        "The volley that runs out of ammo",
+        N_("The volley that runs out of ammo"),
         "resolves",
         ("resolves", "stops"),
         "§5 A40",
-        "resolves: every die of the volley counts; the weapon is empty afterwards. stops: the 1s themselves do not "
-        "fire (matters only at Rep 7, where 1 + 7 = 8).",
+        N_(
+            "resolves: every die of the volley counts; the weapon is empty afterwards. stops: the 1s themselves do not "
+            "fire (matters only at Rep 7, where 1 + 7 = 8)."
+        ),
     ),
     _one(
         "dead_target_fire",
-        "Declared shooters at a dead target",
+        N_("Declared shooters at a dead target"),
         "must_fire",
         "§5 A41",
-        "They still fire (L664–665): the dice are wasted but count toward running out of ammo.",
+        N_("They still fire (L664–665): the dice are wasted but count toward running out of ammo."),
     ),
     _one(
         "absorbing_vs_beam",
-        "ПБ against lasers, ОБ against bullets",
+        N_("ПБ against lasers, ОБ against bullets"),
         "use_number",
         "§5 A42",
-        "The printed number applies; there is no absorb roll.",
+        N_("The printed number applies; there is no absorb roll."),
     ),
 )
 

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from rules.errors import RuleInputError
+from rules.i18n import N_
 from rules.systems.bronepekhota import tracker
 
-ADJUST_HELP = (
+ADJUST_HELP = N_(
     "What to set by hand. Vehicle or gun: {'strength': n, 'ammo': n, 'flags': {'lying': true, …}, "
     "'action_used': 'move'}. Squad: {'soldier': n, 'alive': false, 'on_field': false, 'flags': {'in_melee': true}, "
     "'action_used': 'move'}. Any unit: {'activated': false}."

@@ -4,6 +4,7 @@ through ctx.dice() (server roll or the dice typed in) and answers events; the ge
 from __future__ import annotations
 
 from rules.contract import Command, CommandContext, GameConflict, NewEvent, NotYours, RuleInputError
+from rules.i18n import N_
 from rules.systems.bronepekhota.actions.rolloff import Dispute, Initiative
 from rules.systems.bronepekhota.battle.adjust import ADJUST_HELP, adjust_effects
 from rules.systems.bronepekhota.battle.resolve import BATTLE_ACTIONS, resolve_action
@@ -68,8 +69,8 @@ def require_deployment_done(ctx: CommandContext) -> None:
 
 class RoundStart(Command):
     name = "round"
-    label = "Start the next round"
-    help = "Per-round flags are cleared (panic recovers, §3.4.1) and initiative is due (§1.6)."
+    label = N_("Start the next round")
+    help = N_("Per-round flags are cleared (panic recovers, §3.4.1) and initiative is due (§1.6).")
 
     def handle(self, ctx, inputs):
         require_active(ctx)
@@ -91,8 +92,8 @@ def _unique_labels(names: dict) -> dict:
 
 class InitiativeRoll(Command):
     name = "initiative"
-    label = "Roll initiative"
-    help = "Every player rolls Д12; the highest wins; ties re-roll (§3.1). Typed-in dice: the d12s in side order."
+    label = N_("Roll initiative")
+    help = N_("Every player rolls Д12; the highest wins; ties re-roll (§3.1). Typed-in dice: the d12s in side order.")
 
     def handle(self, ctx, inputs):
         require_active(ctx)
@@ -122,8 +123,8 @@ class InitiativeRoll(Command):
 
 class OrderSet(Command):
     name = "order"
-    label = "Set the order of play"
-    help = "The initiative winner decides the order in which players act this round (§1.6)."
+    label = N_("Set the order of play")
+    help = N_("The initiative winner decides the order in which players act this round (§1.6).")
     input_schema = {
         "type": "object",
         "properties": {"order": {"type": "array", "items": {"type": "integer"}, "maxItems": 6}},
@@ -147,8 +148,8 @@ class OrderSet(Command):
 
 class UnitDone(Command):
     name = "done"
-    label = "Done for the round"
-    help = (
+    label = N_("Done for the round")
+    help = N_(
         "Marks a unit as done for the round: its Armlist is turned (§1.6). With `soldier`: a dismounted pilot who "
         "acts as a one-man unit (setting dismounted_pilot_rejoins_squad off, §5 A19)."
     )
@@ -188,8 +189,8 @@ class UnitDone(Command):
 
 class DeploymentRoll(Command):
     name = "deployment"
-    label = "Roll off: who deploys first"
-    help = (
+    label = N_("Roll off: who deploys first")
+    help = N_(
         "Deployment alternates one unit at a time (setting deployment_order, §5 A3): every player rolls Д12, the "
         "highest places first; ties re-roll (as initiative). Typed-in dice: the d12s in side order."
     )
@@ -222,8 +223,8 @@ class DeploymentRoll(Command):
 
 class Deploy(Command):
     name = "deploy"
-    label = "Placed on the table"
-    help = (
+    label = N_("Placed on the table")
+    help = N_(
         "Deployment (p.3–4): a unit is placed in its side's zone. Alternate (the default, §5 A3): one unit at a "
         "time, the roll-off winner first; free: in any order. Once started, every unit is placed before initiative."
     )
@@ -256,8 +257,8 @@ def _deployment(ctx: CommandContext) -> dict:
 
 class DisputeRoll(Command):
     name = "dispute"
-    label = "Dispute roll"
-    help = (
+    label = N_("Dispute roll")
+    help = N_(
         "Players who cannot agree each roll a die (Д12 by default, setting dispute_die, §5 A33); the highest wins, "
         "ties re-roll (p.51 §12.2). `sides`: who disputes (default: every side in play); `note`: what about."
     )
@@ -301,7 +302,7 @@ class DisputeRoll(Command):
 
 class UnitAdjust(Command):
     name = "adjust"
-    label = "Adjust by hand (a ruling)"
+    label = N_("Adjust by hand (a ruling)")
     help = ADJUST_HELP
     free = True  # a correction agreed at the table is possible whatever the turn, and after the end
     when_over = True
@@ -331,8 +332,8 @@ class UnitAdjust(Command):
 
 class MissionComplete(Command):
     name = "mission"
-    label = "Mission completed"
-    help = "A player declares that a side completed the mission (§1.7): the game ends with that side as the winner."
+    label = N_("Mission completed")
+    help = N_("A player declares that a side completed the mission (§1.7): the game ends with that side as the winner.")
     free = True
     input_schema = {
         "type": "object",
@@ -386,20 +387,20 @@ class ResolveTest(Command):
 
 
 _TEST_LABELS = {
-    "shoot": "Shoot",
-    "melee": "Melee",
-    "grenade": "Throw a grenade",
-    "grenade_burst": "Grenade burst",
-    "repair": "Repair",
-    "capture": "Capture",
-    "ammo_refresh": "Refill ammo",
-    "move": "Move",
-    "jump": "Jump (jump pack)",
-    "tow": "Towing",
-    "survival_test": "Survival test",
-    "armour_test": "Armour test",
-    "emergency_landing": "Emergency landing",
-    "panic": "Panic flight",
+    "shoot": N_("Shoot"),
+    "melee": N_("Melee"),
+    "grenade": N_("Throw a grenade"),
+    "grenade_burst": N_("Grenade burst"),
+    "repair": N_("Repair"),
+    "capture": N_("Capture"),
+    "ammo_refresh": N_("Refill ammo"),
+    "move": N_("Move"),
+    "jump": N_("Jump (jump pack)"),
+    "tow": N_("Towing"),
+    "survival_test": N_("Survival test"),
+    "armour_test": N_("Armour test"),
+    "emergency_landing": N_("Emergency landing"),
+    "panic": N_("Panic flight"),
 }
 
 COMMANDS: dict[str, Command] = {

@@ -71,6 +71,10 @@ class _Static:
             "w_count",
             "w_faces",
             "w_per_die",
+            "w_blast_steps",
+            "w_blast_count",
+            "w_blast_faces",
+            "w_blast_per_die",
             "MWIN",
             "MFLAT",
             "MEXP",
@@ -191,7 +195,7 @@ class _Game:
             return
         st, bt = self.st, self.bt
         if st.e_kind[j] == SOLDIER:
-            if bt.infantry_test and cause == "shot":
+            if bt.infantry_test and cause != "melee":  # A24: shots, blasts and grenades; melee kills
                 code = self.survival(st.e_armour[j])
                 if code == PANICKED:
                     self.panic(j)
@@ -353,7 +357,18 @@ class _Game:
                     continue
                 armour = self.armour(best) + st.e_cover[best]
                 dmg = sum(1 for _ in range(st.w_count[w]) if self.d(st.w_faces[w]) + st.w_per_die[w] > armour)
+                steps = st.w_blast_steps[w]
+                if steps:  # §7.4 IV: engine/combat.py _blast
+                    if bt.blast_hits_target:
+                        t_arm = blast_armour(self.armour(best), st.e_cover[best], bt.blast_cover)
+                        dmg += self.blast_damage(w, t_arm)
+                    victims = self.blast_victims(best, steps)
                 self.damage(best, dmg, "shot")
+                if steps:
+                    for j in victims:
+                        if self.alive[j]:
+                            arm = blast_armour(self.armour(j), st.e_cover[j], bt.blast_cover)
+                            self.damage(j, self.blast_damage(w, arm), "blast")
             else:
                 burst = self.d(tables.GRENADE_RANGE_FACES)
                 n_g, f_g = tables.GRENADE_POWER
@@ -365,6 +380,24 @@ class _Game:
                     self.damage(best, dmg_t, "grenade")
                 if burst <= tables.GRENADE_BLAST_STEPS:
                     self.damage(el, dmg_s, "grenade")
+
+    def blast_victims(self, t: int, steps: int) -> list[int]:
+        """Every other element on the field within `steps` of the target, by the model's distances."""
+        st, D = self.st, self.bt.D
+        side, pos = st.e_side[t], self.adv[t]
+        out = []
+        for j in range(self.bt.N):
+            if j == t or not self.alive[j] or self.aboard[j]:
+                continue
+            dist = abs(self.adv[j] - pos) if st.e_side[j] == side else abs(D - self.adv[j] - pos)
+            if dist <= steps:
+                out.append(j)
+        return out
+
+    def blast_damage(self, w: int, armour: int) -> int:
+        st = self.st
+        faces, per_die = st.w_blast_faces[w], st.w_blast_per_die[w]
+        return sum(1 for _ in range(st.w_blast_count[w]) if self.d(faces) + per_die > armour)
 
     def melee(self, el: int, side: int) -> None:
         st, bt = self.st, self.bt

@@ -158,11 +158,12 @@ class EnfAction(Action):
 
     def describe(self) -> dict:
         """Label, description, the input schema's titles and help, and the odds' keys in the reader's language."""
-        from rules.systems.enforcers.actions.labels import RESULT_LABELS, translated_schema
+        from rules.systems.enforcers.actions.labels import RESULT_LABELS, translated_schema, value_labels
 
         return {**super().describe(), "label": _(self.label), "description": _(self.description),
                 "input_schema": translated_schema(self.input_schema),
-                "result_labels": {key: _(label) for key, label in RESULT_LABELS.items()}}  # fmt: skip
+                "result_labels": {key: _(label) for key, label in RESULT_LABELS.items()},
+                "value_labels": value_labels()}  # fmt: skip
 
     def check(self, inputs: dict, settings: dict) -> dict:
         return self.check_inputs(inputs, settings)

@@ -68,6 +68,21 @@ RESULT_LABELS = {
     **{f"p_{status}": label for status, label in words.STATUS.items()},
 }  # fmt: skip
 
+# The odds answer keeps codes as the values of its distributions ("seriously_wounded", "fight"): the odds page shows
+# them with these words, per result key (a Fear action's "none" is not a wound state's "none").
+_FEAR_ACTIONS = {**words.FEAR_ACTION, "none": N_("no Fear action")}
+VALUE_LABELS = {
+    **dict.fromkeys(("state", "target_state", "defender_state", "attacker_state"), words.STATE),
+    "fear_action": _FEAR_ACTIONS,
+    "action": _FEAR_ACTIONS,
+    "hp": {"unknown": N_("HP unknown")},
+}
+
+
+def value_labels() -> dict:
+    """VALUE_LABELS in the reader's language: {result key: {code: word}}."""
+    return {key: {code: _(word) for code, word in table.items()} for key, table in VALUE_LABELS.items()}
+
 
 def _with_enum_labels(node: dict) -> None:
     values = node.get("enum")

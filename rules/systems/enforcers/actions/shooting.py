@@ -24,7 +24,7 @@ from rules.systems.enforcers.actions.common import (
     who,
 )
 from rules.systems.enforcers.actions.hits import deal_hit, keep_aim
-from rules.systems.enforcers.texts import NT, T, join
+from rules.systems.enforcers.texts import NT, T, Text, join
 from rules.systems.enforcers.wounds import emit
 
 SITUATION = {
@@ -197,13 +197,7 @@ class Shoot(EnfAction):
         result.update(
             aim_kept=kept, target_hp=target["hp"], target_ap=target["ap"], target_statuses=sorted(target["statuses"])
         )
-        shooter_name, target_name = name_of(shooter, T("The shooter")), name_of(target, T("the target"))
-        if not record["success"]:
-            summary = T("{shooter} misses {target}", shooter=shooter_name, target=target_name)
-        elif record["crit"]:
-            summary = T("{shooter} hits (critical) {target}", shooter=shooter_name, target=target_name)
-        else:
-            summary = T("{shooter} hits {target}", shooter=shooter_name, target=target_name)
+        summary = _shot_summary(name_of(shooter, T("The shooter")), target.get("name"), record)
         if result["target"]:
             summary += T(" for {damage} damage: HP {hp}, AP {ap}", damage=result["target"]["damage"]["amount"],
                          hp=target["hp"], ap=target["ap"])  # fmt: skip
@@ -239,6 +233,22 @@ class Shoot(EnfAction):
 
 
 STATUS_NAMES = ("bleeding", "poisoned", "burning", "stunned", "disoriented")
+
+
+def _shot_summary(shooter_name, target_name: str | None, record: dict) -> Text:
+    """Whole phrases, so the Russian needs no declension: a role word reads «промахивается по цели»; a name (which
+    the rules cannot decline) stands in quotes after «цели»."""
+    if not target_name:
+        if not record["success"]:
+            return T("{shooter} misses the target", shooter=shooter_name)
+        if record["crit"]:
+            return T("{shooter} hits the target (critical)", shooter=shooter_name)
+        return T("{shooter} hits the target", shooter=shooter_name)
+    if not record["success"]:
+        return T("{shooter} misses {target}", shooter=shooter_name, target=target_name)
+    if record["crit"]:
+        return T("{shooter} hits (critical) {target}", shooter=shooter_name, target=target_name)
+    return T("{shooter} hits {target}", shooter=shooter_name, target=target_name)
 
 
 def _state(statuses: list[str]) -> str:

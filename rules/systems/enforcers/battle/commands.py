@@ -8,7 +8,7 @@ from abc import abstractmethod
 
 from rules.contract import Command, CommandContext, NewEvent
 from rules.errors import GameConflict, RuleInputError
-from rules.i18n import _
+from rules.i18n import N_, _
 from rules.systems.enforcers import statuses
 from rules.systems.enforcers.actions import ACTIONS
 from rules.systems.enforcers.actions.common import GM_DICE, USE_REROLL
@@ -92,8 +92,8 @@ class ActionCommand(Command):
 
 class Activate(Command):
     name = "activate"
-    label = "Activate"
-    help = "Popcorn initiative (L63–65): pick a model that has not acted this round; it starts its activation."
+    label = N_("Activate")
+    help = N_("Popcorn initiative (L63–65): pick a model that has not acted this round; it starts its activation.")
     input_schema = schema({"unit": KEY}, ("unit",))
 
     def handle(self, ctx, inputs):
@@ -121,8 +121,10 @@ class Activate(Command):
 
 class EndActivation(Command):
     name = "end_activation"
-    label = "End activation"
-    help = "The end of the model's activation: Poisoned, Bleeding, Burning, Disoriented, Pinned and Dying tick (§3.17)."
+    label = N_("End activation")
+    help = N_(
+        "The end of the model's activation: Poisoned, Bleeding, Burning, Disoriented, Pinned and Dying tick (§3.17)."
+    )
     input_schema = schema()
 
     def handle(self, ctx, inputs):
@@ -186,8 +188,8 @@ def shot_inputs(ctx, shooter_key: str, inputs: dict) -> tuple[dict, dict, dict]:
 
 class Shoot(ActionCommand):
     name = action_key = "shoot"
-    label = "Shoot"
-    help = "Стрелять: a BS test with the shooting modifiers (§3.10)."
+    label = N_("Shoot")
+    help = N_("Стрелять: a BS test with the shooting modifiers (§3.10).")
     input_schema = schema(SHOT_INPUTS, ("target", "weapon"))
 
     def build(self, ctx, actor, inputs):
@@ -196,8 +198,8 @@ class Shoot(ActionCommand):
 
 class Throw(ActionCommand):
     name = action_key = "throw"
-    label = "Throw"
-    help = "Метательное оружие: up to 1.5 x TN cm; a miss scatters (§3.11)."
+    label = N_("Throw")
+    help = N_("Метательное оружие: up to 1.5 x TN cm; a miss scatters (§3.11).")
     input_schema = schema({**{k: v for k, v in SHOT_INPUTS.items() if k not in ("mode", "stray_victim")},
                            "distance_cm": {"type": "number", "minimum": 0, "maximum": 500},
                            "direction_deg": {"type": "number", "minimum": 0, "maximum": 360}},
@@ -215,8 +217,8 @@ class Throw(ActionCommand):
 
 class Melee(ActionCommand):
     name = action_key = "melee"
-    label = "Fight"
-    help = "Сражаться: a WS test with the melee modifiers; counters follow at once (§3.12)."
+    label = N_("Fight")
+    help = N_("Сражаться: a WS test with the melee modifiers; counters follow at once (§3.12).")
     input_schema = schema({"target": KEY, "weapon": {"anyOf": [WEAPON_INDEX, {"type": "null"}]},
                            "distance_cm": {"type": "number", "minimum": 0, "maximum": 50},
                            "start_distance_cm": {"type": "number", "minimum": 0, "maximum": 500},
@@ -251,8 +253,8 @@ class _Simple(ActionCommand):
 
 class Move(_Simple):
     name = action_key = "move"
-    label = "Move"
-    help = "Движение: up to DX cm; difficult terrain counts double (§3.4)."
+    label = N_("Move")
+    help = N_("Движение: up to DX cm; difficult terrain counts double (§3.4).")
     passed = ("distance_cm", "difficult_cm", "jump_across_cm", "jump_up_cm", "use_reroll")
     input_schema = schema({k: {"type": "number", "minimum": 0, "maximum": 200} for k in passed[:4]}
                           | {"use_reroll": USE_REROLL})  # fmt: skip
@@ -260,40 +262,40 @@ class Move(_Simple):
 
 class Listen(_Simple):
     name = action_key = "listen"
-    label = "Listen"
-    help = "Слушать: a PR test reveals every enemy within PR cm (§3.5)."
+    label = N_("Listen")
+    help = N_("Слушать: a PR test reveals every enemy within PR cm (§3.5).")
     passed = ("use_reroll",)
     input_schema = schema({"use_reroll": USE_REROLL})
 
 
 class Aim(_Simple):
     name = action_key = "aim"
-    label = "Aim"
-    help = "Прицеливание: +1 blessing on the next shot at the point; aims stack (§3.6)."
+    label = N_("Aim")
+    help = N_("Прицеливание: +1 blessing on the next shot at the point; aims stack (§3.6).")
     passed = ("same_point",)
     input_schema = schema({"same_point": {"type": "boolean"}})
 
 
 class Overwatch(_Simple):
     name = action_key = "overwatch"
-    label = "Overwatch"
-    help = "Предупреждающий огонь: the activation ends; shoot the first enemy that moves, shoots or fights."
+    label = N_("Overwatch")
+    help = N_("Предупреждающий огонь: the activation ends; shoot the first enemy that moves, shoots or fights.")
     ends_activation = True
     input_schema = schema()
 
 
 class TakeCover(_Simple):
     name = action_key = "take_cover"
-    label = "Take cover"
-    help = "Залечь в укрытие: the activation ends; shooters get a curse and no crits against it."
+    label = N_("Take cover")
+    help = N_("Залечь в укрытие: the activation ends; shooters get a curse and no crits against it.")
     ends_activation = True
     input_schema = schema()
 
 
 class SuppressiveFire(ActionCommand):
     name = action_key = "suppressive_fire"
-    label = "Suppressive fire"
-    help = "Подавляющий огонь: everyone at the point and on the line is Pinned; half the magazine (§3.7)."
+    label = N_("Suppressive fire")
+    help = N_("Подавляющий огонь: everyone at the point and on the line is Pinned; half the magazine (§3.7).")
     input_schema = schema({"weapon": WEAPON_INDEX, "targets": {"type": "array", "items": KEY, "maxItems": 20,
                                                                "uniqueItems": True}}, ("weapon", "targets"))  # fmt: skip
 
@@ -308,8 +310,8 @@ class SuppressiveFire(ActionCommand):
 
 class MedicalAid(ActionCommand):
     name = action_key = "medical_aid"
-    label = "Medical aid"
-    help = "Медицинская помощь: a med-kit and an HL test; one status may also be removed (§3.8)."
+    label = N_("Medical aid")
+    help = N_("Медицинская помощь: a med-kit and an HL test; one status may also be removed (§3.8).")
     input_schema = schema({"target": {"anyOf": [KEY, {"type": "null"}]},
                            "mode": {"enum": ["restore_hp", "revive", "stabilize"]},
                            "remove_status": {"enum": [None, "fear", "bleeding", "poisoned", "burning", "stunned",
@@ -329,8 +331,8 @@ class MedicalAid(ActionCommand):
 
 class Prayer(ActionCommand):
     name = action_key = "prayer"
-    label = "Pray"
-    help = "Молитва: needs the perk Prayer; once a round (§2.8)."
+    label = N_("Pray")
+    help = N_("Молитва: needs the perk Prayer; once a round (§2.8).")
     input_schema = schema({"prayer": {"enum": ["anointing", "benediction", "intercession", "last_rites"]},
                            "target": {"anyOf": [KEY, {"type": "null"}]},
                            "anointing": {"enum": ["heal", "remove_status"]},

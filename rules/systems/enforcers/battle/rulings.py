@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from rules.contract import Command, NewEvent
 from rules.errors import GameConflict, RuleInputError
-from rules.i18n import _
+from rules.i18n import N_, _
 from rules.systems.enforcers import agents
 from rules.systems.enforcers.actions import ACTIONS
 from rules.systems.enforcers.battle.commands import (
@@ -30,8 +30,8 @@ STATUS_NAMES = agents.STATUS_NAMES
 
 class ReadyWeapon(Command):
     name = "ready_weapon"
-    label = "Draw, stow or switch"
-    help = "Free once an activation: draw or stow a weapon, or switch to another (L71–73, A9)."
+    label = N_("Draw, stow or switch")
+    help = N_("Free once an activation: draw or stow a weapon, or switch to another (L71–73, A9).")
     input_schema = schema({"weapon": WEAPON_INDEX, "how": {"enum": ["draw", "stow", "switch"]}}, ("weapon", "how"))
 
     def handle(self, ctx, inputs):
@@ -70,8 +70,8 @@ class ReadyWeapon(Command):
 
 class Reload(Command):
     name = "reload"
-    label = "Reload"
-    help = "Перезарядка: with a spare magazine, one action fills the weapon (L95–99)."
+    label = N_("Reload")
+    help = N_("Перезарядка: with a spare magazine, one action fills the weapon (L95–99).")
     input_schema = schema({"weapon": WEAPON_INDEX}, ("weapon",))
 
     def handle(self, ctx, inputs):
@@ -109,9 +109,11 @@ class Reload(Command):
 
 class ReactionShot(Command):
     name = "reaction_shot"
-    label = "Reaction shot"
-    help = "A model on Overwatch shoots the first enemy that moves, shoots or fights (L103); a suppressor shoots the "
-    "model it pinned when that model moves or shoots (L317). No action is spent."
+    label = N_("Reaction shot")
+    help = N_(
+        "A model on Overwatch shoots the first enemy that moves, shoots or fights (L103); a suppressor shoots the "
+        "model it pinned when that model moves or shoots (L317). No action is spent."
+    )
     free = True
     input_schema = schema({"shooter": KEY, **SHOT_INPUTS}, ("shooter", "target", "weapon"))
 
@@ -166,8 +168,8 @@ class Damage(_Ruling):
     name = "damage"
     action_key = "damage"
     role = "target"
-    label = "Damage"
-    help = "Damage by hand (a blast, a trap, the GM's call): AP first, then HP (§3.13)."
+    label = N_("Damage by hand")
+    help = N_("Damage by hand (a blast, a trap, the GM's call): AP first, then HP (§3.13).")
     passed = ("amount", "kinetic", "bypass_armour", "cause")
     input_schema = schema({"unit": KEY, "amount": {"type": "integer", "minimum": 0, "maximum": 99},
                            "kinetic": {"type": "boolean"}, "bypass_armour": {"type": "boolean"},
@@ -177,8 +179,8 @@ class Damage(_Ruling):
 class Fall(_Ruling):
     name = "fall"
     action_key = "fall"
-    label = "Fall"
-    help = "A fall over DX/2 cm: damage and a TN test against Stunned (§3.15)."
+    label = N_("Fall")
+    help = N_("A fall over DX/2 cm: damage and a TN test against Stunned (§3.15).")
     passed = ("height_cm",)
     input_schema = schema({"unit": KEY, "height_cm": {"type": "integer", "minimum": 0, "maximum": 200}},
                           ("unit", "height_cm"))  # fmt: skip
@@ -187,15 +189,15 @@ class Fall(_Ruling):
 class FearTest(_Ruling):
     name = "fear_test"
     action_key = "fear_test"
-    label = "Fear test"
-    help = "The GM calls a Fear test: WL or a friend's LD; a failure makes the model afraid (§3.16)."
+    label = N_("Fear test")
+    help = N_("The GM calls a Fear test: WL or a friend's LD; a failure makes the model afraid (§3.16).")
     input_schema = schema({"unit": KEY}, ("unit",))
 
 
 class SetStatus(Command):
     name = "set_status"
-    label = "Status by hand"
-    help = "Give or take a status by hand (water on a burning agent, the GM's ruling)."
+    label = N_("Status by hand")
+    help = N_("Give or take a status by hand (water on a burning agent, the GM's ruling).")
     free = True
     input_schema = schema({"unit": KEY, "status": {"enum": list(STATUS_NAMES)}, "on": {"type": "boolean"},
                            "turns": {"type": ["integer", "null"], "minimum": 0, "maximum": 99},
@@ -229,8 +231,8 @@ class SetStatus(Command):
 
 class Adjust(Command):
     name = "adjust"
-    label = "HP and AP by hand"
-    help = "Set HP or AP by hand (armour repaired in battle, a correction); the wound state follows (§3.13)."
+    label = N_("HP and AP by hand")
+    help = N_("Set HP or AP by hand (armour repaired in battle, a correction); the wound state follows (§3.13).")
     free = True
     input_schema = schema({"unit": KEY, "hp": {"type": "integer", "minimum": -60, "maximum": 40},
                            "ap": {"type": "integer", "minimum": 0, "maximum": 40}}, ("unit",))  # fmt: skip
@@ -269,8 +271,8 @@ class Adjust(Command):
 
 class EndGame(Command):
     name = "end_game"
-    label = "End the scenario"
-    help = "The book has no victory conditions (they belong to the scenario): the table ends the game."
+    label = N_("End the scenario")
+    help = N_("The book has no victory conditions (they belong to the scenario): the table ends the game.")
     free = True
     input_schema = schema({"winner": {"type": ["integer", "null"], "minimum": 0, "maximum": 9},
                            "note": {"type": "string", "maxLength": 300}})  # fmt: skip

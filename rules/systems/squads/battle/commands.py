@@ -65,8 +65,8 @@ def enemy_of(ctx: CommandContext, unit, key, field: str = "target"):
 
 class StartTurn(Command):
     name = "start_turn"
-    label = "Start the turn"
-    help = "Each player rolls d6 + scenario modifiers, ties re-rolled (L12); ongoing melees are fought first (L42)."
+    label = N_("Start the turn")
+    help = N_("Each player rolls d6 + scenario modifiers, ties re-rolled (L12); ongoing melees are fought first (L42).")
     input_schema = {
         "type": "object",
         "additionalProperties": False,
@@ -94,8 +94,8 @@ class StartTurn(Command):
 
 class Activate(Command):
     name = "activate"
-    label = "Activate a unit"
-    help = "d6 against the unit's «Активация» with its modifiers (§3.2); a failure passes the initiative."
+    label = N_("Activate a unit")
+    help = N_("d6 against the unit's «Активация» with its modifiers (§3.2); a failure passes the initiative.")
     input_schema = {
         "type": "object",
         "additionalProperties": False,
@@ -140,8 +140,8 @@ class Activate(Command):
 
 class Act(Command):
     name = "act"
-    label = "Declare the action"
-    help = "One of the seven actions (§3.3), or a vehicle's move (L77)."
+    label = N_("Declare the action")
+    help = N_("One of the seven actions (§3.3), or a vehicle's move (L77).")
     input_schema = {
         "type": "object",
         "additionalProperties": False,
@@ -226,8 +226,8 @@ def shot_event(ctx, shooter, target, outcome, *, reaction: bool) -> NewEvent:
 
 class Shoot(Command):
     name = "shoot"
-    label = "Shoot"
-    help = "Every figure that can fire at the target from that distance (§3.5); its owner then splits the hits."
+    label = N_("Shoot")
+    help = N_("Every figure that can fire at the target from that distance (§3.5); its owner then splits the hits.")
     input_schema = {
         "type": "object",
         "additionalProperties": False,
@@ -246,8 +246,8 @@ class Shoot(Command):
 
 class React(Command):
     name = "react"
-    label = "On Guard: fire"
-    help = "A unit On Guard fires once a turn at an enemy unit that acts within its reach (L21, §5 B13)."
+    label = N_("On Guard: fire")
+    help = N_("A unit On Guard fires once a turn at an enemy unit that acts within its reach (L21, §5 B13).")
     input_schema = {
         "type": "object",
         "additionalProperties": False,
@@ -287,8 +287,8 @@ class React(Command):
 
 class SplitHits(Command):
     name = "split_hits"
-    label = "Split the unsaved hits"
-    help = "Suppressed figures (up to the training limit) and casualties; none is both (L28, L31)."
+    label = N_("Split the unsaved hits")
+    help = N_("Suppressed figures (up to the training limit) and casualties; none is both (L28, L31).")
     input_schema = {
         "type": "object",
         "additionalProperties": False,
@@ -353,8 +353,8 @@ class SplitHits(Command):
 
 class Done(Command):
     name = "done"
-    label = "End the activation"
-    help = "The acting unit has moved (and fired, or not): the next unit may try."
+    label = N_("End the unit's activation")
+    help = N_("The acting unit has moved (and fired, or not): the next unit may try.")
     input_schema = {"type": "object", "additionalProperties": False, "required": ["unit"], "properties": {"unit": UNIT}}
 
     def handle(self, ctx, inputs):
@@ -364,8 +364,8 @@ class Done(Command):
 
 class LoseWeapon(Command):
     name = "lose_weapon"
-    label = "Choose the weapon lost"
-    help = "«Уничтожено оружие (по выбору хозяина)»: the vehicle's owner picks it (L87)."
+    label = N_("Choose the weapon lost")
+    help = N_("«Уничтожено оружие (по выбору хозяина)»: the vehicle's owner picks it (L87).")
     input_schema = {
         "type": "object",
         "additionalProperties": False,
@@ -392,8 +392,8 @@ class LoseWeapon(Command):
 
 class EndGame(Command):
     name = "end"
-    label = "End the battle"
-    help = "The book has no victory conditions: the players end the battle and say who won (or nobody)."
+    label = N_("End the battle")
+    help = N_("The book has no victory conditions: the players end the battle and say who won (or nobody).")
     free = True
     input_schema = {
         "type": "object",

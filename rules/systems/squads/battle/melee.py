@@ -4,7 +4,7 @@ withdrawal that replaces a locked unit's activation."""
 from __future__ import annotations
 
 from rules.contract import Command, GameConflict, NewEvent, RuleInputError
-from rules.i18n import _
+from rules.i18n import N_, _
 from rules.systems.squads.battle import units as U
 from rules.systems.squads.battle.commands import UNIT, acting_unit, enemy_of, require_playing, run, show
 from rules.systems.squads.battle.units import system_settings
@@ -53,8 +53,8 @@ def fight(ctx, attacker, defender, round_: int, in_reach: dict, cleared: list[st
 
 class Assault(Command):
     name = "assault"
-    label = "Assault"
-    help = "After an Assault move: both sides roll a die per figure in reach, at once (L42)."
+    label = N_("Assault")
+    help = N_("After an Assault move: both sides roll a die per figure in reach, at once (L42).")
     input_schema = {
         "type": "object",
         "additionalProperties": False,
@@ -80,8 +80,8 @@ class Assault(Command):
 
 class MeleeRound(Command):
     name = "melee_round"
-    label = "Fight the melee"
-    help = "«Бой продолжается в начале каждого следующего хода» (L42): each melee fights a round."
+    label = N_("Fight the melee")
+    help = N_("«Бой продолжается в начале каждого следующего хода» (L42): each melee fights a round.")
     input_schema = {
         "type": "object",
         "additionalProperties": False,
@@ -102,8 +102,10 @@ class MeleeRound(Command):
 
 class Withdraw(Command):
     name = "withdraw"
-    label = "Withdraw from melee"
-    help = "Replaces a locked unit's activation: pass an activation roll, move d6\" away; the enemy may follow (L42)."
+    label = N_("Withdraw from melee")
+    help = N_(
+        "Replaces a locked unit's activation: pass an activation roll, move d6\" away; the enemy may follow (L42)."
+    )
     input_schema = {
         "type": "object",
         "additionalProperties": False,

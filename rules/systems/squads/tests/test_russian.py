@@ -243,3 +243,22 @@ def test_the_odds_pages_input_errors_are_in_the_readers_language():
         with translation.override(language), pytest.raises(RuleInputError) as refused:
             Initiative().odds(inputs, {})
         assert refused.value.errors == {"players": expected}
+
+
+def test_the_russian_log_names_units_and_sides_without_declining_them():
+    """A unit's or side's name is what the roster calls it: a Russian line never puts it where Russian grammar would
+    decline it («стреляет по Штурмовики»); it follows a noun in quotes instead («по цели «Штурмовики»»)."""
+    t = Table(SYSTEM, rosters=[ARMY.example_roster(PACK["profiles"], s) for s in (0, 1)])
+    for side, name, inputs, dice in SYSTEM.battle.example_script(t.state):
+        t.command(side, name, inputs, dice=dice)
+    t.command(0, "end", {"winner": 0})
+    units = {k: u.name for k, u in t.state.units.items()}
+    names = {"units": units, "sides": {0: "Красные", 1: "Синие"}}
+    with translation.override("ru"):
+        lines = [SYSTEM.battle.describe_event(_event(e), names) for e in t.active()]
+    assert lines[0] == "Ход 1: инициатива у стороны «Красные»."
+    assert lines[-1] == "Бой окончен: победила сторона «Красные»."
+    shots = [line for line in lines if " по цели «" in line]
+    assert len(shots) >= 2 and any("реагирует огнём по цели «" in line for line in shots)
+    for line in lines:  # no name straight after a preposition
+        assert not re.search(r"\b(по|у|против) (?!цели|стороны|отряду)\S", line), line

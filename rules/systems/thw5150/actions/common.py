@@ -41,6 +41,10 @@ MEMBER_BASE = {
 HERO_CHOICE = {**LEVEL, "description": "The result a Hero chooses (passed by 2, 1 or 0), where he may choose"}
 
 
+def gone_takes_no_test(condition: str) -> str:
+    return tr("A figure that is {condition} takes no test.").format(condition=words.outcome(condition))
+
+
 def err(field: str, message: str) -> RuleInputError:
     return RuleInputError({field: message})
 
@@ -134,15 +138,17 @@ def roll_group_test(spec: TestSpec, members: list[dict], settings: dict, dice, *
     became_hero, hero_chose}; info {group_dice, leader_die}."""
     who = readers(members, settings)
     if not who:
-        raise err("members", "Nobody in the group takes this test: mark at least one figure with tests = true.")
+        raise err("members", tr("Nobody in the group takes this test: mark at least one figure with tests = true."))
     own = settings.get("leader_dice") == "own_three_dice"
     counts = {i: dice_count(members[i], spec) for i in who}
     own_leaders = [i for i in who if own and members[i].get("leader") and spec.leader_three]
     shared_n = max((n for i, n in counts.items() if i not in own_leaders), default=0)
-    group_dice = dice.roll_many(shared_n, 6, f"{spec.word}: group die") if shared_n else []
-    own_dice = {i: dice.roll_many(counts[i], 6, f"{spec.word}: Leader's own die") for i in own_leaders}
+    word = tr(spec.word)
+    group_dice = dice.roll_many(shared_n, 6, tr("{table}: group die").format(table=word)) if shared_n else []
+    own_dice = {i: dice.roll_many(counts[i], 6, tr("{table}: Leader's own die").format(table=word))
+                for i in own_leaders}  # fmt: skip
     ld_rep = leader_die_rep(spec, members, use_leader_die)
-    ld_roll = dice.roll(6, f"Leader Die (Rep {ld_rep})") if ld_rep is not None else None
+    ld_roll = dice.roll(6, tr("Leader Die (Rep {rep})").format(rep=ld_rep)) if ld_rep is not None else None
     ld_pass = ld_roll is not None and ld_roll <= ld_rep
     rows = []
     for i in who:
@@ -170,7 +176,7 @@ def read_result(spec: TestSpec, m: dict, settings: dict, read: list[int], ld_pas
         chose = level = m["hero_choice"]
     return {
         "index": index,
-        "name": m.get("name", f"figure {index + 1}"),
+        "name": m.get("name") or figure_name(index),
         "rep": m["rep"],
         "dice": list(read),
         "passes": core.passes(read, m["rep"]),
@@ -223,6 +229,11 @@ def hero_effects(rows: list[dict], members: list[dict]) -> list[dict]:
         for r in rows
         if r["became_hero"]
     ]
+
+
+def figure_name(index: int) -> str:
+    """An unnamed figure, in the reader's language."""
+    return tr("figure #{n}").format(n=index + 1)
 
 
 def dice_text(values: list[int]) -> str:
@@ -334,12 +345,12 @@ class GroupTestAction(ThwAction):
     def check(self, inputs: dict, settings: dict) -> dict:
         members = inputs["members"]
         if sum(1 for m in members if m.get("leader")) > 1:
-            raise err("members", "A group has one real Leader: mark only one figure as leader.")
+            raise err("members", tr("A group has one real Leader: mark only one figure as leader."))
         for i, m in enumerate(members):
             if m.get("condition") in (core.OUT_OF_FIGHT, core.DEAD, core.CAPTURED, core.REMOVED):
-                raise err(f"members.{i}.condition", f"A figure that is {m['condition']} takes no test.")
+                raise err(f"members.{i}.condition", gone_takes_no_test(m["condition"]))
         if not readers(members, settings):
-            raise err("members", "Nobody in the group takes this test: mark at least one figure with tests = true.")
+            raise err("members", tr("Nobody in the group takes this test: mark at least one figure with tests = true."))
         return self.check_more(inputs, settings)
 
     def check_more(self, inputs: dict, settings: dict) -> dict:
@@ -358,7 +369,7 @@ class GroupTestAction(ThwAction):
         members = clean["members"]
         spec = self.spec_for(clean)
         rows, info = roll_group_test(spec, members, settings, dice, use_leader_die=clean.get("use_leader_die", True))
-        steps = [tr("«{table}»: group dice {dice}.").format(table=spec.word, dice=dice_text(info["group_dice"]))]
+        steps = [tr("{table}: group dice {dice}.").format(table=tr(spec.word), dice=dice_text(info["group_dice"]))]
         if info.get("leader_die"):
             ld = info["leader_die"]
             text = "Leader Die {roll} against Rep {rep}: passed." if ld["passed"] else (
@@ -403,7 +414,7 @@ class GroupTestAction(ThwAction):
             out.append(
                 {
                     "index": i,
-                    "name": m.get("name", f"figure {i + 1}"),
+                    "name": m.get("name") or figure_name(i),
                     "level": {str(k): _p(v) for k, v in dist.items()},
                     "outcomes": {k: _p(v) for k, v in sorted(outcomes.items())},
                     "p_becomes_hero": _p(p_hero),

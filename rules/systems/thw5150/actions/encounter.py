@@ -7,7 +7,9 @@ from fractions import Fraction
 from itertools import product
 
 from rules.contract import prob
-from rules.systems.thw5150 import core
+from rules.i18n import N_
+from rules.i18n import _ as tr
+from rules.systems.thw5150 import core, words
 from rules.systems.thw5150.actions.common import REP, ThwAction, dice_text, err
 
 AWARENESS_MODIFIERS = {"shots_fired": 2, "at_war": 1, "police_containment": 1, "safe_area": -1}  # L1725–1733
@@ -43,10 +45,12 @@ class Contact(ThwAction):
     }
 
     def resolve_clean(self, clean, settings, dice):
-        rolled = dice.roll_many(2, 6, "«КОНТАКТ» die")
+        rolled = dice.roll_many(2, 6, N_("«КОНТАКТ» die"))
         level = core.pass_level(rolled, clean["rating"])
-        steps = [f"{dice_text(rolled)} against КСВ {clean['rating']}: pass {level}."]
-        return self.outcome(CONTACT[level], {"level": level, "outcome": CONTACT[level]}, [], steps)
+        steps = [tr("{dice} against КСВ {rating}: passed by {level}.").format(dice=dice_text(rolled),
+                                                                          rating=clean["rating"], level=level)]  # fmt: skip
+        text = words.say(N_("{outcome}."), outcome=words.code(CONTACT[level]))
+        return self.outcome(words.render(text), {"level": level, "outcome": CONTACT[level], "text": text}, [], steps)
 
     def odds_clean(self, clean, settings):
         dist = _levels(2, clean["rating"])
@@ -78,7 +82,9 @@ class Awareness(ThwAction):
     def check(self, inputs, settings):
         if settings.get("awareness_leader") == "contacting_group":
             if "contacting_leader_rep" not in inputs:
-                raise err("contacting_leader_rep", "Under this setting your own Leader takes the test: give his Rep.")
+                raise err(
+                    "contacting_leader_rep", tr("Under this setting your own Leader takes the test: give his Rep.")
+                )
             base = inputs["contacting_leader_rep"]
         else:
             base = inputs["contacted_leader_rep"]
@@ -86,15 +92,18 @@ class Awareness(ThwAction):
         return {**inputs, "target": target}
 
     def resolve_clean(self, clean, settings, dice):
-        rolled = dice.roll_many(2, 6, "«УРОВЕНЬ ОСВЕДОМЛЕННОСТИ» die")
+        rolled = dice.roll_many(2, 6, N_("«УРОВЕНЬ ОСВЕДОМЛЕННОСТИ» die"))
         level = core.pass_level(rolled, clean["target"])
-        steps = [f"{dice_text(rolled)} against {clean['target']}: pass {level}."]
+        steps = [tr("{dice} against {target}: passed by {level}.").format(dice=dice_text(rolled), target=clean["target"],
+                                                                      level=level)]  # fmt: skip
         result = {"target": clean["target"], "level": level, "outcome": AWARENESS[level]}
         if level == 0:
-            facing = [dice.roll(6, f"facing die (enemy figure {i + 1})") for i in range(clean.get("enemy_figures", 0))]
+            facing = [dice.roll(6, tr("facing die (enemy figure {n})").format(n=i + 1))
+                      for i in range(clean.get("enemy_figures", 0))]  # fmt: skip
             result["facing_you"] = [i for i, r in enumerate(facing) if r <= 3]
-            steps.append(f"Facing dice {dice_text(facing)}: 1–3 face your group, 4–6 face away.")
-        return self.outcome(AWARENESS[level], result, [], steps)
+            steps.append(tr("Facing dice {dice}: 1–3 face your group, 4–6 face away.").format(dice=dice_text(facing)))
+        result["text"] = words.say(N_("{outcome}."), outcome=words.code(AWARENESS[level]))
+        return self.outcome(words.render(result["text"]), result, [], steps)
 
     def odds_clean(self, clean, settings):
         dist = _levels(2, clean["target"])
@@ -111,9 +120,11 @@ class River(ThwAction):
     RESULTS = {1: "bridge", 2: "half_fordable", 3: "half_fordable"}
 
     def resolve_clean(self, clean, settings, dice):
-        r = dice.roll(6, "river die")
+        r = dice.roll(6, tr("river die"))
         out = self.RESULTS.get(r, "fordable")
-        return self.outcome(out, {"roll": r, "outcome": out}, [], [f"River die {r}: {out}."])
+        text = words.say(N_("{outcome}."), outcome=words.code(out))
+        step = tr("River die {die}: {outcome}.").format(die=r, outcome=words.outcome(out))
+        return self.outcome(words.render(text), {"roll": r, "outcome": out, "text": text}, [], [step])
 
     def odds_clean(self, clean, settings):
         return {"bridge": prob(Fraction(1, 6)), "half_fordable": prob(Fraction(1, 3)), "fordable": prob(Fraction(1, 2))}
@@ -127,9 +138,11 @@ class ZoneCollapse(ThwAction):
     input_schema = {"type": "object", "additionalProperties": False, "properties": {}}
 
     def resolve_clean(self, clean, settings, dice):
-        r = dice.roll(6, "collapse die")
+        r = dice.roll(6, tr("collapse die"))
         out = "collapses" if r <= 4 else "stands"
-        return self.outcome(out, {"roll": r, "outcome": out}, [], [f"Collapse die {r}: the upper zone {out}."])
+        text = words.say(N_("{outcome}."), outcome=words.code(out))
+        step = tr("Collapse die {die}: {outcome}.").format(die=r, outcome=words.outcome(out))
+        return self.outcome(words.render(text), {"roll": r, "outcome": out, "text": text}, [], [step])
 
     def odds_clean(self, clean, settings):
         return {"collapses": prob(Fraction(2, 3)), "stands": prob(Fraction(1, 3))}

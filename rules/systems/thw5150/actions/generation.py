@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from rules.contract import prob
-from rules.systems.thw5150 import random_normal
-from rules.systems.thw5150.actions.common import ThwAction
+from rules.i18n import N_
+from rules.i18n import _ as tr
+from rules.systems.thw5150 import random_normal, words
+from rules.systems.thw5150.actions.common import ThwAction, dice_text
 
 
 class RandomNormal(ThwAction):
@@ -27,14 +29,19 @@ class RandomNormal(ThwAction):
         figure.pop("dice")
         rolls = figure["rolls"]
         steps = [
-            f"Rep die {rolls['rep']}: У{figure['rep']}.",
-            f"Weapon dice {rolls['weapon']} + {figure['modifier']}: {figure['weapon_name']} "
-            f"(laser check {rolls['laser_check']}).",
-            f"Armour dice {rolls['armour']} + {figure['modifier']}"
-            + (f", special {rolls['special_armour']}" if rolls["special_armour"] else "")
-            + f": {figure['armour_name']}.",
-        ]
-        summary = f"У{figure['rep']}, {figure['weapon_name']}, {figure['armour_name']}: {figure['cost']} points."
+            tr("Rep die {die}: У{rep}.").format(die=rolls["rep"], rep=figure["rep"]),
+            tr("Weapon dice {dice} + {modifier}: {weapon} (laser check {laser}).").format(
+                dice=dice_text(rolls["weapon"]), modifier=figure["modifier"], weapon=figure["weapon_name"],
+                laser=dice_text(rolls["laser_check"])),
+            (tr("Armour dice {dice} + {modifier}, special {special}: {armour}.") if rolls["special_armour"] else
+             tr("Armour dice {dice} + {modifier}: {armour}.")).format(
+                dice=dice_text(rolls["armour"]), modifier=figure["modifier"], armour=figure["armour_name"],
+                special=dice_text(rolls["special_armour"] or [])),
+        ]  # fmt: skip
+        text = words.say(N_("У{rep}, {weapon}, {armour}: {cost} points."), rep=figure["rep"],
+                         weapon=figure["weapon_name"], armour=figure["armour_name"], cost=figure["cost"])  # fmt: skip
+        figure["text"] = text
+        summary = words.render(text)
         effects = [{"kind": "random_normal", "figure": {k: figure[k] for k in ("rep", "weapon", "armour", "cost")}}]
         return self.outcome(summary, figure, effects, steps)
 

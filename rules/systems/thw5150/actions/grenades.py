@@ -12,7 +12,9 @@ from __future__ import annotations
 from fractions import Fraction
 
 from rules.contract import prob
-from rules.systems.thw5150 import core, equipment
+from rules.i18n import N_
+from rules.i18n import _ as tr
+from rules.systems.thw5150 import core, equipment, words
 from rules.systems.thw5150.actions.common import (
     REF,
     TestSpec,
@@ -87,8 +89,15 @@ class _GrenadeBase(ThwAction):
     def check(self, inputs, settings):
         t = inputs["thrower"]
         if settings.get("grenade_preparation") and not t.get("grenade_ready"):
-            raise err("thrower.grenade_ready", "Under this setting a grenade is readied by a whole turn stationary.")
+            raise err(
+                "thrower.grenade_ready", tr("Under this setting a grenade is readied by a whole turn stationary.")
+            )
         return inputs
+
+    def _done(self, text: dict, result: dict, effects: list, steps: list):
+        """The outcome with its summary kept as msgid + parameters in the result (events store the result)."""
+        result["text"] = text
+        return self.outcome(words.render(text), result, effects, steps)
 
     def _blast(self, dice, total, figures, role, settings, steps, effects, *, point_cover=None):
         """The hit total read against every figure under the template; returns whether any was hit."""
@@ -96,7 +105,7 @@ class _GrenadeBase(ThwAction):
         rows, any_hit = [], False
         for i in under_template(figures, settings):
             f = figures[i]
-            who = f.get("name") or f"{role} {i + 1}"
+            who = f.get("name") or tr("figure #{n}").format(n=i + 1)
             if not blast_hits(total, f, i + 1, settings, point_cover=point_cover):
                 rows.append({"name": who, "hit": False, "result": core.NO_DAMAGE})
                 if settings.get("grenade_miss_received_fire"):
@@ -122,12 +131,13 @@ class _GrenadeBase(ThwAction):
         around = clean.get("around_thrower") or [clean["thrower"]]
         rows = []
         for i, f in enumerate(around):
-            who = f.get("name") or f"figure {i + 1}"
+            who = f.get("name") or tr("figure #{n}").format(n=i + 1)
             if "rep" not in f:
-                raise err(f"around_thrower.{i}.rep", "Each figure at the thrower's feet tests against its Rep.")
-            r = dice.roll(6, f"blast at feet die ({who})")
+                raise err(f"around_thrower.{i}.rep", tr("Each figure at the thrower's feet tests against its Rep."))
+            r = dice.roll(6, tr("blast at feet die ({who})").format(who=who))
             if r <= f["rep"]:
-                steps.append(f"{who}: {r} against Rep {f['rep']}: goes prone and ducks back, no fragments.")
+                steps.append(tr("{who}: {die} against Rep {rep}: goes prone and ducks back, no fragments.").format(
+                    who=who, die=r, rep=f["rep"]))  # fmt: skip
                 rows.append({"name": who, "roll": r, "result": DUCKED})
                 effects.append({"kind": "prone", "role": f"around_thrower.{i}", "value": True, **echo(f)})
                 effects.append({"kind": "condition", "role": f"around_thrower.{i}", "value": core.DUCK_BACK, **echo(f)})
@@ -156,7 +166,7 @@ class _GrenadeBase(ThwAction):
         around = clean.get("around_thrower") or [clean["thrower"]]
         for i, f in enumerate(around):
             if "rep" not in f:
-                raise err(f"around_thrower.{i}.rep", "Each figure at the thrower's feet tests against its Rep.")
+                raise err(f"around_thrower.{i}.rep", tr("Each figure at the thrower's feet tests against its Rep."))
             ok = Fraction(min(f["rep"], 6), 6)
             acc[i][DUCKED] = acc[i].get(DUCKED, Fraction(0)) + weight * ok
             for s, p in hit_damage_distribution(*self._cell(f, settings)).items():
@@ -168,7 +178,12 @@ class _GrenadeBase(ThwAction):
         for i, (f, a) in enumerate(zip(figures, acc, strict=True)):
             a = dict(a)
             a[core.NO_DAMAGE] = a.get(core.NO_DAMAGE, Fraction(0)) + 1 - sum(a.values())  # untouched paths
-            out.append({"name": f.get("name", f"figure {i + 1}"), **{f"p_{k}": prob(v) for k, v in sorted(a.items())}})
+            out.append(
+                {
+                    "name": f.get("name") or tr("figure #{n}").format(n=i + 1),
+                    **{f"p_{k}": prob(v) for k, v in sorted(a.items())},
+                }
+            )
         return out
 
 
@@ -200,41 +215,46 @@ class Grenade(_GrenadeBase):
     def resolve_clean(self, clean, settings, dice):
         t = clean["thrower"]
         steps, effects = [], []
-        d = dice.roll(6, "grenade hit die")
+        d = dice.roll(6, tr("grenade hit die"))
         total = d + t["rep"]
-        steps.append(f"Hit die {d} + Rep {t['rep']} = {total}.")
+        steps.append(tr("Hit die {die} + Rep {rep} = {total}.").format(die=d, rep=t["rep"], total=total))
         blast, any_hit = self._blast(dice, total, clean["blast"], "blast", settings, steps, effects)
         result = {"hit_total": total, "blast": blast, "missed": False}
         if not clean["blast"]:
             any_hit = core.hit(total, cover=False, concealed=False, prone=False, fast=False, two_gun=False, index=1)[0]
         if any_hit:
-            return self.outcome(f"Hit total {total}.", result, effects, steps)
+            return self._done(words.say(N_("Hit total {total}."), total=total), result, effects, steps)
         result["missed"] = True
         if clean.get("launcher"):
-            steps.append("A launcher's miss explodes harmlessly; the target still counts as outgunned (L840–843).")
-            return self.outcome(f"Missed ({total}): harmless, the target is outgunned.", result, effects, steps)
+            steps.append(tr("A launcher's miss explodes harmlessly; the target still counts as outgunned (L840–843)."))
+            text = words.say(N_("Missed ({total}): harmless, the target is outgunned."), total=total)
+            return self._done(text, result, effects, steps)
         spec = where_spec(settings)
-        row = read_result(spec, t, settings, dice.roll_many(spec.dice, 6, f"{spec.word} die"), False, 0)
+        row = read_result(spec, t, settings, dice.roll_many(spec.dice, 6, tr("{table} die").format(table=spec.word)),
+                          False, 0)  # fmt: skip
         result["where_is_the_grenade"] = row
         if row["became_hero"]:
             effects.append({"kind": "hero", "role": "thrower", "value": True, **echo(t)})
-        steps.append(f"{spec.word}: {dice_text(row['dice'])} against Rep {t['rep']}: pass {row['level']}.")
+        steps.append(tr("{table}: {dice} against Rep {rep}: passed by {level}.").format(
+            table=spec.word, dice=dice_text(row["dice"]), rep=t["rep"], level=row["level"]))  # fmt: skip
         if row["level"] == 2:
-            summary = "Missed: the grenade explodes harmlessly."
+            text = words.say(N_("Missed: the grenade explodes harmlessly."))
         elif row["level"] == 1:
             if clean.get("intermediate"):
-                d2 = dice.roll(6, "«Берегись!» hit die")
+                d2 = dice.roll(6, tr("«Берегись!» hit die"))
                 again = d2 + t["rep"]
-                steps.append(f"«Берегись!» new hit die {d2}: total {again} against the intermediate group.")
+                steps.append(tr("«Берегись!» new hit die {die}: total {total} against the intermediate group.").format(
+                    die=d2, total=again))  # fmt: skip
                 result["intermediate"], _ = self._blast(dice, again, clean["intermediate"], "intermediate", settings,
                                                         steps, effects)  # fmt: skip
-                summary = f"«Берегись!»: it lands in the intermediate group (total {again})."
+                text = words.say(N_("«Берегись!»: it lands in the intermediate group (total {total})."), total=again)
             else:
-                summary = "«Берегись!»: choose the nearest group on the line of the throw and roll to hit it again."
+                text = words.say(N_("«Берегись!»: choose the nearest group on the line of the throw and roll to hit it "
+                                    "again."))  # fmt: skip
         else:
             result["at_feet"] = self._at_feet(dice, clean, settings, steps, effects)
-            summary = "«Взрыв под ногами!»: the grenade drops at the thrower's feet."
-        return self.outcome(summary, result, effects, steps)
+            text = words.say(N_("«Взрыв под ногами!»: the grenade drops at the thrower's feet."))
+        return self._done(text, result, effects, steps)
 
     def odds_clean(self, clean, settings):
         t = clean["thrower"]
@@ -291,25 +311,27 @@ class BombsAway(_GrenadeBase):
     def resolve_clean(self, clean, settings, dice):
         t = clean["thrower"]
         steps, effects = [], []
-        row = read_result(BOMBS, t, settings, dice.roll_many(2, 6, f"{BOMBS.word} die"), False, 0)
+        row = read_result(BOMBS, t, settings, dice.roll_many(2, 6, tr("{table} die").format(table=BOMBS.word)),
+                          False, 0)  # fmt: skip
         if row["became_hero"]:
             effects.append({"kind": "hero", "role": "thrower", "value": True, **echo(t)})
-        steps.append(f"{BOMBS.word}: {dice_text(row['dice'])} against Rep {t['rep']}: pass {row['level']}.")
+        steps.append(tr("{table}: {dice} against Rep {rep}: passed by {level}.").format(
+            table=BOMBS.word, dice=dice_text(row["dice"]), rep=t["rep"], level=row["level"]))  # fmt: skip
         result = {"bombs_away": row}
         if row["level"] == 0:
             result["at_feet"] = self._at_feet(dice, clean, settings, steps, effects)
-            return self.outcome("«Взрыв под ногами!»", result, effects, steps)
-        d = dice.roll(6, "grenade hit die")
+            return self._done(words.say("«Взрыв под ногами!»"), result, effects, steps)
+        d = dice.roll(6, tr("grenade hit die"))
         total = d + t["rep"]
         point_cover = row["level"] == 1
-        steps.append(
-            f"Hit die {d} + Rep {t['rep']} = {total}, the point {'in cover' if point_cover else 'in the open'}."
-        )
+        line = (tr("Hit die {die} + Rep {rep} = {total}, the point in cover.") if point_cover else
+                tr("Hit die {die} + Rep {rep} = {total}, the point in the open."))  # fmt: skip
+        steps.append(line.format(die=d, rep=t["rep"], total=total))
         result["hit_total"] = total
         result["blast"], _ = self._blast(dice, total, clean["blast"], "blast", settings, steps, effects,
                                          point_cover=point_cover)  # fmt: skip
         word = "«Частичная удача!»" if point_cover else "«Удача!»"
-        return self.outcome(f"{word} Hit total {total}.", result, effects, steps)
+        return self._done(words.say(N_("{word} Hit total {total}."), word=word, total=total), result, effects, steps)
 
     def odds_clean(self, clean, settings):
         t = clean["thrower"]

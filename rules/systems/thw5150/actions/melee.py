@@ -13,7 +13,9 @@ from fractions import Fraction
 from itertools import product
 
 from rules.contract import prob
-from rules.systems.thw5150 import core, equipment
+from rules.i18n import N_
+from rules.i18n import _ as tr
+from rules.systems.thw5150 import core, equipment, words
 from rules.systems.thw5150.actions.common import REF, ThwAction, dice_text, echo, err
 
 BOOL = {"type": "boolean"}
@@ -116,7 +118,7 @@ class Melee(ThwAction):
         opponents = [_clean_fighter(o, f"opponents.{i}", settings) for i, o in enumerate(inputs["opponents"])]
         for field, f in (("fighter", fighter), *((f"opponents.{i}", o) for i, o in enumerate(opponents))):
             if f.get("condition") == core.HUNKER_DOWN:
-                raise err(f"{field}.condition", "A hunkered-down figure takes no action (L995–997).")
+                raise err(f"{field}.condition", tr("A hunkered-down figure takes no action (L995–997)."))
         n = len(opponents)
         pairs = []
         for i, o in enumerate(opponents):
@@ -128,45 +130,49 @@ class Melee(ThwAction):
             }
             for field, key in (("fighter.weapon", "fighter_impact"), (f"opponents.{i}.weapon", "opponent_impact")):
                 if pair[key] == equipment.SPECIAL:  # the melee table has no «Спец.» (§2.7)
-                    raise err(field, "«Спец.» is a ranged armour rule: a melee Impact is a number or «НЭ».")
+                    raise err(field, tr("«Спец.» is a ranged armour rule: a melee Impact is a number or «НЭ»."))
             pairs.append(pair)
         return {"fighter": fighter, "opponents": opponents, "pairs": pairs}
 
     def _damage(self, dice, cell, winner: str, loser: str, settings, steps) -> str:
         if cell == equipment.NO_EFFECT:
             if not settings.get("melee_hand_of_fate"):
-                steps.append(f"{winner}'s weapon has «НЭ» against {loser}'s armour: no damage.")
+                steps.append(tr("{winner}'s weapon has «НЭ» against {loser}'s armour: no damage.").format(
+                    winner=winner, loser=loser))  # fmt: skip
                 return core.NO_DAMAGE
-            a, b = dice.roll(6, f"Hand of Fate die 1 ({loser})"), dice.roll(6, f"Hand of Fate die 2 ({loser})")
+            a = dice.roll(6, tr("Hand of Fate die {i} ({who})").format(i=1, who=loser))
+            b = dice.roll(6, tr("Hand of Fate die {i} ({who})").format(i=2, who=loser))
             if not (a == 1 and b == 1):
-                steps.append(f"Hand of Fate {a} and {b}: no damage to {loser}.")
+                steps.append(tr("Hand of Fate {a} and {b}: no damage to {loser}.").format(a=a, b=b, loser=loser))
                 return core.NO_DAMAGE
             cell = 1
-        roll = dice.roll(6, f"melee damage die ({loser})")
+        roll = dice.roll(6, tr("melee damage die ({who})").format(who=loser))
         result = core.damage_result(roll, cell)
-        steps.append(f"«УЩЕРБ В РУКОПАШНОЙ» {roll} against Impact {cell}: {loser} {result}.")
+        steps.append(tr("«УЩЕРБ В РУКОПАШНОЙ» {die} against Impact {impact}: {name}, {result}.").format(
+            die=roll, impact=cell, name=loser, result=words.outcome(result)))  # fmt: skip
         return result
 
     def resolve_clean(self, clean, settings, dice):
         fighter, opponents = clean["fighter"], clean["opponents"]
-        fname = fighter.get("name", "fighter")
-        f_dice = dice.roll_many(fighter["dice"], 6, f"melee die ({fname})")
-        o_dice = [dice.roll_many(o["dice"], 6, f"melee die ({o.get('name', f'opponent {i + 1}')})")
+        fname = fighter.get("name") or tr("the fighter")
+        names = [o.get("name") or tr("opponent {n}").format(n=i + 1) for i, o in enumerate(opponents)]
+        f_dice = dice.roll_many(fighter["dice"], 6, tr("melee die ({who})").format(who=fname))
+        o_dice = [dice.roll_many(o["dice"], 6, tr("melee die ({who})").format(who=names[i]))
                   for i, o in enumerate(opponents)]  # fmt: skip
-        steps = [f"{fname} rolls {dice_text(f_dice)}."]
+        steps = [tr("{name} rolls {dice}.").format(name=fname, dice=dice_text(f_dice))]
         fighter_status, pairs = core.NO_DAMAGE, []
         effects = []
         for i, (o, od, pr) in enumerate(zip(opponents, o_dice, clean["pairs"], strict=True)):
-            oname = o.get("name", f"opponent {i + 1}")
+            oname = names[i]
             pa, pb = count_passes(f_dice, pr["fighter_rep"], settings), count_passes(od, pr["opponent_rep"], settings)
             diff = max(-2, min(2, pa - pb))
-            steps.append(
-                f"Against {oname}: {fname} Rep {pr['fighter_rep']} passes {pa}; {oname} rolls {dice_text(od)} at "
-                f"Rep {pr['opponent_rep']}, passes {pb}."
-            )
+            steps.append(tr("Against {opponent}: {fighter} at Rep {fighter_rep} passes {pa}; {opponent} rolls {dice} "
+                            "at Rep {opponent_rep}, passes {pb}.").format(
+                opponent=oname, fighter=fname, fighter_rep=pr["fighter_rep"], pa=pa, dice=dice_text(od),
+                opponent_rep=pr["opponent_rep"], pb=pb))  # fmt: skip
             opp_status = core.NO_DAMAGE
             if diff == 0:
-                steps.append("Equal: everyone misses, the melee continues.")
+                steps.append(tr("Equal: everyone misses, the melee continues."))
             elif abs(diff) == 1:
                 if diff > 0:
                     opp_status = self._damage(dice, pr["fighter_impact"], fname, oname, settings, steps)
@@ -175,9 +181,10 @@ class Melee(ThwAction):
                     fighter_status = core.worst(fighter_status, hit)
             else:
                 loser = oname if diff > 0 else fname
-                roll = dice.roll(6, f"won by 2 die ({loser})")
+                roll = dice.roll(6, tr("won by 2 die ({who})").format(who=loser))
                 res = core.DEAD if roll == 1 else core.OUT_OF_FIGHT
-                steps.append(f"Won by 2: 1d6 = {roll}, {loser} {res}.")
+                steps.append(tr("Won by 2: 1d6 = {die}: {name}, {result}.").format(die=roll, name=loser,
+                                                                                 result=words.outcome(res)))  # fmt: skip
                 if diff > 0:
                     opp_status = res
                 else:
@@ -194,10 +201,12 @@ class Melee(ThwAction):
             effects.append({"kind": "condition", "role": "fighter", "value": fighter_status, **echo(fighter)})
         effects.append({"kind": "first_round_flank_penalty", "role": "fighter", "value": False, **echo(fighter)})
         continues = "when one of them activates" if settings.get("melee_continues") == "on_activation" else "next turn"
-        result = {"fighter_dice": f_dice, "fighter_status": fighter_status, "pairs": pairs, "continues": continues}
-        summary = "; ".join(f"{p['opponent']}: {p['result'].replace('_', ' ')}" for p in pairs)
-        summary += f"; {fname}: {fighter_status}" if fighter_status != core.NO_DAMAGE else ""
-        return self.outcome(summary, result, effects, steps)
+        text = [words.say(N_("{name}: {result}"), name=p["opponent"], result=words.code(p["result"])) for p in pairs]
+        if fighter_status != core.NO_DAMAGE:
+            text.append(words.say(N_("{name}: {result}"), name=fname, result=words.code(fighter_status)))
+        result = {"fighter_dice": f_dice, "fighter_status": fighter_status, "pairs": pairs, "continues": continues,
+                  "text": text}  # fmt: skip
+        return self.outcome(words.render(text), result, effects, steps)
 
     def odds_clean(self, clean, settings):
         fighter, opponents = clean["fighter"], clean["opponents"]
@@ -248,7 +257,7 @@ class Melee(ThwAction):
         return {
             "pairs": [
                 {
-                    "opponent": o.get("name", f"opponent {i + 1}"),
+                    "opponent": o.get("name") or tr("opponent {n}").format(n=i + 1),
                     "fighter_rep": pr["fighter_rep"],
                     "opponent_rep": pr["opponent_rep"],
                     "result": {r: prob(v) for r, v in rows[i].items()},

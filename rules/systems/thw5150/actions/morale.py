@@ -6,7 +6,9 @@ from fractions import Fraction
 from itertools import product
 
 from rules.contract import exact, prob
-from rules.systems.thw5150 import core
+from rules.i18n import N_
+from rules.i18n import _ as tr
+from rules.systems.thw5150 import core, words
 from rules.systems.thw5150.actions.common import REF, REP, GroupTestAction, TestSpec, ThwAction, dice_text, echo, err
 
 STAY_OR_RUN = TestSpec(
@@ -38,9 +40,9 @@ class StayOrRun(GroupTestAction):
 
     def check_more(self, inputs, settings):
         if inputs["casualties"] > inputs["initial_count"]:
-            raise err("casualties", "More casualties than figures at the start.")
+            raise err("casualties", tr("More casualties than figures at the start of the battle."))
         if inputs.get("tested_at", 0) > inputs["casualties"]:
-            raise err("tested_at", "The last test cannot have been taken at more casualties than now.")
+            raise err("tested_at", tr("The last test cannot have been taken at more casualties than now."))
         return {**inputs, "loss": Fraction(inputs["casualties"], inputs["initial_count"])}
 
     def outcome_of(self, level, m, settings, clean):
@@ -96,7 +98,7 @@ class WoundRecovery(ThwAction):
     def resolve_clean(self, clean, settings, dice):
         f = clean["figure"]
         n = 3 if clean.get("medical_care") else 2
-        rolled = dice.roll_many(n, 6, "«ВОССТАНОВЛЕНИЕ ОТ РАН» die")
+        rolled = dice.roll_many(n, 6, N_("«ВОССТАНОВЛЕНИЕ ОТ РАН» die"))
         level = core.pass_level(rolled, f["rep"])
         out = core.wound_recovery_outcome(level)
         effects = []
@@ -104,8 +106,11 @@ class WoundRecovery(ThwAction):
             effects.append({"kind": "rep", "role": "figure", "change": -1, **echo(f)})
         elif level == 0:
             effects.append({"kind": "lost", "role": "figure", **echo(f)})
-        steps = [f"{dice_text(rolled)} against Rep {f['rep']}: pass {level}, {out}."]
-        return self.outcome(f"{f.get('name', 'The figure')}: {out}.", {"level": level, "outcome": out}, effects, steps)
+        steps = [tr("{dice} against Rep {rep}: passed by {level}, {outcome}.").format(
+            dice=dice_text(rolled), rep=f["rep"], level=level, outcome=words.outcome(out))]  # fmt: skip
+        text = words.say(N_("{name}: {outcome}."), name=f.get("name") or words.say(N_("The figure")),
+                         outcome=words.code(out))  # fmt: skip
+        return self.outcome(words.render(text), {"level": level, "outcome": out, "text": text}, effects, steps)
 
     def odds_clean(self, clean, settings):
         f = clean["figure"]

@@ -8,7 +8,9 @@ from fractions import Fraction
 from itertools import product
 
 from rules.contract import prob
-from rules.systems.thw5150 import core, equipment
+from rules.i18n import N_
+from rules.i18n import _ as tr
+from rules.systems.thw5150 import core, equipment, words
 from rules.systems.thw5150.actions.common import (
     REF,
     REP,
@@ -18,6 +20,8 @@ from rules.systems.thw5150.actions.common import (
     dice_text,
     echo,
     err,
+    figure_name,
+    gone_takes_no_test,
     hero_may_choose,
     hero_trigger_on,
     is_hero,
@@ -66,7 +70,7 @@ class GroupReactionTest(GroupTestAction):
         "where the table lets him. Dice: the group's, then each Leader's own 3d6 (own_three_dice), then the "
         "Leader Die."
     )
-    spec = TestSpec("group_reaction_test", "group test")
+    spec = TestSpec("group_reaction_test", N_("group test"))
     member_fields = {"covering_fire": BOOL, "sees_leader": BOOL}
     extra_properties = {
         "table": {"enum": sorted(TABLES), "description": "Which table's dice rules apply"},
@@ -99,7 +103,7 @@ class InSight(GroupTestAction):
     def check_more(self, inputs, settings):
         for i, m in enumerate(inputs["members"]):
             if m.get("hidden") and not settings.get("hidden_deployment"):
-                raise err(f"members.{i}.hidden", "Hidden figures exist only with hidden deployment (L580–589).")
+                raise err(f"members.{i}.hidden", tr("Hidden figures exist only with hidden deployment (L580–589)."))
         return inputs
 
     def outcome_of(self, level, m, settings, clean):
@@ -196,22 +200,23 @@ class ReceivedFire(GroupTestAction):
         for i in hunkered:
             m = clean["members"][i]
             outcome.result["members"].append(
-                {"index": i, "name": m.get("name", f"figure {i + 1}"), "outcome": core.RUNAWAY}
+                {"index": i, "name": m.get("name") or figure_name(i), "outcome": core.RUNAWAY}
             )
             outcome.effects.append(condition_effect(f"members.{i}", m, core.RUNAWAY))
-            outcome.steps.append(f"{m.get('name', f'figure {i + 1}')} was hunkered down and runs away (L998).")
+            outcome.steps.append(tr("{name} was hunkered down and runs away (L998).").format(
+                name=m.get("name") or figure_name(i)))  # fmt: skip
         outcome.summary = "; ".join(member_summary(r) for r in outcome.result["members"])
         return outcome
 
     def check(self, inputs, settings):
         members = inputs["members"]
         if sum(1 for m in members if m.get("leader")) > 1:
-            raise err("members", "A group has one real Leader: mark only one figure as leader.")
+            raise err("members", tr("A group has one real Leader: mark only one figure as leader."))
         for i, m in enumerate(members):
             if m.get("condition") in (core.OUT_OF_FIGHT, core.DEAD, core.CAPTURED, core.REMOVED):
-                raise err(f"members.{i}.condition", f"A figure that is {m['condition']} takes no test.")
+                raise err(f"members.{i}.condition", gone_takes_no_test(m["condition"]))
         if not any(m.get("tests", True) for m in members) and settings.get("group_test_readers") != "whole_group":
-            raise err("members", "Nobody in the group takes this test: mark at least one figure with tests = true.")
+            raise err("members", tr("Nobody in the group takes this test: mark at least one figure with tests = true."))
         return self.check_more(inputs, settings)
 
     def effects_of(self, row, m, settings, clean):
@@ -239,7 +244,7 @@ class ReceivedFire(GroupTestAction):
         )
         for i, m in enumerate(clean["members"]):
             if m.get("hunkered_fired_on"):
-                odds["members"].append({"index": i, "name": m.get("name", f"figure {i + 1}"),
+                odds["members"].append({"index": i, "name": m.get("name") or figure_name(i),
                                         "outcomes": {core.RUNAWAY: prob(1)}})  # fmt: skip
         return odds
 
@@ -320,15 +325,17 @@ class Rally(GroupTestAction):
 
     def check_more(self, inputs, settings):
         if not inputs.get("friend_within_2", True):
-            raise err("friend_within_2", "Rally needs a friendly figure in normal state within 2″ (L1010–1012).")
+            raise err("friend_within_2", tr("Rally needs a friendly figure in normal state within 2″ (L1010–1012)."))
         for i, m in enumerate(inputs["members"]):
             cond = m.get("condition", core.RUNAWAY)
             if not m.get("tests", True):
                 continue
             if cond == core.HUNKER_DOWN and settings.get("hunker_down_recovery") == "never":
-                raise err(f"members.{i}.condition", "Under these settings a hunkered-down figure cannot be rallied.")
+                raise err(
+                    f"members.{i}.condition", tr("Under these settings a hunkered-down figure cannot be rallied.")
+                )
             if cond not in (core.RUNAWAY, core.HUNKER_DOWN):
-                raise err(f"members.{i}.condition", "Only a runaway (or a hunkered-down figure, A19) takes Rally.")
+                raise err(f"members.{i}.condition", tr("Only a runaway (or a hunkered-down figure, A19) takes Rally."))
         return inputs
 
     def outcome_of(self, level, m, settings, clean):
@@ -354,7 +361,7 @@ class FastMove(GroupTestAction):
     def check_more(self, inputs, settings):
         for i, m in enumerate(inputs["members"]):
             if m.get("carrying_alone") and m.get("tests", True):
-                raise err(f"members.{i}.carrying_alone", "A figure carrying someone alone cannot move fast (L516).")
+                raise err(f"members.{i}.carrying_alone", tr("A figure carrying someone alone cannot move fast (L516)."))
         return inputs
 
     def outcome_of(self, level, m, settings, clean):
@@ -412,14 +419,15 @@ class Recovery(ThwAction):
         f = clean["figure"]
         ctx = {"duck_back": f["state"] == core.DUCK_BACK}
         n = 3 if f.get("leader") else 2
-        first = read_result(self.spec, f, settings, dice.roll_many(n, 6, "«ВОССТАНОВЛЕНИЕ» die"), False, 0, **ctx)
-        steps = [f"First roll {dice_text(first['dice'])} against Rep {f['rep']}: pass {first['level']}."]
+        first = read_result(self.spec, f, settings, dice.roll_many(n, 6, N_("«ВОССТАНОВЛЕНИЕ» die")), False, 0, **ctx)
+        steps = [tr("First roll {dice} against Rep {rep}: passed by {level}.").format(
+            dice=dice_text(first["dice"]), rep=f["rep"], level=first["level"])]  # fmt: skip
         rolls, hero = [first], first["became_hero"]
         if first["hero_chose"] is not None:
             level = self._final(first["hero_chose"])
-            steps.append(f"The Hero chooses pass {first['hero_chose']}.")
+            steps.append(tr("The Hero chooses passed by {level}.").format(level=first["hero_chose"]))
         elif first["level"] == 1:
-            again = dice.roll_many(n, 6, "«ВОССТАНОВЛЕНИЕ» re-roll die")
+            again = dice.roll_many(n, 6, N_("«ВОССТАНОВЛЕНИЕ» re-roll die"))
             second = read_result(self.spec, f, settings, again, False, 0, **ctx)
             rolls.append(second)
             hero = hero or second["became_hero"]
@@ -427,16 +435,20 @@ class Recovery(ThwAction):
                 level = self._final(second["hero_chose"])
             else:
                 level = 0 if second["level"] == 1 else second["level"]
-            note = " again: counts as pass 0" if second["level"] == 1 else ""
-            steps.append(f"Pass 1: re-roll at once {dice_text(second['dice'])}: pass {second['level']}{note}.")
+            line = (tr("Passed by 1: re-roll at once {dice}: passed by 1 again, counts as passed by 0.")
+                    if second["level"] == 1 else tr("Passed by 1: re-roll at once {dice}: passed by {level}."))  # fmt: skip
+            steps.append(line.format(dice=dice_text(second["dice"]), level=second["level"]))
         else:
             level = first["level"]
         out = core.recovery_outcome(level, f["state"])
-        steps.append(f"Result: {out}.")
+        steps.append(tr("Result: {outcome}.").format(outcome=words.outcome(out)))
         effects = [{"kind": "hero", "role": "figure", "value": True, **echo(f)}] if hero else []
         effects.append({"kind": "condition", "role": "figure", "value": core.FINE if level == 2 else out, **echo(f)})
-        result = {"state": f["state"], "rolls": rolls, "level": level, "outcome": out, "became_hero": hero}
-        return self.outcome(f"{f.get('name', 'The figure')}: {out} (pass {level}).", result, effects, steps)
+        text = words.say(N_("{name}: {outcome} (passed by {level})."), name=f.get("name") or words.say(N_("The figure")),
+                         outcome=words.code(out), level=level)  # fmt: skip
+        result = {"state": f["state"], "rolls": rolls, "level": level, "outcome": out, "became_hero": hero,
+                  "text": text}  # fmt: skip
+        return self.outcome(words.render(text), result, effects, steps)
 
     def _single(self, n: int, f: dict, settings: dict):
         """One roll: ({0,1,2}: P of a rolled level, {0,2}: P of a Hero's final choice, P(double 1s make a Hero))."""

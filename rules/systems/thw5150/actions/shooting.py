@@ -13,10 +13,10 @@ from itertools import combinations_with_replacement
 from math import factorial
 
 from rules.contract import distribution, prob
+from rules.i18n import N_, ngettext
 from rules.i18n import _ as tr
-from rules.i18n import ngettext
 from rules.systems.thw5150 import core, equipment, words
-from rules.systems.thw5150.actions.common import REF, ThwAction, echo, err
+from rules.systems.thw5150.actions.common import REF, ThwAction, dice_text, echo, err
 
 BOOL = {"type": "boolean"}
 SHOOTER = {
@@ -92,7 +92,7 @@ def shot_summary(result: dict) -> str:
 def roll_hit_damage(dice, cell, fallback, steps: list[str], who: str) -> str:
     """One hit's damage (§3.6): «Спец.» 1–3 absorbed else the ТБ value; «НЭ» needs double 1 (Impact 1)."""
     if cell == equipment.SPECIAL:
-        r = dice.roll(6, f"absorb/reflect die ({who})")
+        r = dice.roll(6, tr("absorb/reflect die ({who})").format(who=who))
         if r <= 3:
             steps.append(tr("{who}: the armour absorbs or reflects the hit ({die}).").format(who=who, die=r))
             return core.NO_DAMAGE
@@ -103,13 +103,14 @@ def roll_hit_damage(dice, cell, fallback, steps: list[str], who: str) -> str:
         )
         cell = fallback
     if cell == equipment.NO_EFFECT:
-        a, b = dice.roll(6, f"Hand of Fate die 1 ({who})"), dice.roll(6, f"Hand of Fate die 2 ({who})")
+        a = dice.roll(6, tr("Hand of Fate die {i} ({who})").format(i=1, who=who))
+        b = dice.roll(6, tr("Hand of Fate die {i} ({who})").format(i=2, who=who))
         if not (a == 1 and b == 1):
             steps.append(tr("{who}: «НЭ», Hand of Fate {a} and {b}: no damage.").format(who=who, a=a, b=b))
             return core.NO_DAMAGE
         steps.append(tr("{who}: «НЭ», Hand of Fate 1 and 1: Impact 1 for this hit.").format(who=who))
         cell = 1
-    roll = dice.roll(6, f"damage die ({who})")
+    roll = dice.roll(6, tr("damage die ({who})").format(who=who))
     result = core.damage_result(roll, cell)
     steps.append(
         tr("{who}: damage die {die} against Impact {impact}: {result}.").format(
@@ -179,19 +180,19 @@ class Shooting(ThwAction):
         s = dict(inputs["shooter"])
         w = equipment.weapon(s["weapon"], "shooter.weapon")
         if w.get("rof") is None:
-            raise err("shooter.weapon", "Grenades are thrown, not fired: use the grenade action.")
+            raise err("shooter.weapon", tr("Grenades are thrown, not fired: use the grenade action."))
         second = None
         if "second_weapon" in s:
             second = equipment.weapon(s["second_weapon"], "shooter.second_weapon")
             for field, x in (("shooter.weapon", w), ("shooter.second_weapon", second)):
                 if x.get("slug") not in equipment.TWO_GUN_WEAPONS:
-                    raise err(field, "Two-gun firing is two pistols or two SMGs (L780–781).")
+                    raise err(field, tr("Two-gun firing is two pistols or two SMGs (L780–781)."))
         if s.get("loaded") is False:
-            raise err("shooter.loaded", "Out of ammo: this figure must reload (a whole activation) first (L777).")
+            raise err("shooter.loaded", tr("Out of ammo: this figure must reload (a whole activation) first (L777)."))
         rof = rof_of(w, second, settings)
         dice = sum(t["dice"] for t in inputs["targets"])
         if dice > rof:
-            raise err("targets", f"{dice} dice declared but the rate of fire is {rof}.")
+            raise err("targets", tr("{dice} dice declared but the rate of fire is {rof}.").format(dice=dice, rof=rof))
         targets = []
         for i, t in enumerate(inputs["targets"]):
             armour = equipment.armour_slug(t.get("armour", "none"), f"targets.{i}.armour")
@@ -219,10 +220,12 @@ class Shooting(ThwAction):
         )  # fmt: skip
 
     def resolve_clean(self, clean, settings, dice):
-        rolls = sorted(dice.roll_many(clean["n"], 6, "to-hit die"), reverse=True)
+        rolls = sorted(dice.roll_many(clean["n"], 6, N_("to-hit die")), reverse=True)
         ones = rolls.count(1)
         out_of_ammo = ones >= 2
-        steps = [tr("To-hit dice, highest first: {dice} (+ Rep {rep}).").format(dice=rolls, rep=clean["rep"])]
+        steps = [
+            tr("To-hit dice, highest first: {dice} (+ Rep {rep}).").format(dice=dice_text(rolls), rep=clean["rep"])
+        ]
         every_hit = settings.get("damage_every_hit", True)
         effects, results, at = [], [], 0
         for idx, t in enumerate(clean["targets"], start=1):
@@ -239,7 +242,7 @@ class Shooting(ThwAction):
                 ok, reason = core.hit(row["total"], index=idx, **sit)
                 reason = tr(reason)
                 if not ok and d == 6 and clean["lucky"]:
-                    again = dice.roll(6, f"lucky shot re-roll ({who})")
+                    again = dice.roll(6, tr("lucky shot re-roll ({who})").format(who=who))
                     ok = again <= clean["lucky_target"]
                     reason = tr("natural 6, lucky shot re-roll {die} against Rep {rep}").format(
                         die=again, rep=clean["lucky_target"]
@@ -363,13 +366,13 @@ class RangedDamage(ThwAction):
     def check(self, inputs, settings):
         if "impact" in inputs:
             if "weapon" in inputs:
-                raise err("impact", "Give the weapon and armour, or the Impact, not both.")
+                raise err("impact", tr("Give the weapon and armour, or the Impact, not both."))
             cell, fallback = inputs["impact"], inputs.get("heavy_impact")
             if cell == equipment.SPECIAL and fallback is None:
-                raise err("heavy_impact", "«Спец.» needs the weapon's ТБ value for a 4–6.")
+                raise err("heavy_impact", tr("«Спец.» needs the weapon's ТБ value for a 4–6."))
         else:
             if "weapon" not in inputs:
-                raise err("weapon", "Give the weapon (and the target's armour) or the Impact.")
+                raise err("weapon", tr("Give the weapon (and the target's armour) or the Impact."))
             w = equipment.weapon(inputs["weapon"])
             armour = equipment.armour_slug(inputs.get("armour", "none"))
             cell, fallback = equipment.ranged_impact(w, armour, settings), equipment.special_fallback(w, settings)
@@ -378,11 +381,14 @@ class RangedDamage(ThwAction):
     def resolve_clean(self, clean, settings, dice):
         steps: list[str] = []
         target = clean.get("target", {})
-        result = roll_hit_damage(dice, clean["cell"], clean["fallback"], steps, target.get("name", "target"))
+        who = target.get("name") or tr("the target")
+        result = roll_hit_damage(dice, clean["cell"], clean["fallback"], steps, who)
         effects = [{"kind": "condition", "role": "target", "value": result, **echo(target)}]
         if result == core.NO_DAMAGE:
             effects = [{"kind": "received_fire", "role": "target", **echo(target)}]
-        return self.outcome(f"{result}.", {"impact": clean["cell"], "result": result}, effects, steps)
+        text = words.say(N_("{name}: {result}."), name=who, result=words.code(result))
+        return self.outcome(words.render(text), {"impact": clean["cell"], "result": result, "text": text}, effects,
+                            steps)  # fmt: skip
 
     def odds_clean(self, clean, settings):
         d = hit_damage_distribution(clean["cell"], clean["fallback"])
@@ -428,9 +434,10 @@ class Outgun(ThwAction):
         return {"attack": attack, "own": own, "outgunned": core.outgunned(attack, own)}
 
     def resolve_clean(self, clean, settings, dice):
-        word = "outgunned" if clean["outgunned"] else "not outgunned"
-        steps = [f"ПД {clean['attack']} fired against ПД {clean['own']}: {word}."]
-        return self.outcome(f"{word.capitalize()} (ПД {clean['attack']} against {clean['own']}).", clean, [], steps)
+        text = words.say(N_("Outgunned (ПД {attack} against {own}).") if clean["outgunned"] else
+                         N_("Not outgunned (ПД {attack} against {own})."), attack=clean["attack"], own=clean["own"])  # fmt: skip
+        summary = words.render(text)
+        return self.outcome(summary, {**clean, "text": text}, [], [summary])
 
     def odds_clean(self, clean, settings):
         return {**clean, "p_outgunned": prob(1 if clean["outgunned"] else 0)}

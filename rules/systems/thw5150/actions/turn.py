@@ -7,7 +7,9 @@ from fractions import Fraction
 from itertools import product
 
 from rules.contract import prob
-from rules.systems.thw5150 import core
+from rules.i18n import N_
+from rules.i18n import _ as tr
+from rules.systems.thw5150 import core, words
 from rules.systems.thw5150.actions.common import REF, REP, ThwAction, dice_text, err
 from rules.systems.thw5150.actions.reactions import FAST_MOVE
 
@@ -76,7 +78,7 @@ class Activation(ThwAction):
 
     @staticmethod
     def _side_name(i: int, s: dict) -> str:
-        return s.get("name") or f"side {i + 1}"
+        return s.get("name") or tr("side {n}").format(n=i + 1)
 
     def _plan(self, side: dict, die: int) -> list[dict]:
         order = sorted(range(len(side["groups"])), key=lambda g: -side["groups"][g]["activation_rep"])
@@ -86,30 +88,37 @@ class Activation(ThwAction):
             lead = group["activation_rep"]
             acting = [i for i, r in enumerate(group["reps"]) if may_act(r, lead, die)]
             whole = len(acting) == len(group["reps"])
-            plan.append({"group": group.get("name", f"group {g + 1}"), "index": g, "activation_rep": lead,
+            plan.append({"group": group.get("name") or tr("group {n}").format(n=g + 1), "index": g, "activation_rep": lead,
                          "acts": "all" if whole else ("some" if acting else "none"), "figures": acting})  # fmt: skip
         return plan
 
     def resolve_clean(self, clean, settings, dice):
         sides = clean["sides"]
-        rolled = [dice.roll(6, f"activation die ({self._side_name(i, s)})") for i, s in enumerate(sides)]
-        steps = [f"Activation dice: {dice_text(rolled)}."]
+        rolled = [dice.roll(6, tr("activation die ({side})").format(side=self._side_name(i, s)))
+                  for i, s in enumerate(sides)]  # fmt: skip
+        steps = [tr("Activation dice: {dice}.").format(dice=dice_text(rolled))]
         if doubles(rolled):
-            steps.append("Doubles: nobody moves or fires; every side may reload, swap or pick up weapons.")
-            result = {"dice": rolled, "doubles": True, "order": [], "sides": []}
+            steps.append(tr("Doubles: nobody moves or fires; every side may reload, swap or pick up weapons."))
+            text = words.say(N_("Doubles: only reloading and weapon swaps this turn."))
+            result = {"dice": rolled, "doubles": True, "order": [], "sides": [], "text": text}
             effects = [{"kind": "turn", "doubles": True}]
-            return self.outcome("Doubles: only reloading and weapon swaps this turn.", result, effects, steps)
+            return self.outcome(words.render(text), result, effects, steps)
         order = sorted(range(len(sides)), key=lambda i: -rolled[i])
         plans = []
         for i in order:
             plan = self._plan(sides[i], rolled[i])
             plans.append({"side": self._side_name(i, sides[i]), "index": i, "die": rolled[i], "groups": plan})
             acting = [p["group"] for p in plan if p["acts"] != "none"]
-            steps.append(f"{self._side_name(i, sides[i])} (die {rolled[i]}): {', '.join(acting) or 'nobody'} may act.")
-        result = {"dice": rolled, "doubles": False, "order": order, "sides": plans}
+            steps.append(
+                tr("{side} (die {die}): {groups} may act.").format(
+                    side=self._side_name(i, sides[i]), die=rolled[i], groups=", ".join(acting) or tr("nobody")
+                )
+            )
         first = self._side_name(order[0], sides[order[0]])
+        text = words.say(N_("{side} acts first (die {die})."), side=first, die=rolled[order[0]])
+        result = {"dice": rolled, "doubles": False, "order": order, "sides": plans, "text": text}
         effects = [{"kind": "turn", "doubles": False, "order": order, "dice": rolled}]
-        return self.outcome(f"{first} acts first (die {rolled[order[0]]}).", result, effects, steps)
+        return self.outcome(words.render(text), result, effects, steps)
 
     def odds_clean(self, clean, settings):
         sides = clean["sides"]
@@ -135,7 +144,7 @@ class Activation(ThwAction):
                     "side": self._side_name(i, s),
                     "p_first": prob(first[i]),
                     "groups": [
-                        {"group": grp.get("name", f"group {g + 1}"), "activation_rep": grp["activation_rep"],
+                        {"group": grp.get("name") or tr("group {n}").format(n=g + 1), "activation_rep": grp["activation_rep"],
                          "p_whole_group_acts": prob(whole[i][g]), "p_someone_acts": prob(some[i][g])}
                         for g, grp in enumerate(s["groups"])
                     ],
@@ -171,13 +180,15 @@ class RunawayMove(ThwAction):
     def resolve_clean(self, clean, settings, dice):
         rep = clean["figure"]["rep"]
         if settings.get("runaway_speed") == "fast_move":
-            rolled = dice.roll_many(2, 6, f"{FAST_MOVE.word} die")
+            rolled = dice.roll_many(2, 6, tr("{table} die").format(table=tr(FAST_MOVE.word)))
             inches = core.FAST_MOVE_INCHES[core.pass_level(rolled, rep)]
-            steps = [f"Fast Move {dice_text(rolled)} against Rep {rep}: up to {inches}″."]
+            steps = [tr("{table}: {dice} against Rep {rep}: up to {inches}″.").format(
+                table=tr(FAST_MOVE.word), dice=dice_text(rolled), rep=rep, inches=inches)]  # fmt: skip
         else:
             inches = core.move_inches(rep)
-            steps = [f"Normal move at Rep {rep}: {inches}″."]
-        return self.outcome(f"Runs up to {inches}″.", {"inches": inches}, [], steps)
+            steps = [tr("Normal move at Rep {rep}: {inches}″.").format(rep=rep, inches=inches)]
+        text = words.say(N_("Runs up to {inches}″."), inches=inches)
+        return self.outcome(words.render(text), {"inches": inches, "text": text}, [], steps)
 
     def odds_clean(self, clean, settings):
         rep = clean["figure"]["rep"]
@@ -236,7 +247,7 @@ class Victory(ThwAction):
 
     def check(self, inputs, settings):
         if settings.get("victory") == "points" and settings.get("turn_limit", 0) and "turn" not in inputs:
-            raise err("turn", "With a turn limit, say how many turns have been played.")
+            raise err("turn", tr("With a turn limit, say how many turns have been played."))
         return inputs
 
     @staticmethod
@@ -247,7 +258,7 @@ class Victory(ThwAction):
 
     def decide(self, clean, settings) -> dict:
         sides = clean["sides"]
-        names = [s.get("name") or f"side {i + 1}" for i, s in enumerate(sides)]
+        names = [s.get("name") or tr("side {n}").format(n=i + 1) for i, s in enumerate(sides)]
         points = [sum(f["cost"] for f in s["figures"] if self.counts(f.get("condition", core.FINE), settings))
                   for s in sides]  # fmt: skip
         on_table = [sum(1 for f in s["figures"] if f.get("condition", core.FINE) not in core.GONE) for s in sides]
@@ -255,24 +266,27 @@ class Victory(ThwAction):
         standing = [i for i, n in enumerate(on_table) if n > 0]
         winner, over = None, True
         if len(standing) == 1:
-            winner, why = standing[0], "no enemy figure is left on the table"
+            winner, why = standing[0], N_("no enemy figure is left on the table")
         elif not standing:
-            why = "nobody is left on the table: a draw"
+            why = N_("nobody is left on the table: a draw")
         elif (limit and clean.get("turn", 0) >= limit) or (settings.get("victory") == "points" and not limit):
             # the turn limit is reached (or, with points and no limit, the players stop now): points decide
             best = max(points)
             leaders = [i for i, p in enumerate(points) if p == best]
             winner = leaders[0] if len(leaders) == 1 else None
-            why = "more points still in play" if winner is not None else "equal points: a draw"
+            why = N_("more points still in play") if winner is not None else N_("equal points: a draw")
         else:
-            over, why = False, "the battle goes on"
+            over, why = False, N_("the battle goes on")
         return {"points": dict(zip(names, points, strict=True)), "on_table": dict(zip(names, on_table, strict=True)),
                 "winner": names[winner] if winner is not None else None, "over": over, "why": why}  # fmt: skip
 
     def resolve_clean(self, clean, settings, dice):
         d = self.decide(clean, settings)
-        summary = f"{d['winner']} wins: {d['why']}." if d["winner"] else f"No winner: {d['why']}."
-        return self.outcome(summary, d, [], [summary])
+        reason = words.say(d["why"])  # `why` is an English msgid: the result keeps it as data
+        text = (words.say(N_("{side} wins: {why}."), side=d["winner"], why=reason) if d["winner"]
+                else words.say(N_("No winner: {why}."), why=reason))  # fmt: skip
+        summary = words.render(text)
+        return self.outcome(summary, {**d, "text": text}, [], [summary])
 
     def odds_clean(self, clean, settings):
         d = self.decide(clean, settings)

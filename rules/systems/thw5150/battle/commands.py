@@ -4,13 +4,20 @@ ctx.dice() (server roll or the dice typed in from the table), runs the book's ac
 from __future__ import annotations
 
 from rules.contract import Command, CommandContext, GameConflict, NewEvent, RuleInputError
-from rules.i18n import _
-from rules.systems.thw5150 import core, equipment
+from rules.i18n import N_, _
+from rules.systems.thw5150 import core, equipment, words
 from rules.systems.thw5150.actions import ACTIONS
 from rules.systems.thw5150.battle.units import may_activate, member, outgun_of, own_weapons, system_settings
 
 UNIT = {"type": "string", "minLength": 1, "maxLength": 80}
 NO_INPUTS = {"type": "object", "properties": {}, "additionalProperties": False}
+
+
+class Cmd(Command):
+    """A command whose label and help are msgids, read in the reader's language."""
+
+    def describe(self) -> dict:
+        return {**super().describe(), "label": _(self.label), "help": _(self.help)}
 
 
 def run_action(ctx: CommandContext, key: str, inputs: dict):
@@ -34,7 +41,7 @@ def record(outcome) -> dict:
 
 def require_playing(ctx: CommandContext) -> None:
     if ctx.game.get("result") is not None:
-        raise GameConflict("The battle is over. Undo the last events to play on.")
+        raise GameConflict(_("The battle is over. Undo the last events to play on."))
 
 
 def require_activation(ctx: CommandContext, unit) -> None:
@@ -43,41 +50,42 @@ def require_activation(ctx: CommandContext, unit) -> None:
         return
     game = ctx.game
     if game.get("phase") != "acting" or game.get("doubles"):
-        raise GameConflict("No figure moves or fires now: roll the activation dice (doubles: reload only).")
+        raise GameConflict(_("No figure moves or fires now: roll the activation dice (doubles: reload only)."))
     if ctx.owner(unit.key) != game.get("active"):
-        raise GameConflict(f"Side {game.get('active')} is active now, not yours.")
+        raise GameConflict(_("Side {side} is active now, not yours.").format(side=game.get("active")))
     die = game["dice"][str(game["active"])]
     if not may_activate(ctx.state.units, unit, die):
-        raise GameConflict(f"{unit.name} (Rep {unit.state['rep']}) cannot act on a {die}: neither it nor its "
-                           f"Leader has Rep {die} or more (L426–428).")  # fmt: skip
+        raise GameConflict(_("{name} (Rep {rep}) cannot act on a {die}: neither it nor its Leader has Rep {die} or "
+                             "more (L426–428).").format(name=unit.name, rep=unit.state["rep"], die=die))  # fmt: skip
     if unit.state["activated"]:
-        raise GameConflict(f"{unit.name} has already acted this turn.")
+        raise GameConflict(_("{name} has already acted this turn.").format(name=unit.name))
 
 
-class RollActivation(Command):
+class RollActivation(Cmd):
     name = "activation"
-    label = "Roll the activation dice"
-    help = "One d6 per side (typed in: side 0's first). Doubles: nobody moves or fires, everyone may reload."
+    label = N_("Roll the activation dice")
+    help = N_("One d6 per side (typed in: side 0's first). Doubles: nobody moves or fires, everyone may reload.")
 
     def handle(self, ctx, inputs):
         require_playing(ctx)
         sides = sorted({u.side for u in ctx.state.units.values()})
         dice = ctx.dice()
-        rolled = {str(s): dice.roll(6, f"activation die (side {s})") for s in sides}
+        rolled = {str(s): dice.roll(6, _("activation die (side {side})").format(side=s)) for s in sides}
         dice.finish()
         values = list(rolled.values())
         doubles = len(set(values)) < len(values)
         order = [] if doubles else sorted(sides, key=lambda s: -rolled[str(s)])
-        text = "doubles: reload only" if doubles else f"side {order[0]} acts first"
-        ctx.outcome = {"summary": f"Activation dice {values}: {text}."}
+        text = _("doubles: reload only") if doubles else _("side {side} acts first").format(side=order[0])
+        ctx.outcome = {"summary": _("Activation dice {dice}: {what}.").format(dice=", ".join(map(str, values)),
+                                                                           what=text)}  # fmt: skip
         return [NewEvent("turn.rolled", {"dice": rolled, "doubles": doubles, "order": order},
                          dice=[r.as_dict() for r in dice.rolls])]  # fmt: skip
 
 
-class Shoot(Command):
+class Shoot(Cmd):
     name = "shoot"
-    label = "Shoot"
-    help = "A figure fires at up to its RoF of targets (dice per target, in order). Return fire: when asked."
+    label = N_("Shoot")
+    help = N_("A figure fires at up to its RoF of targets (dice per target, in order). Return fire: when asked.")
     input_schema = {
         "type": "object",
         "additionalProperties": False,
@@ -113,25 +121,28 @@ class Shoot(Command):
         rep_mod = 0
         if ret is not None:
             if shooter.key not in ret["shooters"]:
-                raise GameConflict(f"{shooter.name} does not return fire now; answer with a figure that may.")
+                raise GameConflict(_("{name} does not return fire now; answer with a figure that may.").format(
+                    name=shooter.name))  # fmt: skip
             rule = ret["shooters"][shooter.key]
             rep_mod = rule["rep_modifier"]
             wrong = [t["unit"] for t in inputs["targets"] if rule["at"] and t["unit"] != rule["at"]]
             if wrong:  # «Неактивная фигурка всегда отвечает стрельбой только по тому кто ее обстрелял»
-                raise RuleInputError({"targets": f"An inactive figure fires back only at {rule['at']}."})
+                at = ctx.state.units[rule["at"]].name if rule["at"] in ctx.state.units else rule["at"]
+                raise RuleInputError({"targets": _("An inactive figure fires back only at {name}.").format(name=at)})
         else:
             if pending:
-                raise GameConflict("A reaction is pending: the other player answers it first.")
+                raise GameConflict(_("A reaction is pending: the other player answers it first."))
             require_activation(ctx, shooter)
         if shooter.state["condition"] != core.FINE:
-            raise RuleInputError({"shooter": f"{shooter.name} is {shooter.state['condition']} and cannot fire."})
+            raise RuleInputError({"shooter": _("{name} is {condition} and cannot fire.").format(
+                name=shooter.name, condition=words.outcome(shooter.state["condition"]))})  # fmt: skip
         if not shooter.state["weapon"]:
-            raise RuleInputError({"shooter": f"{shooter.name} has no ranged weapon."})
+            raise RuleInputError({"shooter": _("{name} has no ranged weapon.").format(name=shooter.name)})
         targets = []
         for i, t in enumerate(inputs["targets"]):
             unit = ctx.unit(t["unit"], field_name=f"targets.{i}.unit")
             if unit.side == shooter.side:
-                raise RuleInputError({f"targets.{i}.unit": f"{unit.name} is on your own side."})
+                raise RuleInputError({f"targets.{i}.unit": _("{name} is on your own side.").format(name=unit.name)})
             targets.append(unit)
         st = shooter.state
         shot = {"name": shooter.name, "rep": st["rep"], "weapon": st["weapon"], "fast_moved": st["fast_moved"],
@@ -169,10 +180,10 @@ class Shoot(Command):
         ]  # fmt: skip
 
 
-class AnswerReaction(Command):
+class AnswerReaction(Cmd):
     name = "answer_reaction"
-    label = "Take the reaction test"
-    help = "The fired-on group's player rolls «ОБСТРЕЛЯН» (or types in the table's dice) for the figures fired at."
+    label = N_("Take the reaction test")
+    help = N_("The fired-on group's player rolls «ОБСТРЕЛЯН» (or types in the table's dice) for the figures fired at.")
     input_schema = {
         "type": "object",
         "additionalProperties": False,
@@ -187,10 +198,10 @@ class AnswerReaction(Command):
         require_playing(ctx)
         pending = ctx.game["pending"]
         if not pending or pending[0]["kind"] != "received_fire":
-            raise GameConflict("No reaction test is waiting.")
+            raise GameConflict(_("No reaction test is waiting."))
         q = pending[0]
         if q["side"] not in ctx.sides:
-            raise GameConflict("This question is for the other player.")
+            raise GameConflict(_("This question is for the other player."))
         units = ctx.state.units
         testers = set(q["testers"])
         group = [u for u in units.values() if u.state["group"] == q["group"] and u.state["condition"] in (
@@ -221,25 +232,25 @@ class AnswerReaction(Command):
         return [NewEvent("reaction", payload, dice=outcome.dice)]
 
 
-class DeclineReturnFire(Command):
+class DeclineReturnFire(Cmd):
     name = "decline_return_fire"
-    label = "Do not fire back"
-    help = "The figures that may fire back do not (e.g. the shooter is out of sight now)."
+    label = N_("Do not fire back")
+    help = N_("The figures that may fire back do not (e.g. the shooter is out of sight now).")
     input_schema = NO_INPUTS
 
     def handle(self, ctx, inputs):
         pending = ctx.game["pending"]
         if not pending or pending[0]["kind"] != "return_fire":
-            raise GameConflict("Nobody is waiting to fire back.")
+            raise GameConflict(_("Nobody is waiting to fire back."))
         if pending[0]["side"] not in ctx.sides:
-            raise GameConflict("This choice is for the other player.")
+            raise GameConflict(_("This choice is for the other player."))
         return [NewEvent("return_fire.declined", {"shooters": sorted(pending[0]["shooters"])})]
 
 
-class Recover(Command):
+class Recover(Cmd):
     name = "recover"
-    label = "Recovery test"
-    help = "A Knocked Down or Duck Back figure takes «ВОССТАНОВЛЕНИЕ» at its activation (L741–742, L990–991)."
+    label = N_("Recovery test")
+    help = N_("A Knocked Down or Duck Back figure takes «ВОССТАНОВЛЕНИЕ» at its activation (L741–742, L990–991).")
     input_schema = {
         "type": "object",
         "additionalProperties": False,
@@ -251,10 +262,11 @@ class Recover(Command):
         require_playing(ctx)
         unit = ctx.own_unit(inputs["unit"])
         if ctx.game["pending"]:
-            raise GameConflict("A reaction is pending: answer it first.")
+            raise GameConflict(_("A reaction is pending: answer it first."))
         require_activation(ctx, unit)
         if unit.state["condition"] not in (core.KNOCKED_DOWN, core.DUCK_BACK):
-            raise RuleInputError({"unit": f"{unit.name} is {unit.state['condition']}: nothing to recover from."})
+            raise RuleInputError({"unit": _("{name} is {condition}: nothing to recover from.").format(
+                name=unit.name, condition=words.outcome(unit.state["condition"]))})  # fmt: skip
         figure = {"name": unit.name, "rep": unit.state["rep"], "leader": unit.state["leader"],
                   "hero": unit.state["hero"], "state": unit.state["condition"]}  # fmt: skip
         if "hero_choice" in inputs:
@@ -262,13 +274,15 @@ class Recover(Command):
         outcome = run_action(ctx, "recovery", {"figure": figure})
         ctx.outcome = record(outcome)
         effects = mapped(outcome, {"figure": unit.key})
-        return [NewEvent("recovered", {"unit": unit.key, "effects": effects, **record(outcome)}, dice=outcome.dice)]
+        # data only (issue 13): the log renders result["text"] in the reader's language
+        return [NewEvent("recovered", {"unit": unit.key, "effects": effects, "result": outcome.result},
+                         dice=outcome.dice)]  # fmt: skip
 
 
-class Reload(Command):
+class Reload(Cmd):
     name = "reload"
-    label = "Reload"
-    help = "A whole activation: it may move but not fire (L777–778); in a doubles turn anyone may reload."
+    label = N_("Reload")
+    help = N_("A whole activation: it may move but not fire (L777–778); in a doubles turn anyone may reload.")
     input_schema = {"type": "object", "additionalProperties": False, "required": ["unit"], "properties": {"unit": UNIT}}
 
     def handle(self, ctx, inputs):
@@ -277,14 +291,15 @@ class Reload(Command):
         if not ctx.game.get("doubles"):
             require_activation(ctx, unit)
         if unit.state["condition"] != core.FINE:
-            raise RuleInputError({"unit": f"{unit.name} is {unit.state['condition']} and cannot reload."})
+            raise RuleInputError({"unit": _("{name} is {condition} and cannot reload.").format(
+                name=unit.name, condition=words.outcome(unit.state["condition"]))})  # fmt: skip
         return [NewEvent("reloaded", {"unit": unit.key})]
 
 
-class CoveringFire(Command):
+class CoveringFire(Cmd):
     name = "covering_fire"
-    label = "Covering fire"
-    help = "A figure that did not move declares covering fire: +1 die on In Sight (L785–791)."
+    label = N_("Covering fire")
+    help = N_("A figure that did not move declares covering fire: +1 die on In Sight (L785–791).")
     input_schema = {"type": "object", "additionalProperties": False, "required": ["unit"], "properties": {"unit": UNIT}}
 
     def handle(self, ctx, inputs):
@@ -292,14 +307,15 @@ class CoveringFire(Command):
         unit = ctx.own_unit(inputs["unit"])
         require_activation(ctx, unit)
         if unit.state["moved"]:
-            raise RuleInputError({"unit": f"{unit.name} moved this activation: no covering fire (L787)."})
+            raise RuleInputError({"unit": _("{name} moved this activation: no covering fire (L787).").format(
+                name=unit.name)})  # fmt: skip
         return [NewEvent("covering_fire", {"unit": unit.key})]
 
 
-class Move(Command):
+class Move(Cmd):
     name = "move"
-    label = "Move"
-    help = "Record a move: where it ends (cover, prone) and whether it moved fast (after a Fast Move test)."
+    label = N_("Record a move")
+    help = N_("Record a move: where it ends (cover, prone) and whether it moved fast (after a Fast Move test).")
     input_schema = {
         "type": "object",
         "additionalProperties": False,
@@ -313,34 +329,37 @@ class Move(Command):
         unit = ctx.own_unit(inputs["unit"])
         require_activation(ctx, unit)
         if unit.state["condition"] != core.FINE:
-            raise RuleInputError({"unit": f"{unit.name} is {unit.state['condition']} and cannot move."})
+            raise RuleInputError({"unit": _("{name} is {condition} and cannot move.").format(
+                name=unit.name, condition=words.outcome(unit.state["condition"]))})  # fmt: skip
         return [NewEvent("moved", {"unit": unit.key, "in_cover": bool(inputs.get("in_cover")),
                                    "prone": bool(inputs.get("prone")), "fast": bool(inputs.get("fast"))})]  # fmt: skip
 
 
-class EndActivation(Command):
+class EndActivation(Cmd):
     name = "end_activation"
-    label = "End this side's activation"
-    help = "The next side acts; after the last one the turn ends and the dice are rolled again (L432–436)."
+    label = N_("End this side's activation")
+    help = N_("The next side acts; after the last one the turn ends and the dice are rolled again (L432–436).")
     input_schema = NO_INPUTS
 
     def handle(self, ctx, inputs):
         require_playing(ctx)
         if ctx.game["pending"]:
-            raise GameConflict("A reaction is pending: answer it first.")
+            raise GameConflict(_("A reaction is pending: answer it first."))
         if ctx.game.get("phase") != "acting":
-            raise GameConflict("Roll the activation dice first.")
+            raise GameConflict(_("Roll the activation dice first."))
         active = ctx.game.get("active")
         if ctx.settings.get("enforce_turns") and active is not None and active not in ctx.sides:
-            raise GameConflict(f"Side {active} is active: only its player ends its activation.")
+            raise GameConflict(_("Side {side} is active: only its player ends its activation.").format(side=active))
         return [NewEvent("activation.ended", {"side": active})]
 
 
-class RollTable(Command):
+class RollTable(Cmd):
     name = "test"
-    label = "Roll any table"
-    help = "Any of the book's tests (In Sight, melee, grenades, Stay or Run…) with its own inputs; the result is "
-    help += "logged and its changes are made with «Set a figure»."
+    label = N_("Roll any table")
+    help = N_(
+        "Any of the book's tests (In Sight, melee, grenades, Stay or Run…) with its own inputs; the result is "
+        "logged and its changes are made with «Set a figure»."
+    )
     free = True
     input_schema = {
         "type": "object",
@@ -352,13 +371,14 @@ class RollTable(Command):
     def handle(self, ctx, inputs):
         outcome = run_action(ctx, inputs["action"], inputs["inputs"])
         ctx.outcome = record(outcome)
-        return [NewEvent("tested", {"action": inputs["action"], "effects": [], **record(outcome)}, dice=outcome.dice)]
+        return [NewEvent("tested", {"action": inputs["action"], "effects": [], "result": outcome.result},
+                         dice=outcome.dice)]  # fmt: skip
 
 
-class SetState(Command):
+class SetState(Cmd):
     name = "set_state"
-    label = "Set a figure"
-    help = "A ruling by hand: condition, prone, loaded, cover, Hero… of one figure."
+    label = N_("Set a figure")
+    help = N_("A ruling by hand: condition, prone, loaded, cover, Hero… of one figure.")
     free = True
     input_schema = {
         "type": "object",
@@ -384,10 +404,10 @@ class SetState(Command):
         return [NewEvent("state.set", {"unit": unit.key, "changes": inputs["changes"]})]
 
 
-class EndBattle(Command):
+class EndBattle(Cmd):
     name = "end_battle"
-    label = "End the battle"
-    help = "By points (§1.9): the side with more points still standing wins."
+    label = N_("End the battle")
+    help = N_("By points (§1.9): the side with more points still standing wins.")
     free = True
     input_schema = NO_INPUTS
 
@@ -402,7 +422,7 @@ class EndBattle(Command):
         best = max(points.values())
         leaders = [s for s, p in points.items() if p == best]
         winner = leaders[0] if len(leaders) == 1 else None
-        why = f"points still standing {points}"
+        why = N_("more points still standing")  # a msgid: the banner and the log translate it with the points
         return [
             NewEvent("battle.ended", {"winner": winner, "why": why, "points": {str(k): v for k, v in points.items()}})
         ]

@@ -10,6 +10,7 @@ A pending question is {"kind": "received_fire", "side", "testers": [unit keys], 
 from __future__ import annotations
 
 from rules.contract import Event, GameState
+from rules.i18n import N_
 from rules.systems.thw5150 import core
 from rules.systems.thw5150.battle.units import standing_sides, system_settings
 
@@ -75,7 +76,8 @@ def _check_victory(state: GameState) -> None:
     if len(alive) <= 1 and len(standing) > 1:
         state.game["result"] = {
             "winner": alive[0] if alive else None,
-            "why": "no enemy figure is left on the table" if alive else "nobody is left on the table",
+            # msgids: the banner translates them for each reader (view.why)
+            "why": N_("no enemy figure is left on the table") if alive else N_("nobody is left on the table"),
         }
 
 
@@ -154,7 +156,9 @@ def apply(state: GameState, event: Event) -> None:
     elif kind == "state.set":
         _set(state, p["unit"], **{k: v for k, v in p["changes"].items() if k in UNIT_FIELDS})
     elif kind == "battle.ended":
-        game["result"] = {"winner": p.get("winner"), "why": p.get("why", "ended by the players")}
+        game["result"] = {"winner": p.get("winner"), "why": p.get("why", N_("ended by the players"))}
+        if p.get("why") == "more points still standing":  # since issue 13: a msgid, the points shown beside it
+            game["result"]["points"] = p.get("points", {})
         return
     _casualties(state)
     if game["result"] is None:

@@ -12,10 +12,18 @@ book's action and answers one event whose effects the fold applies to the figure
 
 from __future__ import annotations
 
-from rules.contract import Command, GameConflict, NewEvent, RuleInputError
-from rules.i18n import _
+from rules.contract import GameConflict, NewEvent, RuleInputError
+from rules.i18n import N_, _
 from rules.systems.thw5150 import core
-from rules.systems.thw5150.battle.commands import UNIT, mapped, record, require_activation, require_playing, run_action
+from rules.systems.thw5150.battle.commands import (
+    UNIT,
+    Cmd,
+    mapped,
+    record,
+    require_activation,
+    require_playing,
+    run_action,
+)
 from rules.systems.thw5150.battle.units import ON_TABLE, member, system_settings
 
 UNITS = {"type": "array", "items": UNIT, "uniqueItems": True, "maxItems": 12}
@@ -59,10 +67,12 @@ def received_fire_questions(ctx, effects: list[dict], shooter: str, outgun: int)
     ]  # fmt: skip
 
 
-class InSight(Command):
+class InSight(Cmd):
     name = "in_sight"
-    label = "In Sight test"
-    help = "Figures an enemy moved into sight or range of take «В ПОЛЕ ВИДИМОСТИ»; those that pass may fire at once."
+    label = N_("In Sight test")
+    help = N_(
+        "Figures an enemy moved into sight or range of take «В ПОЛЕ ВИДИМОСТИ»; those that pass may fire at once."
+    )
     free = True  # taken by the side that is NOT active, during the other side's move (L598–601)
     input_schema = {
         "type": "object",
@@ -104,14 +114,14 @@ class InSight(Command):
         fire = {"kind": "return_fire", "side": side, "shooters": shooters, "why": "in_sight"} if shooters else None
         ctx.outcome = record(outcome)
         payload = {"group": sorted(groups)[0], "testers": sorted(keys), "effects": effects, "return_fire": fire,
-                   **record(outcome)}  # fmt: skip
+                   "result": outcome.result}  # data only: the log reads it in the reader's language  # fmt: skip
         return [NewEvent("in_sight", payload, dice=outcome.dice)]
 
 
-class Melee(Command):
+class Melee(Cmd):
     name = "melee"
-    label = "Hand-to-hand fight"
-    help = "A figure in base contact fights 1–3 opponents: each rolls its own 2d6 against its Rep (L1080–1159)."
+    label = N_("Hand-to-hand fight")
+    help = N_("A figure in base contact fights 1–3 opponents: each rolls its own 2d6 against its Rep (L1080–1159).")
     input_schema = {
         "type": "object",
         "additionalProperties": False,
@@ -146,14 +156,16 @@ class Melee(Command):
         effects = [e for e in mapped(outcome, roles) if e["kind"] == "condition"]
         ctx.outcome = record(outcome)
         payload = {"fighter": fighter.key, "opponents": [o.key for o in opponents], "effects": effects,
-                   **record(outcome)}  # fmt: skip
+                   "result": outcome.result}  # fmt: skip
         return [NewEvent("melee", payload, dice=outcome.dice)]
 
 
-class Grenade(Command):
+class Grenade(Cmd):
     name = "grenade"
-    label = "Grenade throw"
-    help = "1d6 + Rep on the Hit table against every figure under the 5″ template; a miss: «ГДЕ ГРАНАТА?» (L815–861)."
+    label = N_("Grenade throw")
+    help = N_(
+        "1d6 + Rep on the Hit table against every figure under the 5″ template; a miss: «ГДЕ ГРАНАТА?» (L815–861)."
+    )
     input_schema = {
         "type": "object",
         "additionalProperties": False,
@@ -195,14 +207,14 @@ class Grenade(Command):
         questions = received_fire_questions(ctx, effects, thrower.key, GRENADE_OUTGUN)
         ctx.outcome = record(outcome)
         payload = {"thrower": thrower.key, "effects": [e for e in effects if e["kind"] != "received_fire"],
-                   "questions": questions, **record(outcome)}  # fmt: skip
+                   "questions": questions, "result": outcome.result}  # fmt: skip
         return [NewEvent("grenade", payload, dice=outcome.dice)]
 
 
-class StayOrRun(Command):
+class StayOrRun(Cmd):
     name = "stay_or_run"
-    label = "Stay or Run test"
-    help = "When a side's casualties reach another sixth of its figures, the whole side tests once (L1181–1227)."
+    label = N_("Stay or Run test")
+    help = N_("When a side's casualties reach another sixth of its figures, the whole side tests once (L1181–1227).")
     free = True  # taken «в конце активации» of whichever side lost figures (L1187–1189)
     input_schema = {
         "type": "object",
@@ -241,7 +253,7 @@ class StayOrRun(Command):
         outcome = run_action(ctx, "stay_or_run", action_inputs)
         effects = mapped(outcome, {f"members.{i}": u.key for i, u in enumerate(figures)})
         ctx.outcome = record(outcome)
-        payload = {"side": side, "casualties": casualties, "effects": effects, **record(outcome)}
+        payload = {"side": side, "casualties": casualties, "effects": effects, "result": outcome.result}
         return [NewEvent("stay_or_run", payload, dice=outcome.dice)]
 
 

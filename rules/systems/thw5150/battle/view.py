@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from rules.contract import board as w
-from rules.i18n import _
-from rules.systems.thw5150 import core, equipment
+from rules.i18n import N_, _
+from rules.systems.thw5150 import core, equipment, words
+from rules.systems.thw5150.actions import ACTIONS
 from rules.systems.thw5150.actions.common import member_summary
 from rules.systems.thw5150.actions.shooting import shot_summary
 from rules.systems.thw5150.battle.units import ON_TABLE
@@ -199,8 +200,33 @@ def board(view: dict, viewer_sides: frozenset[int], can_write: bool, settings: d
             footer.append(w.buttons(motives, title=_("«ОСТАТЬСЯ ИЛИ УБЕЖАТЬ» is due: the side's motivation")))
     banner = None
     if game.get("result"):
-        banner = {"title": _("The battle is over."), "text": game["result"].get("why", "")}
+        banner = {"title": _("The battle is over."), "text": why(game["result"])}
     return {"banner": banner, "turnbar": turnbar, "groups": groups, "footer": footer}
+
+
+FIELDS = {"condition": N_("the figure's condition"), "loaded": N_("loaded")}  # «Set a figure» fields
+
+
+def _value(v) -> str:
+    if isinstance(v, bool):
+        return _("yes") if v else _("no")
+    return words.outcome(v)
+
+
+def why(result: dict) -> str:
+    """Why the battle ended: the stored English msgid in the reader's language, with the points when kept."""
+    text = _(result.get("why") or "")
+    points = result.get("points")
+    if points:
+        text += " (" + ", ".join(_("side {side}: {points}").format(side=s, points=p) for s, p in points.items()) + ")"
+    return text
+
+
+def _summary(p: dict) -> str:
+    """An event's result text: since issue 13 kept as msgid + parameters (result["text"]); older events hold the
+    English summary they were written with."""
+    text = (p.get("result") or {}).get("text")
+    return words.render(text) if text is not None else p.get("summary", "")
 
 
 def describe(event, names: dict) -> str:
@@ -225,14 +251,14 @@ def describe(event, names: dict) -> str:
     if kind in ("reaction", "in_sight", "stay_or_run"):
         table = {"reaction": "received_fire"}.get(kind, kind)
         rows = p.get("result", {}).get("members")
-        text = "; ".join(member_summary(r) for r in rows) if rows else p["summary"]
+        text = "; ".join(member_summary(r) for r in rows) if rows else p.get("summary", "")
         return f"«{word(table)}»: {text}"
     if kind == "melee":
-        return f"{word('melee').capitalize()}: {n(p['fighter'])} — {p['summary']}"
+        return f"{word('melee').capitalize()}: {n(p['fighter'])} — {_summary(p)}"
     if kind == "grenade":
-        return f"{n(p['thrower'])}: {word('grenade')} — {p['summary']}"
+        return f"{n(p['thrower'])}: {word('grenade')} — {_summary(p)}"
     if kind == "recovered":
-        return f"«{word('recovery')}» {n(p['unit'])}: {p['summary']}"
+        return f"«{word('recovery')}» {n(p['unit'])}: {_summary(p)}"
     if kind in ("reloaded", "covering_fire"):
         return f"{n(p['unit'])}: {word({'reloaded': 'reload'}.get(kind, kind))}."
     if kind == "moved":
@@ -243,9 +269,12 @@ def describe(event, names: dict) -> str:
     if kind == "return_fire.declined":
         return _("They hold their fire.")
     if kind == "tested":
-        return f"{p['action']}: {p['summary']}"
+        action = ACTIONS.get(p["action"])
+        return f"{_(action.label) if action else p['action']}: {_summary(p)}"
     if kind == "state.set":
-        return f"{n(p['unit'])}: " + ", ".join(f"{k} → {v}" for k, v in p["changes"].items())
+        return f"{n(p['unit'])}: " + ", ".join(
+            f"{_(FIELDS[k]) if k in FIELDS else word(k)} → {_value(v)}" for k, v in p["changes"].items()
+        )
     if kind == "battle.ended":
-        return _("The battle ends: {why}.").format(why=p.get("why", ""))
+        return _("The battle ends: {why}.").format(why=why(p))
     return kind

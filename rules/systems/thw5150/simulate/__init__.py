@@ -35,6 +35,8 @@ from __future__ import annotations
 import numpy as np
 
 from rules.contract.simulator import Prepared, SimulatorPart
+from rules.i18n import N_
+from rules.i18n import _ as tr
 from rules.systems.thw5150.settings import full as full_settings
 from rules.systems.thw5150.simulate import engine
 from rules.systems.thw5150.simulate.model import MODEL_VERSION, PARAMS_SCHEMA, Battle, Params
@@ -48,44 +50,67 @@ SIMULATED_SETTINGS = frozenset(
      "out_of_ammo_volley", "victory_points_count"}
 )  # fmt: skip
 _NOT_MODELLED = {
-    "In Sight, covering fire and hidden figures": ("hidden_deployment", "covering_fire_ends"),
-    "movement and flanks": ("no_cover_within_reach", "received_fire_order", "runaway_speed", "group_test_readers"),
-    "melee and charges": ("melee_armour_columns", "melee_impact_basis", "melee_pass_cap", "melee_hand_of_fate",
+    N_("In Sight, covering fire and hidden figures"): ("hidden_deployment", "covering_fire_ends"),
+    N_("movement and flanks"): ("no_cover_within_reach", "received_fire_order", "runaway_speed", "group_test_readers"),
+    N_("melee and charges"): ("melee_armour_columns", "melee_impact_basis", "melee_pass_cap", "melee_hand_of_fate",
                           "melee_continues", "charger_received_fire", "flanked_pass2_fires", "being_charged_order"),
-    "grenades": ("grenade_miss_dice", "grenade_template", "grenade_later_targets", "grenade_miss_received_fire",
+    N_("grenades"): ("grenade_miss_dice", "grenade_template", "grenade_later_targets", "grenade_miss_received_fire",
                  "grenade_preparation"),
-    "Stay or Run and Rally": ("stay_or_run_rounding", "stay_or_run_per_threshold", "hunker_down_recovery",
+    N_("Stay or Run and Rally"): ("stay_or_run_rounding", "stay_or_run_per_threshold", "hunker_down_recovery",
                               "leader_die_on_leader", "hero_tests"),
-    "army generation and encounters": ("law_level", "weapon_table_dice", "laser_upgrade", "awareness_leader"),
-    "a fixed number of turns (the max_turns parameter) with points at the end": ("victory", "turn_limit"),
-    "one test reader per firefight (a Leader reads his third die the same either way)": ("leader_dice",),
+    N_("army generation and encounters"): ("law_level", "weapon_table_dice", "laser_upgrade", "awareness_leader"),
+    N_("a fixed number of turns (the max_turns parameter) with points at the end"): ("victory", "turn_limit"),
+    N_("one test reader per firefight (a Leader reads his third die the same either way)"): ("leader_dice",),
 }  # fmt: skip
-IGNORED_SETTINGS = {key: f"The stand-up firefight has no {what}." for what, keys in _NOT_MODELLED.items()
-                    for key in keys}  # fmt: skip
+IGNORED_SETTINGS = {key: what for what, keys in _NOT_MODELLED.items() for key in keys}  # what, as a msgid
+# The job page shows the model in the reader's language: a short Russian account of the docstring's model.
+MODEL_SUMMARY = N_(
+    "A stand-up firefight without a map or movement: activation dice each turn, volleys on the Hit table with "
+    "damage against armour, Received Fire and return fire, Recovery of Knocked Down and Duck Back figures, "
+    "victory when a side has no figure left that can act, or by points after max_turns."
+)
 
 
 class Thw5150Simulator(SimulatorPart):
     model_version = MODEL_VERSION
     params_schema = PARAMS_SCHEMA
     job_kinds = ("rosters", "units")
-    description = MODEL_DESCRIPTION
-    ignored_settings = IGNORED_SETTINGS
+
+    @property
+    def description(self) -> str:
+        """The docstring's full model for an English reader; the catalogue's account of it for the others."""
+        text = tr(MODEL_SUMMARY)
+        return MODEL_DESCRIPTION if text == MODEL_SUMMARY else text
+
+    @property
+    def ignored_settings(self) -> dict:
+        return {key: tr("The stand-up firefight has no {what}.").format(what=tr(what))
+                for key, what in IGNORED_SETTINGS.items()}  # fmt: skip
+
     simulated = (
-        "Activation dice each turn: doubles (reload only), the side with the higher die first, the Rep gate with "
-        "the group Leader's or acting Group Leader's Rep (§3.1).",
-        "Shooting: every die of a volley on the Hit table (cover, lying targets, two guns), the lucky shot, damage "
-        "of every hit against the armour with «Спец.» and the Hand of Fate, out of ammo on two 1s and reloading.",
-        "Received Fire with a Leader's 3 dice, Outgun ratings, Heroes from double 1s (a Hero takes pass 2), and "
-        "the return fire of a firefight (§3.5, §3.11).",
-        "Knocked Down and Duck Back with Recovery at the next activation; Hunker Down (fired on: runs away) and "
-        "Runaway; victory when a side has no figure left that can act, or by points at the turn limit.",
+        N_(
+            "Activation dice each turn: doubles (reload only), the side with the higher die first, the Rep gate with "
+            "the group Leader's or acting Group Leader's Rep (§3.1)."
+        ),
+        N_(
+            "Shooting: every die of a volley on the Hit table (cover, lying targets, two guns), the lucky shot, damage "
+            "of every hit against the armour with «Спец.» and the Hand of Fate, out of ammo on two 1s and reloading."
+        ),
+        N_(
+            "Received Fire with a Leader's 3 dice, Outgun ratings, Heroes from double 1s (a Hero takes pass 2), and "
+            "the return fire of a firefight (§3.5, §3.11)."
+        ),
+        N_(
+            "Knocked Down and Duck Back with Recovery at the next activation; Hunker Down (fired on: runs away) and "
+            "Runaway; victory when a side has no figure left that can act, or by points at the turn limit."
+        ),
     )
     left_out = (
-        "Movement, terrain, line of sight and flanks: each side is in cover or in the open for the whole battle.",
-        "In Sight, charges and melee, grenades, covering fire, hidden figures.",
-        "Stay or Run (motivation) and Rally; a hunkered-down figure stays hunkered down.",
-        "Finishing off or capturing knocked-down figures; carrying the wounded.",
-        "Splitting a volley between several targets: each volley goes at one target.",
+        N_("Movement, terrain, line of sight and flanks: each side is in cover or in the open for the whole battle."),
+        N_("In Sight, charges and melee, grenades, covering fire, hidden figures."),
+        N_("Stay or Run (motivation) and Rally; a hunkered-down figure stays hunkered down."),
+        N_("Finishing off or capturing knocked-down figures; carrying the wounded."),
+        N_("Splitting a volley between several targets: each volley goes at one target."),
     )
 
     def check_settings(self, settings: dict | None) -> dict:
@@ -97,7 +122,7 @@ class Thw5150Simulator(SimulatorPart):
         warnings = []
         for side, name in ((0, "A"), (1, "B")):
             if not (battle.rof[battle.side == side] > 0).any():
-                warnings.append(f"Side {name} has no ranged weapon: it cannot win a firefight.")
+                warnings.append(tr("Side {side} has no ranged weapon: it cannot win a firefight.").format(side=name))
         return Prepared(cost=tuple(float(c) for c in battle.side_cost), warnings=warnings, forces=battle.forces(),
                         model=battle, rounds=battle.params.max_turns)  # fmt: skip
 

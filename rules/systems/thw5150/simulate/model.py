@@ -13,6 +13,8 @@ from itertools import product
 import numpy as np
 
 from rules.errors import RuleInputError
+from rules.i18n import N_
+from rules.i18n import _ as tr
 from rules.systems.thw5150 import army, core, equipment
 from rules.systems.thw5150.actions.shooting import hit_damage_distribution, rof_of
 from rules.systems.thw5150.settings import full as full_settings
@@ -30,16 +32,34 @@ MAX_DICE = 6
 PARAMS_SCHEMA = {
     "type": "object",
     "additionalProperties": False,
-    "properties": {
-        "cover_a": {"type": "boolean", "default": False, "description": "Side A fights from cover"},
-        "cover_b": {"type": "boolean", "default": False, "description": "Side B fights from cover"},
-        "max_turns": {"type": "integer", "minimum": 1, "maximum": 200, "default": 40},
+    "properties": {  # titles and descriptions are msgids: the job form shows them in the reader's language
+        "cover_a": {
+            "type": "boolean",
+            "default": False,
+            "title": N_("Cover of side A"),
+            "description": N_("Side A fights from cover"),
+        },
+        "cover_b": {
+            "type": "boolean",
+            "default": False,
+            "title": N_("Cover of side B"),
+            "description": N_("Side B fights from cover"),
+        },
+        "max_turns": {
+            "type": "integer",
+            "minimum": 1,
+            "maximum": 200,
+            "default": 40,
+            "title": N_("Turns at most"),
+            "description": N_("A battle still going after this many turns is decided by points (§5 A32)."),
+        },
         "max_exchanges": {
             "type": "integer",
             "minimum": 1,
             "maximum": 20,
             "default": 6,
-            "description": "Volleys of one firefight (fire → Received Fire → return fire …) before it breaks off",
+            "title": N_("Volleys per firefight"),
+            "description": N_("Volleys of one firefight (fire → Received Fire → return fire …) before it breaks off"),
         },
     },
 }
@@ -60,7 +80,7 @@ def figures_of(side: dict, settings: dict) -> list[dict]:
         profile = e.get("profile") or {}
         rep = (profile.get("data") or {}).get("rep")
         if not isinstance(rep, int):
-            raise RuleInputError({"entries": f"{profile.get('name', e.get('key'))} has no Rep."})
+            raise RuleInputError({"entries": tr("{name} has no Rep.").format(name=profile.get("name", e.get("key")))})
         options = army.options_of(e)
         for copy in range(army.count_of(e)):
             out.append(

@@ -41,6 +41,8 @@ def _board(bt: Battle, S: _State, b: np.ndarray, v: int, s: np.ndarray, rnd: int
 
 def _capture(bt: Battle, S: _State, rnd: int, first: np.ndarray) -> None:
     for c in bt.capture_cols:
+        if bt.e_dormant[c] and not S.twin_seen[bt.e_side[c]].any():
+            continue  # a twin never taken in this batch is still off the field everywhere
         loose = S.alive[c] & (S.pstate[c] == NO_PILOT) & ~S.done
         if not loose.any():
             continue
@@ -65,6 +67,8 @@ def _capture(bt: Battle, S: _State, rnd: int, first: np.ndarray) -> None:
                 getattr(S, name)[t, be] = getattr(S, name)[c, be]
             S.adv[t, be] = bt.D - S.adv[c, be]  # the same spot, measured from the other side's line
             S.alive[t, be] = True
+            if bt.e_dormant[t]:
+                S.twin_seen[bt.e_side[t], be] = True
             S.alive[c, be] = False
             _refresh(bt, S, be, np.full(be.size, c))
             _board(bt, S, be, t, en_who[take_en], rnd)

@@ -29,10 +29,11 @@ def _best(keys: np.ndarray, mask: int) -> tuple[np.ndarray, np.ndarray]:
     return mask - (top & mask), (top & ~mask).view(np.float64)
 
 
-def _shoot(bt: Battle, S: _State, rng, b, plan, shooter, aimed, side: int, eadv: np.ndarray) -> None:
+def _shoot(bt: Battle, S: _State, rng, b, plan, shooter, aimed, side: int, eadv: np.ndarray, ecols) -> None:
+    """`eadv`: the enemy's advances over his columns `ecols` (state.side_extent) in battles b."""
     D = bt.D
     mask = bt.key_mask
-    e0, e1 = bt.side_cols[1 - side]
+    e0, e1 = ecols
     k = b.size
     # Where each enemy's key row sits for a shooter at advance 0 ([enemy, battle]); a shooter adds 2D − his
     # advance. Refreshed where a shot did something.
@@ -93,14 +94,29 @@ def _shoot(bt: Battle, S: _State, rng, b, plan, shooter, aimed, side: int, eadv:
         if bt.ammo_limited and not personal:
             S.ammo[plat, bf] = np.maximum(0, S.ammo[plat].take(bf) - sl["cost"])
         changed = np.zeros(f.size, bool)
+        wide = None  # shots whose blast may have changed any column: their battles are gathered again
         g = grenade[f] if grenade is not None else None
         o = np.ones(f.size, bool) if g is None else ~g
         if o.any():
             bo, to = bf[o], tgt[o]
             _, hit_ok = roll_range(rng, sl["rfaces"], sl["rmod"], df[o], False if aim is None else aim[f][o])
-            armour = _armour(bt, S, bo, to) + bt.e_cover[to]
+            armour_t = _armour(bt, S, bo, to)
+            armour = armour_t + bt.e_cover[to]
             dmg = roll_power_damage(rng, sl["count"], sl["faces"], sl["per_die"], armour) * hit_ok
+            blast = sl["blast"] if hit_ok.any() else None
+            if blast is not None:
+                steps, n_b, f_b, m_b = blast
+                if bt.blast_hits_target:  # A6 on: the blast's pool joins the shot's, one pilot test (p.33)
+                    t_arm = blast_armour(armour_t, bt.e_cover[to], bt.blast_cover)
+                    dmg = dmg + roll_power_damage(rng, n_b, f_b, m_b, t_arm) * hit_ok
+                bh = np.flatnonzero(hit_ok)
+                victims = _blast_victims(bt, S, bo[bh], to[bh], steps)  # where they stand when it explodes
             changed[o] = apply_damage(bt, S, rng, bo, to, dmg, cause="shot")
+            if blast is not None:
+                _blast(bt, S, rng, bo[bh], victims, blast)
+                wide = np.zeros(f.size, bool)
+                wide[np.flatnonzero(o)[bh]] = True
+                changed |= wide
         if g is not None and g.any():
             bg, tg = bf[g], tgt[g]
             burst = roll_dice(rng, GRENADE_RANGE_FACES, bg.size)
@@ -118,6 +134,8 @@ def _shoot(bt: Battle, S: _State, rng, b, plan, shooter, aimed, side: int, eadv:
             simple = bt.e_plain[cols]  # a plain soldier killed: only his own cell changed
             if bt.infantry_test:
                 simple &= False
+            if wide is not None:
+                simple &= ~wide[changed]
             rs, cs = rows[simple], cols[simple]
             base[cs - e0, rs] = bt.e_keyrow[cs] - eadv[cs - e0, rs]  # his key row at target state 0
             rows = rows[~simple]
@@ -127,15 +145,44 @@ def _shoot(bt: Battle, S: _State, rng, b, plan, shooter, aimed, side: int, eadv:
                 base[:, rows] = S.tkey[e0:e1].take(br, axis=1) - eadv[:, rows]
 
 
+def _blast_victims(bt: Battle, S: _State, b: np.ndarray, t: np.ndarray, steps: int) -> np.ndarray:
+    """§7.4 IV, A6: [column, battle] mask of the elements a blast on targets t (one per battle b) attacks: every
+    other element on the field, of either side, the shooter too, within `steps` of the target by the model's
+    distances (along the line between the deployment lines: no map says who stands beside whom)."""
+    n = bt.N
+    adv = S.adv[:n].take(b, axis=1).astype(np.int32)
+    tadv = S.adv[t, b].astype(np.int32)
+    same = bt.e_side[:n, None] == bt.e_side[t][None, :]
+    dist = np.where(same, np.abs(adv - tadv), np.abs(bt.D - adv - tadv))
+    mask = (dist <= steps) & S.alive[:n].take(b, axis=1) & ~S.aboard[:n].take(b, axis=1)  # pilots aboard: no
+    mask[t, np.arange(b.size)] = False  # the target took the shot (and the blast's pool with A6 on)
+    return mask
+
+
+def _blast(bt: Battle, S: _State, rng, b: np.ndarray, victims: np.ndarray, blast: tuple) -> None:
+    """Each victim, in column order, is attacked with the blast pool: §7.4 II–III of its own (one pilot test
+    each), against its armour, with cover only under blast_cover (as the resolver, actions/virtual_shot.py)."""
+    _steps, count, faces, per_die = blast
+    for j in np.flatnonzero(victims.any(1)):
+        bj = b[victims[j]]
+        bj = bj[S.alive[j].take(bj)]
+        if not bj.size:
+            continue
+        jj = np.full(bj.size, j)
+        armour = blast_armour(_armour(bt, S, bj, jj), int(bt.e_cover[j]), bt.blast_cover)
+        dmg = roll_power_damage(rng, count, faces, per_die, armour)
+        apply_damage(bt, S, rng, bj, jj, dmg, cause="blast")
+
+
 def _armour(bt: Battle, S: _State, b, j) -> np.ndarray:
     """Бр of a soldier; Броня (the current strength) of a vehicle or gun."""
     return np.where(bt.e_kind[j] == SOLDIER, bt.e_armour[j], S.strength[j, b]).astype(np.int32)
 
 
-def _melee(bt: Battle, S: _State, rng, b, plan, attack, side: int) -> None:
+def _melee(bt: Battle, S: _State, rng, b, plan, attack, side: int, ecols) -> None:
     """Each attacking element picks the touching enemy with the highest P(win) x expected cost removed (the keys
-    of Battle.melee_keys, by enemy, his target state and the attack bonus)."""
-    e0, e1 = bt.side_cols[1 - side]
+    of Battle.melee_keys, by enemy, his target state and the attack bonus), among the enemy's columns `ecols`."""
+    e0, e1 = ecols
     mask = bt.key_mask
     table = bt.melee_keys(1 - side)
     live_key = bt.e_keyrow[e0:e1, None] + bt.key_stride  # t >= 1: worth attacking

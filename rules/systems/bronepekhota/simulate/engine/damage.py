@@ -75,7 +75,10 @@ def apply_damage(bt: Battle, S: _State, rng, b, j, damage, *, cause: str) -> np.
     if not hit.any():
         return hit
     b, j, damage = b[hit], j[hit], damage[hit]
-    if cause != "shot" or not bt.infantry_test:
+    # A24 house rule: an infantryman hit by a shot, a blast or a grenade tests survival; melee kills (as the
+    # resolver's damage_to_element)
+    tested = bt.infantry_test and cause != "melee"
+    if not tested:
         plain = bt.e_plain[j]
         if plain.all():  # the common case: plain soldiers die, nothing else changes
             _kill_plain(bt, S, b, j)
@@ -86,7 +89,7 @@ def apply_damage(bt: Battle, S: _State, rng, b, j, damage, *, cause: str) -> np.
     soldier = bt.e_kind[j] == SOLDIER
     if soldier.any():
         bs, js = b[soldier], j[soldier]
-        if bt.infantry_test and cause == "shot":
+        if tested:
             code = roll_survival(rng, bt.e_armour[js], bt.sfaces, bt.panic)
             _panic(bt, S, bs[code == PANICKED], js[code == PANICKED])
             _kill(bt, S, bs[code == KILLED], js[code == KILLED])

@@ -32,6 +32,7 @@ _GRID = (
     "count",
     "pilot",
     "pilot_of",
+    "twin_seen",
 )
 _ROW = ("idx", "done", "outcome", "rounds")
 
@@ -47,7 +48,9 @@ class _State:
     Derived arrays kept up to date by `_refresh`: `tkey` (e_keyrow + the target state t x key_stride: where the
     element's row of the key tables starts; t = 0: not worth attacking),
     `block` (stands in the enemy's way: a soldier on foot or a piloted ground vehicle), `ready` (may act now) and
-    `count` ([side, battle]: soldiers alive, for the victory check)."""
+    `count` ([side, battle]: soldiers alive, for the victory check). `twin_seen` ([side, battle]): a twin of that
+    side has come onto the field (capture); until then a turn leaves the side's twin columns out of its gathers
+    (`enemy_cols`)."""
 
     def __init__(self, bt: Battle, B: int, first_index: int):
         # Every battle starts the same: build one battle's column, then repeat it.
@@ -81,6 +84,7 @@ class _State:
         self.ready = np.zeros((N1, B), bool)
         self.rnd = 1
         self.count = _grid(np.array([c.size for c in bt.soldier_cols], np.int16), B)
+        self.twin_seen = np.zeros((2, B), bool)
         _refresh_all(bt, self)
 
     def keep(self, rows: np.ndarray) -> None:
@@ -155,10 +159,21 @@ def _refresh_machines(bt: Battle, S: _State, b, j) -> None:
         _refresh(bt, S, b[c], crew[c])
 
 
-def _front(bt: Battle, S: _State, b: np.ndarray, side: int, adv: np.ndarray | None = None) -> np.ndarray:
+def side_extent(bt: Battle, S: _State, b: np.ndarray, side: int) -> tuple[int, int]:
+    """The columns of `side` worth looking at in battles b: all of them once one of its twins has come onto the
+    field in one of those battles, else only its roster's (twins come last and are off the field: never a
+    target, never in the way, never acting). Skipping them changes no result, only the work."""
+    c0, c1 = bt.roster_cols[side]
+    if c1 < bt.side_cols[side][1] and S.twin_seen[side].take(b).any():
+        return bt.side_cols[side]
+    return c0, c1
+
+
+def _front(bt: Battle, S: _State, b: np.ndarray, side: int, adv: np.ndarray | None = None, cols=None) -> np.ndarray:
     """The most advanced element of `side` standing in the way, per battle (-1: none). Guns are held by their
-    crew, who block; flyers block nobody. `adv`: the side's advances in battles b if already gathered."""
-    c0, c1 = bt.side_cols[side]
+    crew, who block; flyers block nobody. `adv`: the side's advances in battles b if already gathered, over
+    `cols` (side_extent) when given."""
+    c0, c1 = cols or bt.side_cols[side]
     if adv is None:
         adv = S.adv[c0:c1].take(b, axis=1)
     return ((adv + 1) * S.block[c0:c1].take(b, axis=1)).max(0).astype(np.int32) - 1
@@ -170,9 +185,10 @@ def _can_act(bt: Battle, S: _State, b: np.ndarray, side: int) -> np.ndarray:
     if u1 == u0:  # guns only: nothing to activate
         return np.zeros((0, b.size), bool)
     ready = S.ready
-    return np.stack(
-        [
-            ready[p.c0].take(b) if p.c1 - p.c0 == 1 else ready[p.c0 : p.c1].take(b, axis=1).any(0)
-            for p in bt.plans[u0:u1]
-        ]
-    )
+    twins = bt.roster_cols[side][1] < bt.side_cols[side][1] and S.twin_seen[side].take(b).any()
+    out = np.zeros((u1 - u0, b.size), bool)
+    for r, p in enumerate(bt.plans[u0:u1]):
+        if p.twin and not twins:  # off the field in every one of these battles
+            continue
+        out[r] = ready[p.c0].take(b) if p.c1 - p.c0 == 1 else ready[p.c0 : p.c1].take(b, axis=1).any(0)
+    return out

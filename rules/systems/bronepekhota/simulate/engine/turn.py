@@ -7,7 +7,7 @@ import numpy as np
 
 from rules.systems.bronepekhota import tables
 from rules.systems.bronepekhota.simulate.engine.combat import _melee, _shoot
-from rules.systems.bronepekhota.simulate.engine.state import _front, _refresh_machines, _State
+from rules.systems.bronepekhota.simulate.engine.state import _front, _refresh_machines, _State, side_extent
 from rules.systems.bronepekhota.simulate.model import (
     ABOARD,
     Battle,
@@ -18,7 +18,8 @@ def _turn(bt: Battle, S: _State, rng, b: np.ndarray, plan, side: int) -> None:
     """Arrays here are [member, battle]; per-battle values ([battle]) broadcast over the members."""
     D = bt.D
     c0, c1 = plan.c0, plan.c1
-    e0, e1 = bt.side_cols[1 - side]
+    ecols = side_extent(bt, S, b, 1 - side)  # the enemy's columns, without his twins while none is on the field
+    e0, e1 = ecols
     # Who acts is `ready`: alive and on foot (not panicked when that ends actions); a vehicle _can_act chose has
     # its pilot aboard and may act.
     acts = S.ready[c0:c1].take(b, axis=1)
@@ -40,7 +41,7 @@ def _turn(bt: Battle, S: _State, rng, b: np.ndarray, plan, side: int) -> None:
             spd = np.where(manning, 0, spd)
     a0 = S.adv[c0:c1].take(b, axis=1).astype(np.int32)
     eadv = S.adv[e0:e1].take(b, axis=1)  # the enemy's advances: the front now, and the shots' distances
-    front = _front(bt, S, b, 1 - side, eadv)
+    front = _front(bt, S, b, 1 - side, eadv, ecols)
     has_front = front >= 0
     lim = D - np.maximum(front, 0)
     gap = lim - a0
@@ -76,17 +77,17 @@ def _turn(bt: Battle, S: _State, rng, b: np.ndarray, plan, side: int) -> None:
     if move.any():
         S.adv[c0:c1, b] = np.where(move, new, a0)
     if plan.slots and free.any():
-        _shoot(bt, S, rng, b, plan, free, aimed, side, eadv)
+        _shoot(bt, S, rng, b, plan, free, aimed, side, eadv, ecols)
     attack = contact
     if charge.any():
-        front2 = _front(bt, S, b, 1 - side)
+        front2 = _front(bt, S, b, 1 - side, cols=ecols)
         lim2 = D - np.maximum(front2, 0)
         charging = charge & S.alive[c0:c1].take(b, axis=1)
         arrive = np.minimum(a0 + spd, lim2)
         S.adv[c0:c1, b] = np.where(charging, arrive, S.adv[c0:c1].take(b, axis=1))
         attack = attack | (charging & (arrive == lim2) & (front2 >= 0))
     if attack.any():
-        _melee(bt, S, rng, b, plan, attack, side)
+        _melee(bt, S, rng, b, plan, attack, side, ecols)
 
 
 def _repair(bt: Battle, S: _State, b, plan, acts, touching, gap) -> np.ndarray:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from rules.errors import RuleInputError
 from rules.systems.bronepekhota import tables
 from rules.systems.bronepekhota.simulate.model.dice import (
     blast_armour,
@@ -31,22 +30,46 @@ def _frequencies(values: np.ndarray) -> dict[int, float]:
 
 
 def simulate_virtual_shot(inputs: dict, settings: dict | None = None, *, n: int = 100_000, seed: int = 0) -> dict:
-    """The virtual shot of `actions["virtual_shot"]` (same inputs, no blast victims) simulated `n` times with the
-    battle primitives. Frequencies under the keys of its odds(): p_hit, damage, p_destroyed, p_pilot_killed,
-    p_panic and (vehicles, guns) strength_loss."""
+    """The virtual shot of `actions["virtual_shot"]` (same inputs) simulated `n` times with the battle primitives.
+    Frequencies under the keys of its odds(): p_hit, damage, p_destroyed, p_pilot_killed, p_panic, (vehicles,
+    guns) strength_loss and, for a weapon's blast (§7.4 IV, special_properties on), per listed victim p_attacked,
+    p_destroyed, p_pilot_killed and p_panic. The blast's pool rolls against blast_armour, as the battles do; with
+    blast_hits_target it joins the target's damage."""
     from rules.systems.bronepekhota.actions.common import full_settings
 
     settings = full_settings(settings)
     clean = _action("virtual_shot").validate(inputs, settings)
-    if clean["blast"]:
-        raise RuleInputError({"blast": "The simulator does not model blast victims."})
     rng = np.random.default_rng(seed)
     rng_range, power, target = clean["range"], clean["power"], clean["target"]
     _, hit = roll_range(rng, rng_range.faces, rng_range.modifier, np.full(n, clean["steps"]), clean["aimed"])
-    armour = (target["armour"] if target["kind"] == "infantry" else target["strength"]) + clean["cover_bonus"]
-    damage = roll_power_damage(rng, power.count, power.faces, power.modifier, np.full(n, armour)) * hit
+    base = target["armour"] if target["kind"] == "infantry" else target["strength"]
+    damage = roll_power_damage(rng, power.count, power.faces, power.modifier, np.full(n, base + clean["cover_bonus"]))
+    blast = clean["blast_power"]
+    with_cover = bool(settings["blast_cover"])
+    if blast and settings["blast_hits_target"]:
+        armour = blast_armour(base, clean["cover_bonus"], with_cover)
+        damage = damage + roll_power_damage(rng, blast.count, blast.faces, blast.modifier, np.full(n, armour))
+    damage = damage * hit
     out = {"p_hit": float(hit.mean()), "damage": _frequencies(damage)}
     out.update(_consequences(rng, target, damage, settings, cause="shot"))
+    out["blast"] = []
+    raw = inputs.get("blast") or []
+    for i, (victim, _bonus) in enumerate(clean["blast"]):
+        choice = raw[i].get("cover", tables.COVER_NONE)
+        cover = tables.cover_bonus(choice, exactly_half_bonus=int(settings["cover_exactly_half"]))
+        armour = blast_armour(
+            victim["armour"] if victim["kind"] == "infantry" else victim["strength"], cover, with_cover
+        )
+        dmg = roll_power_damage(rng, blast.count, blast.faces, blast.modifier, np.full(n, armour)) * hit
+        cons = _consequences(rng, victim, dmg, settings, cause="blast")
+        out["blast"].append(
+            {
+                "p_attacked": float(hit.mean()),
+                "p_destroyed": cons["p_destroyed"],
+                "p_pilot_killed": cons["p_pilot_killed"],
+                "p_panic": cons["p_panic"],
+            }
+        )
     return out
 
 
@@ -122,7 +145,7 @@ def _consequences(rng, target: dict, damage: np.ndarray, settings: dict, *, caus
     n = damage.size
     if target["kind"] == "infantry":
         hit = damage > 0
-        if settings["virtual_infantry_damage"] == "survival_test" and cause == "shot":
+        if settings["virtual_infantry_damage"] == "survival_test" and cause != "melee":  # A24, as the resolver
             code = roll_survival(rng, np.full(n, target["armour"]), int(settings["survival_die"]), settings["panic"])
             return {
                 "p_destroyed": float((hit & (code == KILLED)).mean()),

@@ -154,8 +154,8 @@ class Battle:
         self.u_members = np.full((U, self.M), self.DUMMY, np.int32)
         for k, u in enumerate(self.units):
             self.u_members[k, : len(u.members)] = [m.index for m in u.members]
-        # units of one side tile that side's element columns from its first column (guns come after them), so a
-        # unit's members are the columns c0:c1 of its UnitPlan
+        # a unit's members are adjacent columns, c0:c1 of its UnitPlan; a side's columns are its roster's units,
+        # its guns, then its twins (Force.elements)
         self.u_range = [(0, self.uA), (self.uA, U)]
         self.weapons: list[Weapon] = []
         self._weapon_ids: dict[Weapon, int] = {}
@@ -208,6 +208,8 @@ class Battle:
         self.w_count = np.array([w.count for w in self.weapons], np.int16)
         self.w_faces = np.array([w.faces for w in self.weapons], np.int16)
         self.w_per_die = np.array([w.per_die for w in self.weapons], np.int16)
+        for name in ("blast_steps", "blast_count", "blast_faces", "blast_per_die"):  # §7.4 IV (0: no blast)
+            setattr(self, f"w_{name}", np.array([getattr(w, name) for w in self.weapons], np.int16))
         # HIT[aimed * W + w, d]: P(hit) at d steps (column 0 unused: distances start at 1)
         hit = np.zeros((2 * W, D + 1))
         for k, w in enumerate(self.weapons):
@@ -288,6 +290,7 @@ class Battle:
         self.strict_ammo = st["ammo_short_shot"] == "strict"
         self.grenades = bool(st["grenades"])
         self.blast_cover = bool(st["blast_cover"])
+        self.blast_hits_target = bool(st["blast_hits_target"])  # A6: the target takes the blast pool too
         self.aimed_on = bool(st["aimed_fire"])
         self.hold = self.params.approach == "hold"
         self.surprise = self.params.surprise / 100
@@ -304,6 +307,9 @@ class Battle:
         self.e_plain = (self.e_kind == SOLDIER) & (self.e_pilot_of == self.DUMMY) & (self.e_crew_of == self.DUMMY)
         if self.panic:
             self.e_plain &= ~self.e_may_pilot
+        # the columns of a side without its twins (they come last): all a turn needs to look at while no twin of
+        # that side is on the field in any of its battles (S.twin_seen)
+        self.roster_cols = [(c0, c0 + int((~self.e_dormant[c0:c1]).sum())) for c0, c1 in self.side_cols]
         self.machine_cols = [np.flatnonzero(self.e_kind[c0:c1] != SOLDIER) for c0, c1 in self.side_cols]
         # Target keys: low bits that hold an enemy's rank within his side (see score_keys)
         most = max(c1 - c0 for c0, c1 in self.side_cols)
@@ -425,6 +431,7 @@ class UnitPlan:
         self.c1 = u.members[-1].index + 1
         cols = np.arange(self.c0, self.c1)
         self.vehicle = u.kind == VEHICLE
+        self.twin = u.captured  # capture's copy of an enemy vehicle: off the field until taken
         self.flyer = bool(bt.e_flyer[cols].any())
         self.speed = bt.e_speed[cols, 0].astype(np.int32)  # soldiers; a vehicle reads its sector table
         self.gun_of = bt.e_crew_of[cols]
@@ -464,6 +471,17 @@ class UnitPlan:
                     "count": int(bt.w_count[w]),
                     "faces": int(bt.w_faces[w]),
                     "per_die": int(bt.w_per_die[w]),
+                    # §7.4 IV: (radius in steps, count, faces, per-die modifier) of the weapon's blast, or None
+                    "blast": (
+                        (
+                            int(bt.w_blast_steps[w]),
+                            int(bt.w_blast_count[w]),
+                            int(bt.w_blast_faces[w]),
+                            int(bt.w_blast_per_die[w]),
+                        )
+                        if bt.w_blast_steps[w]
+                        else None
+                    ),
                 }
             )
 

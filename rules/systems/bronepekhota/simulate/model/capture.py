@@ -68,7 +68,9 @@ def compile_capture(bt) -> None:
         bt.e_rm[el.index] = el.repairs
         bt.e_may_pilot[el.index] = el.pilot_of is not None
     bt.cap_own, bt.cap_enemy, bt.capture_cols = {}, {}, []
-    for el in bt.columns:
+    # in activation order (twins among the roster's vehicles by cost): a soldier who could reach two loose
+    # vehicles takes the first one listed
+    for el in (m for u in bt.units for m in u.members):
         if el.kind != VEHICLE:
             continue
         i = el.index

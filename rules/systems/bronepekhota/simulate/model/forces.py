@@ -19,6 +19,12 @@ class Weapon:
     count: int
     faces: int
     per_die: int
+    # §7.4 IV (special_properties on): on a hit, every other element within blast_steps of the target is
+    # attacked with the blast pool (the heavy rocket: 2 steps, 1Д20, p.33–34); 0: no blast
+    blast_steps: int = 0
+    blast_count: int = 0
+    blast_faces: int = 0
+    blast_per_die: int = 0
 
     @property
     def reach(self) -> int:
@@ -71,12 +77,23 @@ class _Unit:
     captured: bool = False  # a twin's unit (capture.py): not part of the roster
 
 
-def _weapon(name: str, range_text, power_text, field_name: str) -> Weapon | None:
+def _weapon(name: str, range_text, power_text, field_name: str, special: dict | None = None) -> Weapon | None:
+    """`special`: the weapon's special property (its blast), read only when special_properties is on."""
     rng = dicelib.parse(range_text, faces=FACES, single_die=True, field=f"{field_name}.range")
     power = dicelib.parse(power_text, faces=FACES, field=f"{field_name}.power")
     if rng is None or power is None:
         return None
-    return Weapon(name, rng.faces, rng.modifier, power.count, power.faces, power.modifier)
+    blast = {}
+    if special and special.get("blast_steps"):
+        # the resolver's reading: a blast without its own pool is 1Д20 (p.34, actions/virtual_shot.py)
+        pool = dicelib.parse(special.get("blast_power") or "1Д20", faces=FACES, field=f"{field_name}.blast_power")
+        blast = {
+            "blast_steps": int(special["blast_steps"]),
+            "blast_count": pool.count,
+            "blast_faces": pool.faces,
+            "blast_per_die": pool.modifier,
+        }
+    return Weapon(name, rng.faces, rng.modifier, power.count, power.faces, power.modifier, **blast)
 
 
 def _jump(abilities) -> int:
@@ -123,6 +140,7 @@ class Force:
         self.guns: list[_El] = []
         self.warnings: list[str] = []
         self.cost = 0.0
+        self.specials = bool(settings["special_properties"])  # §7.4 IV, an optional rule
         by_ref: dict[tuple, _El] = {}
         vehicles: list[tuple[_El, dict, int]] = []
         soldiers: list[_El] = []
@@ -169,11 +187,11 @@ class Force:
         self._assign_crews(soldiers, stand_ins)
         self.units.sort(key=lambda u: (-u.cost, u.order))  # activation priority: dearest first
 
-    @staticmethod
-    def _ranged(p: dict, w: dict, i: int) -> Weapon | None:
+    def _ranged(self, p: dict, w: dict, i: int) -> Weapon | None:
         if w.get("melee") is not None and w.get("range") is None:
             return None
-        return _weapon(w.get("name") or w.get("key") or str(i), w.get("range"), w.get("power"), f"{p['slug']}.weapon")
+        name, special = w.get("name") or w.get("key") or str(i), w.get("special") if self.specials else None
+        return _weapon(name, w.get("range"), w.get("power"), f"{p['slug']}.weapon", special)
 
     def _vehicle(self, p: dict, data: dict, loadout: dict, side: int, label: str) -> _El:
         fitted = set(armylib.fitted_weapons(data, loadout))
@@ -244,8 +262,10 @@ class Force:
             gun.crew, crew.crew_of = crew, gun
 
     def elements(self) -> list[_El]:
-        els = [m for u in self.units for m in u.members]
-        return els + self.guns
+        """The side's columns: its roster's units (in activation order), its guns, then the twins of capture last,
+        so the engine can leave them out of a turn's gathers while none is on the field (engine/state.py)."""
+        els = [m for u in self.units if not u.captured for m in u.members]
+        return els + self.guns + [m for u in self.units if u.captured for m in u.members]
 
 
 def entries_from_profile(profile: dict) -> list[dict]:

@@ -1,0 +1,39 @@
+"""The odds page of «Энфорсеры» in Russian on a phone: a distribution's values are the book's words
+(«Тяжелоранен», «Убегать»), not the codes the API answers (seriously_wounded, flee)."""
+
+import re
+
+import pytest
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+CODES = re.compile(r"seriously_wounded|dying|flee|freeze|fight|none|unknown")
+
+
+def compute(page, action: str, fields: dict[str, str]) -> str:
+    page.select_option("#odds-action", action)
+    for field, value in fields.items():
+        page.fill(f"#f-{field}", value)
+    page.click("#odds-go")
+    result = page.locator("#odds-result")
+    result.locator("p").first.wait_for(timeout=10_000)
+    return result.inner_text()
+
+
+def test_the_odds_page_names_wound_states_and_fear_actions_in_russian(live_server, phone_context):
+    page = phone_context(locale="ru-RU", extra_http_headers={"Accept-Language": "ru"}).new_page()
+    errors = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(f"{live_server.url}/odds/?system=enforcers")
+
+    # 6 damage to an agent with HL 6 and no armour: HP 0, seriously wounded for sure (L222).
+    text = compute(page, "damage", {"target-stats-HL": "6", "amount": "6"})
+    assert "Состояние: Тяжелоранен → 100,0 %" in text
+    assert not CODES.search(text), text
+
+    # A Fear test at WL 5: most agents fail and do one of the book's three Fear actions.
+    text = compute(page, "fear_test", {"agent-stats-WL": "5"})
+    for word in ("Убегать", "Замереть", "без действия Страха"):
+        assert word in text, text
+    assert not CODES.search(text), text
+    assert errors == []
