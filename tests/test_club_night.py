@@ -334,6 +334,83 @@ def test_write_transactions_of_a_process_queue_in_turn_and_release_the_lock(migr
     assert values["at_end"] is False
 
 
+HOLD_IN_ONE_PROCESS = """
+import os, time
+from django.db import transaction
+from battles.models import Battle
+with transaction.atomic():
+    Battle.objects.filter(pk=-1).update(version=0)  # a write: the transaction holds the writers' locks
+    print("HELD", flush=True)
+    end = time.monotonic() + 60
+    while not os.path.exists("READY") and time.monotonic() < end:  # the other process is about to write
+        time.sleep(0.01)
+    time.sleep(HOLD)
+print("DONE", flush=True)
+"""
+
+WRITE_FROM_ANOTHER = """
+import json, time
+from django.db import OperationalError, transaction
+from battles.models import Battle
+out = {}
+open("READY", "w").close()
+t = time.monotonic()
+try:
+    with transaction.atomic():
+        Battle.objects.filter(pk=-1).update(version=0)
+    out["waited"] = time.monotonic() - t
+except OperationalError as exc:
+    out["error"] = str(exc)
+print("JSON" + json.dumps(out))
+"""
+
+
+def _holding(env: dict, hold: float, ready: Path) -> subprocess.Popen:
+    """A process holding a write transaction until `ready` exists and `hold` seconds more."""
+    ready.unlink(missing_ok=True)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "manage.py",
+            "shell",
+            "-c",
+            HOLD_IN_ONE_PROCESS.replace("HOLD", str(hold)).replace("READY", str(ready)),
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    for line in proc.stdout:  # the shell may first say how many objects it imported
+        if line.strip() == "HELD":
+            return proc
+    raise AssertionError("the holding process never held the lock")
+
+
+def test_writers_of_two_processes_queue_on_the_lock_file_not_on_sqlites_back_off(migrated_sqlite, tmp_path):
+    """The other gunicorn worker (or the Celery worker) writing: the write waits for the lock file beside the
+    database, which hands over within a millisecond, instead of SQLite's busy handler (issue #11)."""
+    env = base_env(migrated_sqlite)
+    ready = tmp_path / "ready"
+    holder = _holding(env, 0.6, ready)
+    try:
+        values = django_json(env, WRITE_FROM_ANOTHER.replace("READY", str(ready)))
+    finally:
+        holder.wait(timeout=30)
+    assert "error" not in values
+    assert values["waited"] >= 0.5  # it waited for the other process's transaction to end
+    assert Path(migrated_sqlite.removeprefix("sqlite:///") + "-writers").exists()
+    # Past SQLITE_TIMEOUT it gives up as "database is locked", from the lock file (answered 503 by config/busy.py).
+    holder = _holding(env, 3.0, ready)
+    try:
+        values = django_json(
+            base_env(migrated_sqlite, SQLITE_TIMEOUT="0.3"), WRITE_FROM_ANOTHER.replace("READY", str(ready))
+        )
+    finally:
+        holder.wait(timeout=30)
+    assert "database is locked (the writers of another process took too long)" in values["error"]
+
+
 def test_sqlite_options_only_for_sqlite():
     code = "import json; from django.conf import settings; print('JSON' + json.dumps(settings.DATABASES['default'].get('OPTIONS', {})))"
     options = django_json(base_env("postgres://u@127.0.0.1:1/x"), code)
