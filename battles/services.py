@@ -24,6 +24,7 @@ from django.db import transaction
 from django.db.models import OuterRef, Subquery
 from django.utils.translation import gettext as _
 
+from battles.memo import Memo
 from battles.models import Battle, BattleEvent, BattleSide, BattleUnit
 from rules import dice as dicelib
 from rules.contract import Event, GameState, NewEvent, SideSetup, UnitRecord, run_command
@@ -341,10 +342,20 @@ def _store(battle, user, specs, *, idempotency_key, request_hash, part, undoes: 
     return events, seq
 
 
-def _save_state(battle: Battle, state: GameState, stored: dict, *, keys, version: int) -> None:
+def _fingerprints(state: GameState) -> dict[str, str]:
+    """Each unit's state as canonical JSON: what a command is compared with to find the units it changed. A copy
+    made before the fold (which may edit a state in place), and cheaper than a deep copy."""
+    return {key: _canonical(unit.state) for key, unit in state.units.items()}
+
+
+def _canonical(value) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def _save_state(battle: Battle, state: GameState, stored: dict[str, str], *, keys, version: int) -> None:
     for key in keys:
         new_state = state.units[key].state
-        if stored[key] != new_state:
+        if stored[key] != _canonical(new_state):
             BattleUnit.objects.filter(battle=battle, key=key).update(state=new_state)
     battle.version = version
     battle.state = state.game
@@ -360,7 +371,7 @@ class _Prepared:
     version: int
     sides: frozenset
     state: GameState
-    stored: dict
+    stored: dict[str, str]
     specs: list
     ctx: object
 
@@ -379,7 +390,7 @@ def _prepare(battle_id, user, name, inputs, dice_source, expected_version) -> _P
     state = load_state(battle)
     if Battle.objects.filter(pk=battle_id).values_list("version", flat=True).first() != expected_version:
         return None  # a write landed between the two reads: the units may be newer than the game
-    stored = {k: copy.deepcopy(u.state) for k, u in state.units.items()}
+    stored = _fingerprints(state)
     sides = frozenset(battle.sides_of(user))
     try:
         specs, ctx = run_command(
@@ -421,8 +432,8 @@ def command_run(
             state = load_state(battle)
             if not _rebases(battle, part, state, name, inputs, expected_version):
                 _check_version(battle, expected_version)
-            # A copy: a fold that edits a unit's state in place would otherwise leave nothing "changed" to store.
-            stored = {k: copy.deepcopy(u.state) for k, u in state.units.items()}
+            # Before the fold: one that edits a unit's state in place would otherwise leave nothing "changed" to store.
+            stored = _fingerprints(state)
             specs, ctx = run_command(
                 part,
                 state,
@@ -469,7 +480,7 @@ def event_undo(*, battle_id, user, expected_version, seq: int, idempotency_key=N
             "undone_summary": describe_event(part, target, names),
         }
         spec = NewEvent("undo", payload, visible_to=tuple(target.visible_to) if target.visible_to else None)
-        stored = {k: u.state for k, u in load_state(battle).units.items()}
+        stored = _fingerprints(load_state(battle))
         events, new_version = _store(
             battle, user, [spec], idempotency_key=idempotency_key, request_hash=request_hash, part=part, undoes=target
         )
@@ -545,17 +556,25 @@ def replay_matches(battle: Battle) -> tuple[bool, str]:
 
 
 # Readable log -------------------------------------------------------------------------------------------------
+# The roster names of a battle's units and sides are fixed at its start: read once per server process (keyed by the
+# battle's spectator token too, which no other battle shares, so a reused id never reads another battle's names).
+_ROSTER_NAMES: Memo[tuple[dict, dict]] = Memo(512)
+
+
 def name_maps(battle: Battle) -> dict:
     """Unit and side names for the log: kept in the game state since the start when the system keeps them."""
     game = battle.state or {}
+
+    def roster_names():
+        units = dict(BattleUnit.objects.filter(battle=battle).values_list("key", "name"))
+        sides = dict(BattleSide.objects.filter(battle=battle).values_list("index", "name"))
+        return units, sides
+
+    unit_names, side_names = _ROSTER_NAMES.get_or_make((battle.pk, battle.spectator_token), roster_names)
     # The roster's names from the table, then the names the game keeps (they may change in play): a log line never
     # falls back to a unit's internal key («0.307264.1»).
-    units = dict(BattleUnit.objects.filter(battle=battle).values_list("key", "name"))
-    units.update(game.get("unit_names") or {})
-    if "side_names" in game:
-        sides = {int(k): v for k, v in game["side_names"].items()}
-    else:
-        sides = dict(BattleSide.objects.filter(battle=battle).values_list("index", "name"))
+    units = {**unit_names, **(game.get("unit_names") or {})}
+    sides = {int(k): v for k, v in game["side_names"].items()} if "side_names" in game else dict(side_names)
     return {"units": units, "sides": sides}
 
 
