@@ -32,6 +32,7 @@ control_socket_disable = True
 def post_worker_init(worker):
     """Warm each worker before it takes requests: the URLconf and the game systems are otherwise loaded by the first
     requests, several at once in a threaded worker (and the registry of systems is not safe to fill concurrently)."""
+    _end_streams_on_stop(worker)
     try:
         from django.urls import get_resolver
 
@@ -41,3 +42,19 @@ def post_worker_init(worker):
         registry.all_systems()
     except Exception:  # a broken import shows on the first request as well; never keep the worker from starting
         worker.log.exception("Warming the worker up failed")
+
+
+def _end_streams_on_stop(worker):
+    """On a graceful stop (SIGTERM, as `make run`'s Ctrl-C sends), the phones' event streams end at once: the worker
+    waits for requests in flight, and a stream would otherwise hold it for the whole graceful timeout."""
+    import signal
+
+    graceful = worker.handle_exit
+
+    def handle_exit(sig, frame):
+        from battles.watch import WATCH
+
+        WATCH.stop(timeout=0)  # every waiting stream wakes and ends (battles/views.py battle_stream)
+        graceful(sig, frame)
+
+    signal.signal(signal.SIGTERM, handle_exit)

@@ -18,6 +18,7 @@ import sqlite3
 import subprocess
 import sys
 import threading
+import time
 from collections import Counter
 from contextlib import contextmanager
 from pathlib import Path
@@ -697,3 +698,27 @@ def test_banner_prints_the_address_and_a_terminal_qr_code():
     )
     assert text.splitlines()[0] == "Armlist is at http://192.0.2.7:8000/"
     assert "█" in text or "▀" in text
+
+
+def test_a_graceful_stop_ends_the_phones_event_streams_at_once(migrated_sqlite, tmp_path):
+    """`make run`'s Ctrl-C stops gunicorn with SIGTERM; a phone's open stream must not hold a worker for the whole
+    graceful timeout (config/gunicorn_conf.py, 10 s)."""
+    with serving(migrated_sqlite, tmp_path) as server:
+        battle = make_battle(server)
+        token = django_json(
+            server.env,
+            f'from battles.models import Battle\nprint("JSON" + __import__("json").dumps('
+            f"Battle.objects.get(pk={battle['id']}).spectator_token))",
+        )
+        conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+        conn.request("GET", f"/battles/{battle['id']}/stream?watch={token}")
+        response = conn.getresponse()
+        assert response.status == 200
+        assert response.getheader("Content-Type").startswith("text/event-stream")
+        assert b"event: version" in response.fp.readline() + response.fp.readline() + response.fp.readline()
+        start = time.monotonic()
+        os.killpg(server.proc.pid, signal.SIGTERM)
+        server.proc.wait(timeout=30)
+        stopped_in = time.monotonic() - start
+        conn.close()
+    assert stopped_in < 5.0  # not the 10 s graceful timeout: the stream ended when the stop began
