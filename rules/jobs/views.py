@@ -151,12 +151,12 @@ def job_page(request, job_id: int):
     part = system.simulator if system else None
     by_key = {s.key: s for s in system.settings} if system else {}
     changed = [
-        {"label": by_key[k].label, "value": v, "source": by_key[k].source}
+        {"label": _(str(by_key[k].label)), "value": v, "source": by_key[k].source}
         for k, v in job.settings.items()
         if k in by_key and v != by_key[k].default
     ]
     ignored = [
-        {"label": by_key[k].label, "why": why}
+        {"label": _(str(by_key[k].label)), "why": why}
         for k, why in (part.ignored_settings if part else {}).items()
         if k in by_key and job.settings.get(k) != by_key[k].default
     ]
@@ -164,8 +164,11 @@ def job_page(request, job_id: int):
     params = []
     for key, value in job.params.items():
         prop = properties.get(key) or {}
+        # The system's titles and value names are msgids: shown in the reader's language, as the job form shows them.
         shown = (prop.get("x-labels") or {}).get(value, value) if isinstance(value, str | int) else value
-        params.append({"label": prop.get("title") or key.replace("_", " ").capitalize(), "value": shown})
+        shown = _(shown) if isinstance(shown, str) and shown else shown
+        label = _(prop["title"]) if prop.get("title") else key.replace("_", " ").capitalize()
+        params.append({"label": label, "value": shown})
     forces = []
     if job.kind == BalanceJob.Kind.ROSTERS and part is not None:
         forces = part.describe_forces(job.inputs.get("forces"))

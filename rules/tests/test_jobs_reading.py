@@ -100,3 +100,33 @@ def test_the_job_page_leads_with_the_chances_and_folds_the_statistics(client):
     assert "Статистика" in ru
     assert "Как читать числа" in ru
     assert "Armlist много раз сыграл армии" in ru
+
+
+@pytest.mark.django_db
+def test_the_job_page_names_the_battle_parameters_in_the_readers_language(client):
+    """The job's parameters are listed with the system's titles, which are msgids (as on the job form)."""
+    from rules.models import BalanceJob
+
+    user = make_user("params-reader")
+    job = BalanceJob.objects.create(
+        owner=user,
+        system="5150",
+        kind=BalanceJob.Kind.ROSTERS,
+        title="Blue vs Red",
+        params={"max_turns": 12, "max_exchanges": 3},
+        settings={},
+        inputs={"forces": []},
+        seed=1,
+        battles=10,
+        total_battles=10,
+        chunk_count=1,
+    )
+    client.force_login(user)
+    url = reverse("jobs:job", args=[job.pk])
+    english = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    russian = client.get(url, HTTP_ACCEPT_LANGUAGE="ru").content.decode()
+    assert "Turns at most" in english
+    assert "Volleys per firefight" in english
+    assert "Turns at most" not in russian
+    assert "Volleys per firefight" not in russian
+    assert "ходов" in russian
