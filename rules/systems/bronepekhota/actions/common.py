@@ -19,6 +19,7 @@ from fractions import Fraction
 from rules import dice as dicelib
 from rules.contract import Action, Outcome, RuleInputError
 from rules.i18n import N_
+from rules.i18n import _ as tr
 from rules.systems.bronepekhota import tables
 
 FACES = dicelib.BOOK_FACES
@@ -112,14 +113,14 @@ def err(field: str, message: str) -> RuleInputError:
 def parse_range(text, field: str) -> dicelib.DiceExpr:
     expr = dicelib.parse(text, faces=FACES, single_die=True, field=field)
     if expr is None:
-        raise err(field, "this weapon has no range (a dash): it cannot shoot")
+        raise err(field, tr("this weapon has no range (a dash): it cannot shoot"))
     return expr
 
 
 def parse_power(text, field: str) -> dicelib.DiceExpr:
     expr = dicelib.parse(text, faces=FACES, field=field)
     if expr is None:
-        raise err(field, "this weapon has no power (a dash): it cannot shoot")
+        raise err(field, tr("this weapon has no power (a dash): it cannot shoot"))
     return expr
 
 
@@ -129,24 +130,29 @@ def check_element(el: dict, field: str, *, needs_armour: bool = True) -> dict:
     kind = el["kind"]
     if kind == "infantry":
         if needs_armour and "armour" not in el:
-            raise err(f"{field}.armour", "An infantryman needs his armour (Бр).")
+            raise err(f"{field}.armour", tr("An infantryman needs his armour (Бр)."))
     else:
         if "strength" not in el:
-            raise err(f"{field}.strength", f"A {kind} needs its current strength (Броня).")
+            raise err(f"{field}.strength", tr("A {kind} needs its current strength (Броня).").format(kind=tr(kind)))
         if "strength_max" in el and el["strength"] > el["strength_max"]:
-            raise err(f"{field}.strength", f"Strength {el['strength']} is above the maximum {el['strength_max']}.")
+            raise err(
+                f"{field}.strength",
+                tr("Strength {strength} is above the maximum {maximum}.").format(
+                    strength=el["strength"], maximum=el["strength_max"]
+                ),
+            )
         if el.get("destroyed") or el["strength"] == 0:
-            raise err(f"{field}.strength", f"This {kind} is already destroyed (strength 0).")
+            raise err(f"{field}.strength", tr("This {kind} is already destroyed (strength 0).").format(kind=tr(kind)))
     if kind == "vehicle":
         if "pilot" not in el:
-            raise err(f"{field}.pilot", 'Say whether the vehicle has a pilot: {"armour": his Бр} or null.')
+            raise err(f"{field}.pilot", tr('Say whether the vehicle has a pilot: {"armour": his Бр} or null.'))
         el["melee"] = vehicle_melee(el, field)
     elif el.get("pilot") is not None:
-        raise err(f"{field}.pilot", "Only a vehicle has a pilot.")
+        raise err(f"{field}.pilot", tr("Only a vehicle has a pilot."))
     el.setdefault("flying", False)
     el.setdefault("lying", False)
     if el["flying"] and kind != "vehicle":
-        raise err(f"{field}.flying", "Only a vehicle can fly.")
+        raise err(f"{field}.flying", tr("Only a vehicle can fly."))
     return el
 
 
@@ -154,7 +160,7 @@ def vehicle_melee(el: dict, field: str) -> int:
     """A vehicle's ББ is the sum of its fitted melee weapons «ББ/n» (p.39)."""
     if "melee_weapons" in el:
         if "melee" in el:
-            raise err(f"{field}.melee", "Give either melee or melee_weapons, not both.")
+            raise err(f"{field}.melee", tr("Give either melee or melee_weapons, not both."))
         return sum(
             dicelib.parse_melee(w, field=f"{field}.melee_weapons.{i}") for i, w in enumerate(el["melee_weapons"])
         )
@@ -181,49 +187,57 @@ def check_can_fire(shooter: dict, weapon_key: str, settings: dict, *, real: bool
     used = set(shooter.get("actions_used", []))
     unified = settings.get("shooting_ban", "unified") == "unified"
     if shooter.get("destroyed") or (kind != "infantry" and shooter.get("strength") == 0):
-        raise err("shooter", "A destroyed element cannot shoot.")
+        raise err("shooter", tr("A destroyed element cannot shoot."))
     if shooter.get("in_melee") and (unified or kind != "gun" or real):
-        raise err("shooter.in_melee", "An element touching an enemy model cannot shoot (p.23, p.31, p.41).")
+        raise err("shooter.in_melee", tr("An element touching an enemy model cannot shoot (p.23, p.31, p.41)."))
     if kind == "infantry":
         if real:
-            raise err("shooter.kind", "In real shooting infantry cannot shoot; they may crew guns (p.2).")
+            raise err("shooter.kind", tr("In real shooting infantry cannot shoot; they may crew guns (p.2)."))
         if "shoot" in used or "grenade" in used or shooter.get("shots_this_round", 0) >= 1:
-            raise err("shooter.actions_used", "An infantryman makes one shot (or one grenade) a round (p.34).")
+            raise err("shooter.actions_used", tr("An infantryman makes one shot (or one grenade) a round (p.34)."))
         return
     if kind == "vehicle":
         if "pilot" in shooter and shooter["pilot"] is None:
-            raise err("shooter.pilot", "A vehicle without a pilot can neither shoot nor move (p.4).")
+            raise err("shooter.pilot", tr("A vehicle without a pilot can neither shoot nor move (p.4)."))
         if shooter.get("lying"):
-            raise err("shooter.lying", "A lying vehicle cannot shoot until stood up after a repair (p.26).")
+            raise err("shooter.lying", tr("A lying vehicle cannot shoot until stood up after a repair (p.26)."))
         if shooter.get("repair_platform"):
-            raise err("shooter.repair_platform", "A HELIX with the repair-transport platform cannot shoot (p.48).")
+            raise err("shooter.repair_platform", tr("A HELIX with the repair-transport platform cannot shoot (p.48)."))
         if "fitted" in shooter and weapon_key not in shooter["fitted"]:
-            raise err("weapon.key", f"{weapon_key!r} is not fitted to this vehicle.")
+            raise err("weapon.key", tr("{weapon} is not fitted to this vehicle.").format(weapon=repr(weapon_key)))
     if kind == "gun":
         if shooter.get("lying"):
-            raise err("shooter.lying", "A lying gun cannot fire (p.26).")
+            raise err("shooter.lying", tr("A lying gun cannot fire (p.26)."))
         if shooter.get("touched_by_two_players"):
-            raise err("shooter.touched_by_two_players", "A gun touched by infantry of two players cannot fire.")
+            raise err("shooter.touched_by_two_players", tr("A gun touched by infantry of two players cannot fire."))
         if "crew_rank" not in shooter:
-            raise err("shooter.crew_rank", "A gun fires only through a soldier touching it: give his rank.")
+            raise err("shooter.crew_rank", tr("A gun fires only through a soldier touching it: give his rank."))
         if "rank" in shooter and not tables.can_pilot(shooter["crew_rank"], shooter["rank"]):
             raise err(
                 "shooter.crew_rank",
-                f"A rank {shooter['crew_rank']} soldier cannot fire a rank {shooter['rank']} gun (p.34).",
+                tr("A rank {crew} soldier cannot fire a rank {rank} gun (p.34).").format(
+                    crew=shooter["crew_rank"], rank=shooter["rank"]
+                ),
             )
         crew_used = set(shooter.get("crew_actions_used", []))
         if crew_used & {"grenade", "repair"} or ("shoot" in crew_used and shooter.get("shots_this_round", 0) == 0):
-            raise err("shooter.crew_actions_used", "This soldier already shot this round with his own weapon.")
+            raise err("shooter.crew_actions_used", tr("This soldier already shot this round with his own weapon."))
     rof = shooter.get("rof")
     if rof is None:
-        raise err("shooter.rof", f"A {kind} needs its rate of fire (Скорострельность).")
+        raise err("shooter.rof", tr("A {kind} needs its rate of fire (Скорострельность).").format(kind=tr(kind)))
     shots = shooter.get("shots_this_round", 0)
     if shots >= rof:
-        raise err("shooter.shots_this_round", f"Rate of fire {rof}: {shots} shot(s) already fired this round.")
+        raise err(
+            "shooter.shots_this_round",
+            tr("Rate of fire {rof}: {shots} shot(s) already fired this round.").format(rof=rof, shots=shots),
+        )
     per_weapon = kind == "vehicle" or real or settings.get("gun_rof_rule") == "per_barrel"
     if per_weapon and weapon_key in shooter.get("weapons_fired", []):
         raise err(
-            "weapon.key", f"{weapon_key!r} already fired this round: each weapon fires at most once (p.24, p.35)."
+            "weapon.key",
+            tr("{weapon} already fired this round: each weapon fires at most once (p.24, p.35).").format(
+                weapon=repr(weapon_key)
+            ),
         )
 
 
@@ -233,9 +247,14 @@ def check_ammo(shooter: dict, cost: int, settings: dict) -> int | None:
         return None
     ammo = shooter["ammo"]
     if ammo <= 0:
-        raise err("shooter.ammo", "Out of ammo: this element can never fire again (p.25, p.36).")
+        raise err("shooter.ammo", tr("Out of ammo: this element can never fire again (p.25, p.36)."))
     if settings.get("ammo_short_shot") == "strict" and ammo < cost:
-        raise err("shooter.ammo", f"This shot costs {cost} ammo but only {ammo} is left (strict reading of A7).")
+        raise err(
+            "shooter.ammo",
+            tr("This shot costs {cost} ammo but only {ammo} is left (strict reading of A7).").format(
+                cost=cost, ammo=ammo
+            ),
+        )
     return tables.ammo_after(ammo, cost)
 
 
@@ -470,9 +489,14 @@ class BronAction(Action):
 
     def check(self, inputs: dict, settings: dict) -> dict:
         if settings.get("mode") not in self.modes:
-            raise err("settings.mode", f"{self.label} is only used in {' or '.join(self.modes)} shooting mode.")
+            only = (N_("{action} is only used in virtual shooting mode.") if self.modes == ("virtual",)
+                    else N_("{action} is only used in real shooting mode."))  # fmt: skip
+            raise err("settings.mode", tr(only).format(action=tr(self.label)))
         if self.option and not settings.get(self.option):
-            raise err(f"settings.{self.option}", f"{self.label} is an optional rule that is off in these settings.")
+            raise err(
+                f"settings.{self.option}",
+                tr("{action} is an optional rule that is off in these settings.").format(action=tr(self.label)),
+            )
         return self.check_inputs(inputs, settings)
 
     def check_inputs(self, inputs: dict, settings: dict) -> dict:

@@ -16,6 +16,8 @@ from __future__ import annotations
 from fractions import Fraction
 
 from rules.contract import prob
+from rules.i18n import N_
+from rules.i18n import _ as tr
 from rules.systems.bronepekhota import tables
 from rules.systems.bronepekhota.actions.common import (
     ELEMENT,
@@ -51,7 +53,7 @@ def pool(bonus: int = 0) -> tuple:
 
 class Grenade(BronAction):
     key = "grenade"
-    label = "Grenade"
+    label = N_("Grenade")
     spec_ref = "§3.8 (p.36–37)"
     modes = ("virtual",)
     option = "grenades"
@@ -74,16 +76,16 @@ class Grenade(BronAction):
     def check_inputs(self, inputs, settings):
         thrower = dict(inputs["thrower"])
         if thrower["kind"] != "infantry":
-            raise err("thrower.kind", "Only infantrymen throw grenades.")
+            raise err("thrower.kind", tr("Only infantrymen throw grenades."))
         if "armour" not in thrower:
-            raise err("thrower.armour", "Give the thrower's Бр: a burst of 1 step attacks him too (G17).")
+            raise err("thrower.armour", tr("Give the thrower's Бр: a burst of 1 step attacks him too (G17)."))
         used = set(thrower.get("actions_used", []))
         if "grenade" in used:
-            raise err("thrower.actions_used", "At most one grenade per attack (p.36).")
+            raise err("thrower.actions_used", tr("At most one grenade per attack (p.36)."))
         if settings["grenade_replaces_shot"] and ("shoot" in used or thrower.get("shots_this_round", 0)):
-            raise err("thrower.actions_used", "He already shot this round; a grenade replaces the shot (p.34).")
+            raise err("thrower.actions_used", tr("He already shot this round; a grenade replaces the shot (p.34)."))
         if thrower.get("in_melee"):
-            raise err("thrower.in_melee", "A soldier touching an enemy model cannot throw (A15: shot conditions).")
+            raise err("thrower.in_melee", tr("A soldier touching an enemy model cannot throw (A15: shot conditions)."))
         two_calls = "burst_steps" in inputs
         victims = []
         thrower_listed = False
@@ -95,7 +97,7 @@ class Grenade(BronAction):
             if not two_calls and "bursts" not in v:
                 raise err(
                     f"victims.{i}.bursts",
-                    "Say at which burst distances (1–6) this element is within 1 step, or roll the burst first.",
+                    tr("Say at which burst distances (1–6) this element is within 1 step, or roll the burst first."),
                 )
             bursts = set(v.get("bursts", range(1, 7)))
             same = "ref" in v and v.get("ref") == thrower.get("ref") and v.get("soldier") == thrower.get("soldier")

@@ -6,6 +6,8 @@ from fractions import Fraction
 
 from rules import dice as dicelib
 from rules.contract import distribution, exact, prob
+from rules.i18n import N_
+from rules.i18n import _ as tr
 from rules.systems.bronepekhota import tables
 from rules.systems.bronepekhota.actions.common import (
     ELEMENT,
@@ -28,7 +30,7 @@ ACTOR = {
 
 class Melee(BronAction):
     key = "melee"
-    label = "Melee"
+    label = N_("Melee")
     spec_ref = "§3.9, Tables 6–7 (p.38–41)"
     description = (
         "Attack: infantry Д6 + ББ; piloted vehicle Д6 + Броня + ББ (sum of its melee weapons). Defence: infantry "
@@ -54,23 +56,23 @@ class Melee(BronAction):
         )
         dfn = check_element(inputs["defender"], "defender")
         if att["kind"] == "infantry" and "melee" not in att:
-            raise err("attacker.melee", "An attacking infantryman needs his melee skill (ББ).")
+            raise err("attacker.melee", tr("An attacking infantryman needs his melee skill (ББ)."))
         if att["kind"] == "gun":
-            raise err("attacker.kind", "A gun does not attack in melee (Table 6).")
+            raise err("attacker.kind", tr("A gun does not attack in melee (Table 6)."))
         if att["kind"] == "vehicle":
             if att["pilot"] is None:
-                raise err("attacker.pilot", "A vehicle without a pilot does not attack (Table 6).")
+                raise err("attacker.pilot", tr("A vehicle without a pilot does not attack (Table 6)."))
             if att["lying"]:
-                raise err("attacker.lying", "A lying vehicle cannot attack in melee (p.26).")
+                raise err("attacker.lying", tr("A lying vehicle cannot attack in melee (p.26)."))
         if settings["airborne_no_melee"]:
             if att["flying"]:
-                raise err("attacker.flying", "Flying vehicles never enter melee (p.11, A26).")
+                raise err("attacker.flying", tr("Flying vehicles never enter melee (p.11, A26)."))
             if dfn["flying"]:
-                raise err("defender.flying", "An airborne vehicle cannot be attacked in melee (A26).")
+                raise err("defender.flying", tr("An airborne vehicle cannot be attacked in melee (A26)."))
         if "melee" in inputs["attacker"].get("actions_used", []):
-            raise err("attacker.actions_used", "This element already fought a melee this round.")
+            raise err("attacker.actions_used", tr("This element already fought a melee this round."))
         if settings["melee_in_contact"] == "movement_only" and inputs.get("by_movement") is False:
-            raise err("by_movement", "Under the literal reading (A17 a) melee needs a new contact made by moving.")
+            raise err("by_movement", tr("Under the literal reading (A17 a) melee needs a new contact made by moving."))
         defence_kind = dfn["kind"]
         if dfn["kind"] == "vehicle" and dfn["pilot"] is None:
             defence_kind = "pilotless"

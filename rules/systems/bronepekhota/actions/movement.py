@@ -25,6 +25,8 @@ from __future__ import annotations
 import math
 
 from rules.contract import prob
+from rules.i18n import N_
+from rules.i18n import _ as tr
 from rules.systems.bronepekhota.actions.common import PILOT, REF, BronAction, err
 
 HALF_STEP_CM = 2.5
@@ -60,14 +62,16 @@ def obstacle_cost(height_cm: float, settings: dict, field: str) -> float:
     if free:
         return 0
     if height_cm > STEP_CM:
-        raise err(field, "Higher than 1 step: impassable unless the players judge it climbable (climb it, p.13–14).")
+        raise err(
+            field, tr("Higher than 1 step: impassable unless the players judge it climbable (climb it, p.13–14).")
+        )
     # A9: additive, 2 SP on top of the step over it; otherwise the 2 SP are that step's whole cost (1 more).
     return OBSTACLE_SP if settings["obstacle_cost_additive"] else OBSTACLE_SP - 1
 
 
 class Movement(BronAction):
     key = "movement"
-    label = "Move"
+    label = N_("Move")
     spec_ref = "§3.3 Tables 1–2 (p.11–19), A8, A9, A10"
     description = (
         "Prices a move the players measured: infantry 1 SP a step, obstacles up to half a step free, half to one "
@@ -107,41 +111,44 @@ class Movement(BronAction):
         used = list(mover.get("actions_used", []))
         if mover["kind"] == "infantry":
             if {"move", "jump", "repair"} & set(used):
-                raise err("mover.actions_used", "He already moved (or jumped, or repaired) this round (p.10–11).")
+                raise err("mover.actions_used", tr("He already moved (or jumped, or repaired) this round (p.10–11)."))
             if mover.get("aimed"):
-                raise err("mover.aimed", "He declared aimed fire: he may not move this round (p.49).")
+                raise err("mover.aimed", tr("He declared aimed fire: he may not move this round (p.49)."))
             segments = INFANTRY_SEGMENTS
             budget = mover["speed"]
         else:
             locomotion = mover.get("locomotion")
             if locomotion is None:
-                raise err("mover.locomotion", "Say how the vehicle moves: wheeled, tracked, walker or flying.")
+                raise err("mover.locomotion", tr("Say how the vehicle moves: wheeled, tracked, walker or flying."))
             if mover.get("pilot", "aboard") is None:
-                raise err("mover.pilot", "A vehicle without a pilot can neither shoot nor move (p.4, p.15).")
+                raise err("mover.pilot", tr("A vehicle without a pilot can neither shoot nor move (p.4, p.15)."))
             if mover.get("lying"):
-                raise err("mover.lying", "A lying vehicle cannot move until stood up after a repair (p.26).")
+                raise err("mover.lying", tr("A lying vehicle cannot move until stood up after a repair (p.26)."))
             if mover.get("towed"):
-                raise err("mover.towed", "It is being towed: it moves with the HELIX (p.49).")
+                raise err("mover.towed", tr("It is being towed: it moves with the HELIX (p.49)."))
             moves = used.count("move")
             if locomotion == "flying":
                 if moves >= 2:
-                    raise err("mover.actions_used", "A flyer moves at most twice a round: move, shoot, move (p.11).")
+                    raise err(
+                        "mover.actions_used", tr("A flyer moves at most twice a round: move, shoot, move (p.11).")
+                    )
                 full = settings["flyer_full_speed_each_move"]
                 budget = mover["speed"] if full else mover["speed"] - mover.get("sp_used", 0)
             else:
                 if moves:
-                    raise err("mover.actions_used", "A ground vehicle moves once a round (p.10).")
+                    raise err("mover.actions_used", tr("A ground vehicle moves once a round (p.10)."))
                 budget = mover["speed"]
             segments = VEHICLE_SEGMENTS
         priced = []
         for i, seg in enumerate(path):
             field = f"path.{i}"
             if seg["kind"] not in segments:
-                who = "an infantryman" if mover["kind"] == "infantry" else "a vehicle"
-                raise err(f"{field}.kind", f"{seg['kind']!r} is not a move of {who}: one of {', '.join(segments)}.")
+                text = (N_("{kind} is not a move of an infantryman: one of {moves}.") if mover["kind"] == "infantry"
+                        else N_("{kind} is not a move of a vehicle: one of {moves}."))  # fmt: skip
+                raise err(f"{field}.kind", tr(text).format(kind=repr(seg["kind"]), moves=", ".join(segments)))
             priced.append({**seg, "cost": _number(self._cost(seg, mover, path, settings, field))})
         if path[-1]["kind"] in ("stairs", "ramp"):
-            raise err("path", "A figure may not end its move on stairs or mid-ramp: it stops before them (p.12).")
+            raise err("path", tr("A figure may not end its move on stairs or mid-ramp: it stops before them (p.12)."))
         cost = _number(sum(s["cost"] for s in priced))
         return {**inputs, "segments": priced, "cost": cost, "budget": _number(max(budget, 0)), "ok": cost <= budget}
 
@@ -150,26 +157,26 @@ class Movement(BronAction):
         kind, steps = seg["kind"], seg.get("steps", 0)
         if kind in ("flat", "stairs", "ramp", "platform_jump", "forward"):
             if kind == "platform_jump" and any(s["kind"] == "with_gun" for s in path):
-                raise err(field, "He may not jump while moving a mobile gun (p.14).")
+                raise err(field, tr("He may not jump while moving a mobile gun (p.14)."))
             return steps
         if kind == "obstacle":
             if "height_cm" not in seg:
-                raise err(f"{field}.height_cm", "Give the obstacle's height (or depth) in cm.")
+                raise err(f"{field}.height_cm", tr("Give the obstacle's height (or depth) in cm."))
             return obstacle_cost(seg["height_cm"], settings, f"{field}.height_cm")
         if kind == "climb":
             if any(s["kind"] == "with_gun" for s in path):
-                raise err(field, "He may not climb while moving a mobile gun (p.14).")
+                raise err(field, tr("He may not climb while moving a mobile gun (p.14)."))
             return 2 * steps
         if kind == "with_gun":
             return 2 * steps  # half speed: ½ step per SP (p.14, Рис.20)
         locomotion = mover["locomotion"]
         if kind == "backward":
             if locomotion == "flying":
-                raise err(field, "A flyer never moves backward (Table 2).")
+                raise err(field, tr("A flyer never moves backward (Table 2)."))
             return 2 * steps if locomotion == "walker" else steps
         if kind == "sideways":
             if locomotion != "walker":
-                raise err(field, "Only walkers move sideways (Table 2).")
+                raise err(field, tr("Only walkers move sideways (Table 2)."))
             return 2 * steps
         # turn
         count = seg.get("count", 1)

@@ -6,6 +6,8 @@ from __future__ import annotations
 from fractions import Fraction
 
 from rules.contract import distribution, prob
+from rules.i18n import N_
+from rules.i18n import _ as tr
 from rules.systems.bronepekhota import tables
 from rules.systems.bronepekhota.actions.common import (
     ELEMENT,
@@ -28,7 +30,7 @@ from rules.systems.bronepekhota.actions.survival import survival_effects
 
 class RealShot(BronAction):
     key = "real_shot"
-    label = "Real shot"
+    label = N_("Real shot")
     spec_ref = "§3.6, Tables 3–4 (p.21–27)"
     modes = ("real",)
     description = (
@@ -79,25 +81,30 @@ class RealShot(BronAction):
         weapon.setdefault("key", "launcher")
         charge = inputs["charge"]
         if shooter["kind"] == "infantry":
-            raise err("shooter.kind", "In real shooting infantry cannot shoot; they may crew guns (p.2).")
+            raise err("shooter.kind", tr("In real shooting infantry cannot shoot; they may crew guns (p.2)."))
         if charge in tables.MORTAR_ONLY_CHARGES and not shooter.get("mortar"):
-            raise err("charge", "Only mortars fire mines; firing mines from vehicle launchers is forbidden (p.22).")
+            raise err("charge", tr("Only mortars fire mines; firing mines from vehicle launchers is forbidden (p.22)."))
         if weapon.get("charges") and charge not in weapon["charges"]:
-            raise err("charge", f"This launcher fires {', '.join(weapon['charges'])}, not {charge}.")
+            raise err(
+                "charge",
+                tr("This launcher fires {charges}, not {charge}.").format(
+                    charges=", ".join(weapon["charges"]), charge=charge
+                ),
+            )
         check_can_fire(shooter, weapon["key"], settings, real=True)
         clean["ammo_cost"] = tables.real_ammo_cost(charge)
         clean["ammo_after"] = check_ammo(shooter, clean["ammo_cost"], settings)
         if inputs["hit"]:
             if "target" not in inputs:
-                raise err("target", "Say what was hit.")
+                raise err("target", tr("Say what was hit."))
             # A hit on a flyer's stand does not count, on its pilot figure it does (p.26): the players judge.
             clean["target"] = check_element(inputs["target"], "target")
         elif inputs.get("fell") or inputs.get("crushed"):
-            raise err("fell", "A miss knocks nothing over: only direct hits count (p.26).")
+            raise err("fell", tr("A miss knocks nothing over: only direct hits count (p.26)."))
         if inputs.get("crushed") and (not inputs["hit"] or clean["target"]["kind"] == "infantry"):
-            raise err("crushed", "Only a vehicle or gun that falls can crush infantry.")
+            raise err("crushed", tr("Only a vehicle or gun that falls can crush infantry."))
         if inputs.get("crushed") and not inputs.get("fell"):
-            raise err("crushed", "Infantry are crushed only when the hit vehicle or gun falls onto them.")
+            raise err("crushed", tr("Infantry are crushed only when the hit vehicle or gun falls onto them."))
         return clean
 
     def resolve_clean(self, clean, settings, dice):

@@ -5,6 +5,8 @@ from __future__ import annotations
 from abc import abstractmethod
 
 from rules.contract import prob
+from rules.i18n import N_
+from rules.i18n import _ as tr
 from rules.systems.bronepekhota import tables
 from rules.systems.bronepekhota.actions.common import BronAction, err
 
@@ -30,7 +32,7 @@ def roll_off(dice, players: list[str], faces: int, *, tied_only: bool, purpose: 
         if len(tied) == 1:
             return tied[0], rounds
         contenders = tied if tied_only else contenders
-    raise err("dice", "The roll-off kept tying; roll again.")
+    raise err("dice", tr("The roll-off kept tying; roll again."))
 
 
 def roll_off_odds(players: list[str], faces: int) -> dict:
@@ -54,7 +56,7 @@ class _RollOff(BronAction):
 
     def check_inputs(self, inputs, settings):
         if len(set(inputs["players"])) != len(inputs["players"]):
-            raise err("players", "Each player is listed once.")
+            raise err("players", tr("Each player is listed once."))
         return inputs
 
     @abstractmethod
@@ -83,7 +85,7 @@ class _RollOff(BronAction):
 
 class Initiative(_RollOff):
     key = "initiative"
-    label = "Initiative"
+    label = N_("Initiative")
     spec_ref = "§3.1 (p.9), A4"
     effect_kind = "initiative"
     purpose = "initiative"
@@ -101,7 +103,7 @@ class Initiative(_RollOff):
 
 class Dispute(_RollOff):
     key = "dispute"
-    label = "Dispute roll"
+    label = N_("Dispute roll")
     spec_ref = "§3.14 (p.51), A33"
     effect_kind = "dispute"
     purpose = "dispute"

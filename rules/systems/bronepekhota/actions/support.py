@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 
 from rules.contract import prob
+from rules.i18n import N_
+from rules.i18n import _ as tr
 from rules.systems.bronepekhota import tables
 from rules.systems.bronepekhota.actions.common import PILOT, REF, BronAction, err
 
@@ -50,7 +52,7 @@ OBJECT = {
 
 class Repair(BronAction):
     key = "repair"
-    label = "Repair"
+    label = N_("Repair")
     spec_ref = "§3.11 (p.43–44, p.48–49), A31, A32"
     description = (
         "A «Рм» soldier touching a vehicle or gun repairs 1 damage, if he has done nothing else this round (A31) and "
@@ -90,40 +92,42 @@ class Repair(BronAction):
         kind = rep["kind"]
         own = bool(inputs.get("self"))
         if target.get("destroyed") or target["strength"] == 0:
-            raise err("target.strength", "A destroyed element cannot be repaired (p.44).")
+            raise err("target.strength", tr("A destroyed element cannot be repaired (p.44)."))
         if "strength_max" not in target:
-            raise err("target.strength_max", "Give the Armlist maximum: repair never goes above it.")
+            raise err("target.strength_max", tr("Give the Armlist maximum: repair never goes above it."))
         if target["strength"] > target["strength_max"]:
-            raise err("target.strength", "Strength is above the Armlist maximum.")
+            raise err("target.strength", tr("Strength is above the Armlist maximum."))
         if target["strength"] >= target["strength_max"]:
-            raise err("target.strength", "Already at its maximum: further repair is useless (p.44).")
+            raise err("target.strength", tr("Already at its maximum: further repair is useless (p.44)."))
         if not own and inputs.get("touching") is False:
-            raise err("touching", "The repairer must touch the object (HELIX: with the platform's rear edge).")
+            raise err("touching", tr("The repairer must touch the object (HELIX: with the platform's rear edge)."))
         if rep.get("in_melee") or target.get("in_melee"):
-            raise err("target.in_melee", "No repair while an enemy touches the repairer or the object (p.43, p.48).")
+            raise err(
+                "target.in_melee", tr("No repair while an enemy touches the repairer or the object (p.43, p.48).")
+            )
         used = set(rep.get("actions_used", []))
         if kind == "helix":
             if not rep.get("repair_platform"):
-                raise err("repairer.repair_platform", "Only a HELIX with the repair-transport platform repairs.")
+                raise err("repairer.repair_platform", tr("Only a HELIX with the repair-transport platform repairs."))
             if rep.get("pilot", "aboard") is None:
-                raise err("repairer.pilot", "A HELIX without a pilot cannot repair (p.48).")
+                raise err("repairer.pilot", tr("A HELIX without a pilot cannot repair (p.48)."))
             if rep.get("repaired_this_round") or "shoot" in used or "repair" in used:
-                raise err("repairer.actions_used", "The HELIX repairs one object a round, instead of shooting.")
+                raise err("repairer.actions_used", tr("The HELIX repairs one object a round, instead of shooting."))
             amount = tables.HELIX_REPAIR_AMOUNT
         else:
             if not has_repair(rep.get("abilities", [])):
-                raise err("repairer.abilities", "Only a soldier with «Рм» in «Св» can repair.")
+                raise err("repairer.abilities", tr("Only a soldier with «Рм» in «Св» can repair."))
             if kind == "pilot":
                 if not own:
-                    raise err("self", "A pilot repairs only his own vehicle, from inside (p.43).")
+                    raise err("self", tr("A pilot repairs only his own vehicle, from inside (p.43)."))
                 if target["kind"] != "vehicle":
-                    raise err("target.kind", "A pilot repairs his own vehicle.")
+                    raise err("target.kind", tr("A pilot repairs his own vehicle."))
                 if target.get("activated") or target.get("actions_used"):
-                    raise err("target.actions_used", "Self-repair uses the vehicle's whole activation (p.43–44).")
+                    raise err("target.actions_used", tr("Self-repair uses the vehicle's whole activation (p.43–44)."))
             elif settings["repair_needs_idle_soldier"] and used:
                 raise err(
                     "repairer.actions_used",
-                    "He already acted this round; repair needs a soldier who does nothing else (p.43, A31).",
+                    tr("He already acted this round; repair needs a soldier who does nothing else (p.43, A31)."),
                 )
             amount = tables.INFANTRY_REPAIR_AMOUNT
         cap = kind != "helix" or settings["repair_cap_at_max"]
@@ -155,7 +159,7 @@ class Repair(BronAction):
 
 class Capture(BronAction):
     key = "capture"
-    label = "Capture"
+    label = N_("Capture")
     spec_ref = "§3.12 (p.42), A11"
     description = (
         "Vehicle: the first infantryman to touch a pilotless vehicle may become its pilot if his Rank >= the "
@@ -202,18 +206,23 @@ class Capture(BronAction):
     def check_inputs(self, inputs, settings):
         soldier, obj = inputs["soldier"], inputs["object"]
         if obj.get("destroyed") or obj.get("strength") == 0:
-            raise err("object", "A destroyed element cannot be captured.")
+            raise err("object", tr("A destroyed element cannot be captured."))
         if obj["kind"] == "vehicle":
             if "pilot" not in obj:
-                raise err("object.pilot", "Say whether the vehicle has a pilot (only a pilotless one is captured).")
+                raise err("object.pilot", tr("Say whether the vehicle has a pilot (only a pilotless one is captured)."))
             if obj["pilot"] is not None:
-                raise err("object.pilot", "Only a vehicle without a pilot can be captured (p.42).")
+                raise err("object.pilot", tr("Only a vehicle without a pilot can be captured (p.42)."))
             if not tables.can_pilot(soldier["rank"], obj["rank"]):
                 raise err(
-                    "soldier.rank", f"A rank {soldier['rank']} soldier cannot pilot a rank {obj['rank']} vehicle."
+                    "soldier.rank",
+                    tr("A rank {soldier} soldier cannot pilot a rank {rank} vehicle.").format(
+                        soldier=soldier["rank"], rank=obj["rank"]
+                    ),
                 )
         elif obj.get("touched_by_other_infantry"):
-            raise err("object.touched_by_other_infantry", "A gun is captured only if no other infantryman touches it.")
+            raise err(
+                "object.touched_by_other_infantry", tr("A gun is captured only if no other infantryman touches it.")
+            )
         return inputs
 
     def resolve_clean(self, clean, settings, dice):
@@ -251,7 +260,7 @@ class Capture(BronAction):
 
 class Towing(BronAction):
     key = "towing"
-    label = "Towing"
+    label = N_("Towing")
     spec_ref = "§3.13 (p.49)"
     description = (
         "A HELIX with the repair-transport platform tows a vehicle or mobile gun touching its platform's rear edge; "
@@ -293,20 +302,20 @@ class Towing(BronAction):
         helix, obj = inputs["helix"], inputs["object"]
         if inputs["op"] == "stop":
             if helix.get("towing") is None:
-                raise err("helix.towing", "This HELIX is not towing anything.")
+                raise err("helix.towing", tr("This HELIX is not towing anything."))
             return inputs
         if not helix.get("repair_platform"):
-            raise err("helix.repair_platform", "Only a HELIX with the repair-transport platform tows (p.49).")
+            raise err("helix.repair_platform", tr("Only a HELIX with the repair-transport platform tows (p.49)."))
         if helix.get("pilot", "aboard") is None:
-            raise err("helix.pilot", "A HELIX without a pilot cannot move.")
+            raise err("helix.pilot", tr("A HELIX without a pilot cannot move."))
         if helix.get("towing") is not None:
-            raise err("helix.towing", "This HELIX already tows something.")
+            raise err("helix.towing", tr("This HELIX already tows something."))
         if obj.get("towed_by") is not None:
-            raise err("object.towed_by", "This object is already being towed.")
+            raise err("object.towed_by", tr("This object is already being towed."))
         if obj["kind"] == "gun" and not obj.get("mobile"):
-            raise err("object.mobile", "A stationary gun stays in place all battle: only mobile guns are towed.")
+            raise err("object.mobile", tr("A stationary gun stays in place all battle: only mobile guns are towed."))
         if obj.get("destroyed"):
-            raise err("object.destroyed", "A destroyed element is removed from the field.")
+            raise err("object.destroyed", tr("A destroyed element is removed from the field."))
         return inputs
 
     def resolve_clean(self, clean, settings, dice):
@@ -326,7 +335,7 @@ class Towing(BronAction):
 
 class Jump(BronAction):
     key = "jump"
-    label = "Jump pack"
+    label = N_("Jump pack")
     spec_ref = "§3.3.2, Table 8 (p.44–48), A12"
     option = "jump_packs"
     description = (
@@ -359,11 +368,11 @@ class Jump(BronAction):
         soldier = inputs["soldier"]
         n = soldier.get("jump") or jump_steps(soldier.get("abilities", []))
         if not n:
-            raise err("soldier.abilities", "Only a soldier with a jump pack («ПрN» in «Св») can jump.")
+            raise err("soldier.abilities", tr("Only a soldier with a jump pack («ПрN» in «Св») can jump."))
         if soldier.get("moving_gun"):
-            raise err("soldier.moving_gun", "He cannot jump while moving a mobile gun (p.44).")
+            raise err("soldier.moving_gun", tr("He cannot jump while moving a mobile gun (p.44)."))
         if {"move", "jump"} & set(soldier.get("actions_used", [])):
-            raise err("soldier.actions_used", "A jump replaces his move: at most once a round (p.44).")
+            raise err("soldier.actions_used", tr("A jump replaces his move: at most once a round (p.44)."))
         rise = inputs.get("rise_steps", 0)
         height = tables.jump_height(rise, downward_rule=settings["jump_downward_height"])
         ok = tables.jump_allowed(n, inputs["length_steps"], rise, downward_rule=settings["jump_downward_height"])
@@ -389,7 +398,7 @@ class Jump(BronAction):
 
 class AmmoRefresh(BronAction):
     key = "ammo_refresh"
-    label = "Ammo refresh"
+    label = N_("Ammo refresh")
     spec_ref = "§2.4, A22 (p.25, p.36)"
     description = "By agreement (setting ammo_refreshes), a vehicle or gun refills its ammo track to the maximum."
     input_schema = {
@@ -416,13 +425,16 @@ class AmmoRefresh(BronAction):
         el = inputs["element"]
         allowed = settings["ammo_refreshes"]
         if not settings["ammo_limited"]:
-            raise err("settings.ammo_limited", "Ammo is unlimited in these settings: nothing to refresh.")
+            raise err("settings.ammo_limited", tr("Ammo is unlimited in these settings: nothing to refresh."))
         if el.get("refreshes_used", 0) >= allowed:
-            raise err("element.refreshes_used", f"No refresh left: {allowed} per element in these settings (A22).")
+            raise err(
+                "element.refreshes_used",
+                tr("No refresh left: {allowed} per element in these settings (A22).").format(allowed=allowed),
+            )
         if el.get("destroyed"):
-            raise err("element.destroyed", "A destroyed element is off the field.")
+            raise err("element.destroyed", tr("A destroyed element is off the field."))
         if el["ammo"] > el["ammo_max"]:
-            raise err("element.ammo", "Ammo is above the Armlist maximum.")
+            raise err("element.ammo", tr("Ammo is above the Armlist maximum."))
         return inputs
 
     def resolve_clean(self, clean, settings, dice):

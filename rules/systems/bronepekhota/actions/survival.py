@@ -6,6 +6,8 @@ from __future__ import annotations
 from fractions import Fraction
 
 from rules.contract import distribution, prob
+from rules.i18n import N_
+from rules.i18n import _ as tr
 from rules.systems.bronepekhota import tables
 from rules.systems.bronepekhota.actions.common import (
     REF,
@@ -90,7 +92,7 @@ def landing_odds(subject: dict, strength: int | None, p_killed: Fraction) -> dic
 
 class SurvivalTest(BronAction):
     key = "survival_test"
-    label = "Survival test"
+    label = N_("Survival test")
     spec_ref = "§3.4 (p.21), §3.4.1 panic (p.50)"
     description = (
         "Roll the die (Д6 unless a rule says Д12/Д20, A14): Бр >= roll survives, otherwise the soldier dies. "
@@ -139,7 +141,7 @@ class SurvivalTest(BronAction):
 
 class ArmourTest(BronAction):
     key = "armour_test"
-    label = "Armour test"
+    label = N_("Armour test")
     spec_ref = "§3.5 (p.25–26)"
     modes = ("real",)
     description = (
@@ -161,7 +163,7 @@ class ArmourTest(BronAction):
 
     def check_inputs(self, inputs, settings):
         if inputs["pilot"] is None:
-            raise err("pilot", "A vehicle without a pilot takes no armour test.")
+            raise err("pilot", tr("A vehicle without a pilot takes no armour test."))
         pilot = {**inputs["pilot"], "is_pilot": True}
         if "vehicle_ref" in inputs:
             pilot["vehicle_ref"] = inputs["vehicle_ref"]
@@ -212,7 +214,7 @@ class ArmourTest(BronAction):
 
 class EmergencyLanding(BronAction):
     key = "emergency_landing"
-    label = "Emergency landing"
+    label = N_("Emergency landing")
     spec_ref = "§3.10 (p.19)"
     description = "The pilot of a flying vehicle died in flight: it lands on the spot and takes D6 damage."
     input_schema = {
@@ -255,7 +257,7 @@ class EmergencyLanding(BronAction):
 
 class PanicFlight(BronAction):
     key = "panic"
-    label = "Panic flight"
+    label = N_("Panic flight")
     spec_ref = "§3.4.1 (p.50–51)"
     option = "panic"
     description = (

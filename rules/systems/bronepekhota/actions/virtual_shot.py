@@ -7,6 +7,8 @@ from fractions import Fraction
 
 from rules import dice as dicelib
 from rules.contract import distribution, exact, prob
+from rules.i18n import N_
+from rules.i18n import _ as tr
 from rules.systems.bronepekhota import tables
 from rules.systems.bronepekhota.actions.common import (
     ELEMENT,
@@ -33,13 +35,13 @@ BLAST_VICTIM = {
 
 def cover_value(cover: str, settings: dict, field: str) -> int:
     if cover == tables.COVER_HIDDEN:
-        raise err(field, "The target is not visible: the shot is impossible (Table 5).")
+        raise err(field, tr("The target is not visible: the shot is impossible (Table 5)."))
     return tables.cover_bonus(cover, exactly_half_bonus=int(settings.get("cover_exactly_half", 1)))
 
 
 class VirtualShot(BronAction):
     key = "virtual_shot"
-    label = "Virtual shot"
+    label = N_("Virtual shot")
     spec_ref = "§3.7 (p.27–36)"
     modes = ("virtual",)
     description = (
@@ -76,7 +78,7 @@ class VirtualShot(BronAction):
         clean["range"] = parse_range(weapon["range"], "weapon.range")
         clean["power"] = parse_power(weapon["power"], "weapon.power")
         if ("distance_cm" in inputs) == ("distance_steps" in inputs):
-            raise err("distance_cm", "Give the distance either in cm (distance_cm) or in steps (distance_steps).")
+            raise err("distance_cm", tr("Give the distance either in cm (distance_cm) or in steps (distance_steps)."))
         clean["steps"] = (
             tables.steps_from_cm(inputs["distance_cm"]) if "distance_cm" in inputs else inputs["distance_steps"]
         )
@@ -89,19 +91,19 @@ class VirtualShot(BronAction):
         clean["aimed"] = bool(shooter.get("aimed"))
         if clean["aimed"]:
             if not settings["aimed_fire"]:
-                raise err("shooter.aimed", "Aimed fire is an optional rule that is off in these settings.")
+                raise err("shooter.aimed", tr("Aimed fire is an optional rule that is off in these settings."))
             if shooter["kind"] != "infantry":
-                raise err("shooter.aimed", "Only an infantryman with his personal weapon may aim (§11.1).")
+                raise err("shooter.aimed", tr("Only an infantryman with his personal weapon may aim (§11.1)."))
             if {"move", "melee", "jump"} & set(shooter.get("actions_used", [])):
-                raise err("shooter.aimed", "A soldier who aims may not move or melee in the same round (§11.1).")
+                raise err("shooter.aimed", tr("A soldier who aims may not move or melee in the same round (§11.1)."))
         special = weapon.get("special") or {}
         clean["blast_steps"] = special.get("blast_steps") if settings["special_properties"] else None
         clean["blast_power"] = None
         victims = inputs.get("blast") or []
         if victims and not special.get("blast_steps"):
-            raise err("blast", "This weapon has no blast property.")
+            raise err("blast", tr("This weapon has no blast property."))
         if victims and not settings["special_properties"]:
-            raise err("blast", "Special weapon properties are off in these settings, so there is no blast.")
+            raise err("blast", tr("Special weapon properties are off in these settings, so there is no blast."))
         if clean["blast_steps"]:
             clean["blast_power"] = parse_power(special.get("blast_power") or "1Д20", "weapon.special.blast_power")
         clean["blast"] = []

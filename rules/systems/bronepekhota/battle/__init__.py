@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 
 from rules.contract import Awaiting, BattlePart, Event, GameState, SideSetup, Start, UnitSetup
+from rules.i18n import _ as tr
 from rules.systems.bronepekhota.battle import board, fold, text, view
 from rules.systems.bronepekhota.battle.adjust import is_step_only
 from rules.systems.bronepekhota.battle.commands import COMMANDS
@@ -60,7 +61,7 @@ class BronepekhotaBattle(BattlePart):
     def awaiting(self, state: GameState) -> Awaiting:
         game = state.game
         if game.get("result") is not None:
-            return Awaiting(kind="over", message="The battle is over. Undo the last events to play on.")
+            return Awaiting(kind="over", message=tr("The battle is over. Undo the last events to play on."))
         # Turns are per unit and optional (enforce_turns): the handlers check them, so any player may send.
         turn = game.get("turn")
         return Awaiting(kind="anyone", sides=(turn,) if turn is not None else ())

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from rules.contract import Command, CommandContext, GameConflict, NewEvent, NotYours, RuleInputError
 from rules.i18n import N_
+from rules.i18n import _ as tr
 from rules.systems.bronepekhota.actions.rolloff import Dispute, Initiative
 from rules.systems.bronepekhota.battle.adjust import ADJUST_HELP, adjust_effects
 from rules.systems.bronepekhota.battle.resolve import BATTLE_ACTIONS, resolve_action
@@ -22,7 +23,7 @@ _ANY_OBJECT = {"type": "object", "maxProperties": 40}
 
 def require_active(ctx: CommandContext) -> None:
     if ctx.game.get("result") is not None:
-        raise GameConflict("The battle is over. Undo the last events to play on.")
+        raise GameConflict(tr("The battle is over. Undo the last events to play on."))
 
 
 def require_turn(ctx: CommandContext, unit, soldier=None) -> None:
@@ -32,22 +33,27 @@ def require_turn(ctx: CommandContext, unit, soldier=None) -> None:
         return
     game = ctx.game
     if not game.get("order"):
-        raise GameConflict("Roll initiative and set the player order before units act (turns are enforced).")
+        raise GameConflict(tr("Roll initiative and set the player order before units act (turns are enforced)."))
     owner = ctx.owner(unit.key)
     solo = soldier in solo_soldiers(unit.state, system_settings(ctx.settings))
     key = actor_key(unit.key, soldier, solo=solo)
     facts = actor_facts(ctx.state.units, key, settings=ctx.settings, round_=game["round"])
-    label = unit_label(unit) + (f", soldier {soldier} on his own" if solo else "")
+    label = unit_label(unit) + (tr(", soldier {num} on his own").format(num=soldier) if solo else "")
     if facts["activated"]:
-        raise GameConflict(f"{label} has already acted this round.")
+        raise GameConflict(tr("{unit} has already acted this round.").format(unit=label))
     if not facts["activatable"]:
-        raise GameConflict(f"{label} cannot act: {facts.get('reason') or 'not activatable'}.")
+        reason = tr(facts.get("reason") or N_("not activatable"))
+        raise GameConflict(tr("{unit} cannot act: {reason}.").format(unit=label, reason=reason))
     if game.get("turn") != owner:
-        raise GameConflict(f"It is not your turn: side {game.get('turn')} acts now (turns are enforced).")
+        raise GameConflict(
+            tr("It is not your turn: side {side} acts now (turns are enforced).").format(side=game.get("turn"))
+        )
     active = game.get("active_unit")
     if active and active != key and actor_facts(ctx.state.units, active, settings=ctx.settings) is not None:
         raise GameConflict(
-            f"{active_label(ctx, active)} is acting: mark it done before another unit acts (turns are enforced)."
+            tr("{unit} is acting: mark it done before another unit acts (turns are enforced).").format(
+                unit=active_label(ctx, active)
+            )
         )
 
 
@@ -56,15 +62,15 @@ def active_label(ctx: CommandContext, key: str) -> str:
 
     unit_key, num = split_actor(key)
     unit = ctx.state.units[unit_key]
-    return unit_label(unit) + (f", soldier {num} on his own" if num is not None else "")
+    return unit_label(unit) + (tr(", soldier {num} on his own").format(num=num) if num is not None else "")
 
 
 def require_deployment_done(ctx: CommandContext) -> None:
     """Once deployment has started, every unit is placed before the first initiative (p.3–4)."""
     deployment = ctx.game.get("deployment") or {}
     if deployment.get("open") and deployment.get("started"):
-        left = ", ".join(f"side {s}: {n}" for s, n in deployment.get("left", {}).items() if n)
-        raise GameConflict(f"Finish the deployment first: units still to place ({left}).")
+        left = ", ".join(tr("side {side}: {n}").format(side=s, n=n) for s, n in deployment.get("left", {}).items() if n)
+        raise GameConflict(tr("Finish the deployment first: units still to place ({left}).").format(left=left))
 
 
 class RoundStart(Command):
@@ -76,8 +82,12 @@ class RoundStart(Command):
         require_active(ctx)
         game = ctx.game
         if ctx.settings.get("enforce_turns") and not game.get("round_over"):
-            waiting = ", ".join(f"side {s}: {n}" for s, n in game.get("pending", {}).items() if n)
-            raise GameConflict(f"Units still have to act this round ({waiting}); turns are enforced.")
+            waiting = ", ".join(
+                tr("side {side}: {n}").format(side=s, n=n) for s, n in game.get("pending", {}).items() if n
+            )
+            raise GameConflict(
+                tr("Units still have to act this round ({waiting}); turns are enforced.").format(waiting=waiting)
+            )
         round_ = game["round"] + 1
         apply = [{"unit": k, "effect": {"kind": "new_round", "round": round_}} for k in ctx.state.units]
         return [NewEvent("round.started", {"round": round_, "apply": apply})]
@@ -99,7 +109,7 @@ class InitiativeRoll(Command):
         require_active(ctx)
         game = ctx.game
         if game.get("initiative"):
-            raise GameConflict("Initiative was already rolled this round.")
+            raise GameConflict(tr("Initiative was already rolled this round."))
         require_deployment_done(ctx)
         contenders = [s for s in game["sides"] if s not in game.get("eliminated", [])]
         names = {int(k): v for k, v in game.get("side_names", {}).items()}
@@ -110,7 +120,7 @@ class InitiativeRoll(Command):
         )
         rolls = [{str(by_label[p]): v for p, v in r["rolls"].items()} for r in outcome.result["rounds"]]
         winner = by_label[outcome.result["winner"]]
-        summary = f"{names.get(winner, winner)} wins the initiative and sets the order of play."
+        summary = tr("{side} wins the initiative and sets the order of play.").format(side=names.get(winner, winner))
         ctx.outcome = {
             "summary": summary,
             "rolls": rolls,
@@ -137,12 +147,14 @@ class OrderSet(Command):
         order = inputs["order"]
         initiative = game.get("initiative")
         if initiative is None:
-            raise GameConflict("Roll initiative first: its winner decides the order.")
+            raise GameConflict(tr("Roll initiative first: its winner decides the order."))
         if initiative["winner"] not in ctx.sides:
-            raise NotYours("Only the initiative winner decides the order.")
+            raise NotYours(tr("Only the initiative winner decides the order."))
         standing = [s for s in game["sides"] if s not in game.get("eliminated", [])]
         if sorted(order) != sorted(standing) or len(set(order)) != len(order):
-            raise RuleInputError({"order": f"List every side still in play exactly once: {standing}."})
+            raise RuleInputError(
+                {"order": tr("List every side still in play exactly once: {sides}.").format(sides=standing)}
+            )
         return [NewEvent("order.set", {"order": order})]
 
 
@@ -162,27 +174,31 @@ class UnitDone(Command):
         require_active(ctx)
         record = ctx.own_unit(inputs.get("unit"))
         if record.state.get("kind") == "gun":
-            raise RuleInputError({"unit": "A gun is not a unit: it fires during its crew's activation (p.5)."})
+            raise RuleInputError({"unit": tr("A gun is not a unit: it fires during its crew's activation (p.5).")})
         num = inputs.get("soldier")
         if num is not None:
             if num not in solo_soldiers(record.state, system_settings(ctx.settings)):
                 raise RuleInputError(
                     {
-                        "soldier": "Only a dismounted pilot acting as a one-man unit is marked done on his own "
-                        "(setting dismounted_pilot_rejoins_squad off, A19); others are done with their squad."
+                        "soldier": tr(
+                            "Only a dismounted pilot acting as a one-man unit is marked done on his own "
+                            "(setting dismounted_pilot_rejoins_squad off, A19); others are done with their squad."
+                        )
                     }
                 )
             require_turn(ctx, record, num)
             key = actor_key(record.key, num, solo=True)
             if actor_facts(ctx.state.units, key, settings=ctx.settings)["activated"]:
-                raise GameConflict(f"Soldier {num} of {unit_label(record)} is already done this round.")
+                raise GameConflict(
+                    tr("Soldier {num} of {unit} is already done this round.").format(num=num, unit=unit_label(record))
+                )
             effect = {"kind": "activated", "soldier": num, "value": True}
             payload = {"unit": record.key, "soldier": num, "actor": key}
             return [NewEvent("unit.done", {**payload, "apply": [{"unit": record.key, "effect": effect}]})]
         require_turn(ctx, record)
         facts = unit_facts(record.state, record.profile, settings=ctx.settings, round_=ctx.game["round"])
         if facts["activated"]:
-            raise GameConflict(f"{unit_label(record)} is already marked done this round.")
+            raise GameConflict(tr("{unit} is already marked done this round.").format(unit=unit_label(record)))
         effect = {"kind": "activated", "value": True}
         return [NewEvent("unit.done", {"unit": record.key, "apply": [{"unit": record.key, "effect": effect}]})]
 
@@ -199,9 +215,9 @@ class DeploymentRoll(Command):
         require_active(ctx)
         deployment = _deployment(ctx)
         if not deployment["alternate"]:
-            raise RuleInputError({"deployment_order": "Deployment is free in these settings: place in any order."})
+            raise RuleInputError({"deployment_order": tr("Deployment is free in these settings: place in any order.")})
         if deployment["first"] is not None:
-            raise GameConflict("Who deploys first was already rolled.")
+            raise GameConflict(tr("Who deploys first was already rolled."))
         game = ctx.game
         names = {int(k): v for k, v in game.get("side_names", {}).items()}
         labels = _unique_labels({s: names.get(s, f"Side {s}") for s in game["sides"]})
@@ -212,7 +228,9 @@ class DeploymentRoll(Command):
         rolls = [{str(by_label[p]): v for p, v in r["rolls"].items()} for r in outcome.result["rounds"]]
         winner = by_label[outcome.result["winner"]]
         ctx.outcome = {
-            "summary": f"{names.get(winner, winner)} places the first unit; then the sides alternate.",
+            "summary": tr("{side} places the first unit; then the sides alternate.").format(
+                side=names.get(winner, winner)
+            ),
             "rolls": rolls,
             "winner": winner,
             "steps": outcome.steps,
@@ -235,13 +253,15 @@ class Deploy(Command):
         record = ctx.own_unit(inputs.get("unit"))
         deployment = _deployment(ctx)
         if record.key in deployment["placed"]:
-            raise GameConflict(f"{unit_label(record)} is already on the table.")
+            raise GameConflict(tr("{unit} is already on the table.").format(unit=unit_label(record)))
         if deployment["alternate"]:
             if deployment["first"] is None:
-                raise GameConflict("Roll off first: the winner places the first unit (deployment alternates).")
+                raise GameConflict(tr("Roll off first: the winner places the first unit (deployment alternates)."))
             if deployment["next"] != record.side:
                 raise GameConflict(
-                    f"Side {deployment['next']} places the next unit: deployment alternates one unit at a time."
+                    tr("Side {side} places the next unit: deployment alternates one unit at a time.").format(
+                        side=deployment["next"]
+                    )
                 )
         return [NewEvent("deployment.placed", {"unit": record.key, "side": record.side})]
 
@@ -249,9 +269,9 @@ class Deploy(Command):
 def _deployment(ctx: CommandContext) -> dict:
     deployment = ctx.game.get("deployment")
     if deployment is None or "open" not in deployment:
-        raise GameConflict("This battle was started before deployment was tracked.")
+        raise GameConflict(tr("This battle was started before deployment was tracked."))
     if not deployment["open"]:
-        raise GameConflict("Deployment is over: it happens before the first initiative roll (p.3–4).")
+        raise GameConflict(tr("Deployment is over: it happens before the first initiative roll (p.3–4)."))
     return deployment
 
 
@@ -277,9 +297,11 @@ class DisputeRoll(Command):
         standing = [s for s in game["sides"] if s not in game.get("eliminated", [])]
         sides = inputs.get("sides") or standing
         if len(set(sides)) != len(sides) or len(sides) < 2 or any(s not in game["sides"] for s in sides):
-            raise RuleInputError({"sides": f"Name two or more different sides of this battle: {game['sides']}."})
+            raise RuleInputError(
+                {"sides": tr("Name two or more different sides of this battle: {sides}.").format(sides=game["sides"])}
+            )
         if not set(sides) & set(ctx.sides):
-            raise NotYours("Only a player in the dispute asks for the roll.")
+            raise NotYours(tr("Only a player in the dispute asks for the roll."))
         names = {int(k): v for k, v in game.get("side_names", {}).items()}
         labels = _unique_labels({s: names.get(s, f"Side {s}") for s in sides})
         by_label = {v: k for k, v in labels.items()}
@@ -288,7 +310,9 @@ class DisputeRoll(Command):
         rolls = [{str(by_label[p]): v for p, v in r["rolls"].items()} for r in outcome.result["rounds"]]
         winner = by_label[outcome.result["winner"]]
         note = (inputs.get("note") or "")[:500]
-        summary = f"{names.get(winner, winner)} wins the dispute" + (f" ({note})" if note else "") + "."
+        summary = (tr("{side} wins the dispute ({note}).") if note else tr("{side} wins the dispute.")).format(
+            side=names.get(winner, winner), note=note
+        )
         ctx.outcome = {
             "summary": summary,
             "rolls": rolls,
@@ -320,7 +344,7 @@ class UnitAdjust(Command):
         changes = inputs.get("changes")
         effects = adjust_effects(record.state, record.profile, changes)
         if not effects:
-            raise RuleInputError({"changes": "These values are already set: nothing to change."})
+            raise RuleInputError({"changes": tr("These values are already set: nothing to change.")})
         payload = {
             "unit": record.key,
             "changes": changes,
@@ -345,9 +369,9 @@ class MissionComplete(Command):
         require_active(ctx)
         side = inputs["side"]
         if side not in ctx.game["sides"]:
-            raise RuleInputError({"side": f"There is no side {side!r}."})
+            raise RuleInputError({"side": tr("There is no side {side}.").format(side=side)})
         if side in ctx.game.get("eliminated", []):
-            raise RuleInputError({"side": "That side has no soldiers left."})
+            raise RuleInputError({"side": tr("That side has no soldiers left.")})
         return [NewEvent("mission.completed", {"side": side, "note": (inputs.get("note") or "")[:500]})]
 
 

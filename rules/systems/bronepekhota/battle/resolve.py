@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from rules.errors import NotYours, RuleInputError
+from rules.i18n import _ as tr
 from rules.systems.bronepekhota import tables, tracker
 from rules.systems.bronepekhota.actions import ACTIONS as RULES_ACTIONS
 from rules.systems.bronepekhota.actions.support import has_repair
@@ -66,7 +67,7 @@ class Resolved:
 def _weapon(unit, key, soldier_profile: dict | None) -> dict:
     if unit.state["kind"] == "squad":
         if not soldier_profile.get("range") or not soldier_profile.get("power"):
-            raise RuleInputError({"weapon": "This soldier has no ranged weapon (a dash on his Armlist)."})
+            raise RuleInputError({"weapon": tr("This soldier has no ranged weapon (a dash on his Armlist).")})
         return {
             "key": PERSONAL,
             "name": "personal weapon",
@@ -81,7 +82,9 @@ def _weapon(unit, key, soldier_profile: dict | None) -> dict:
     for w in weapons:
         if w["key"] == key and w["key"] in fitted:
             return {k: w[k] for k in ("key", "name", "range", "power", "special", "charges", "melee") if k in w}
-    raise RuleInputError({"weapon": f"{unit.profile['name']} has no fitted weapon {key!r}."})
+    raise RuleInputError(
+        {"weapon": tr("{name} has no fitted weapon {weapon}.").format(name=unit.profile["name"], weapon=key)}
+    )
 
 
 def _shooter(ctx, inputs: dict) -> tuple[dict, dict, object, list]:
@@ -93,9 +96,9 @@ def _shooter(ctx, inputs: dict) -> tuple[dict, dict, object, list]:
         sst, spr = _pick_soldier(unit, inputs.get("soldier"), "soldier")
         el = infantry_element(unit, inputs.get("soldier"), "soldier")
         if sst["role"] == "pilot":
-            raise RuleInputError({"soldier": "This soldier pilots a vehicle: he shoots with the vehicle."})
+            raise RuleInputError({"soldier": tr("This soldier pilots a vehicle: he shoots with the vehicle.")})
         if sst["panicked"]:
-            raise RuleInputError({"soldier": "A panicked soldier takes no actions this round."})
+            raise RuleInputError({"soldier": tr("A panicked soldier takes no actions this round.")})
         el.update(
             actions_used=list(sst["actions"]),
             shots_this_round=1 if "shoot" in sst["actions"] else 0,
@@ -103,7 +106,7 @@ def _shooter(ctx, inputs: dict) -> tuple[dict, dict, object, list]:
         )
         return el, _weapon(unit, inputs.get("weapon"), spr), unit, [(unit, inputs.get("soldier"))]
     if st["destroyed"]:
-        raise RuleInputError({"unit": f"{unit.profile['name']} is destroyed."})
+        raise RuleInputError({"unit": tr("{name} is destroyed.").format(name=unit.profile["name"])})
     el = machine_element(unit)
     el.update(
         rof=unit.profile["data"].get("rof", 0),
@@ -117,7 +120,7 @@ def _shooter(ctx, inputs: dict) -> tuple[dict, dict, object, list]:
         crew = ctx.own_unit(inputs.get("crew_unit"), field_name="crew_unit")
         cst, cpr = _pick_soldier(crew, inputs.get("crew_soldier"), "crew_soldier")
         if cst["role"] == "pilot":
-            raise RuleInputError({"crew_soldier": "A pilot does not leave his vehicle to fire a gun."})
+            raise RuleInputError({"crew_soldier": tr("A pilot does not leave his vehicle to fire a gun.")})
         el.update(
             crew_rank=cpr["rank"], crew_ref=crew.key, crew_soldier=cpr["num"], crew_actions_used=list(cst["actions"])
         )
@@ -134,7 +137,7 @@ def _distance(inputs: dict) -> dict:
         if isinstance(value, float) and value.is_integer():
             value = int(value)
         return {"distance_steps": value}
-    raise RuleInputError({"distance_steps": "Give the distance to the target, in steps or in cm."})
+    raise RuleInputError({"distance_steps": tr("Give the distance to the target, in steps or in cm.")})
 
 
 def _target(ctx, inputs: dict, field_name: str = "target"):
@@ -146,9 +149,15 @@ def resolve_action(ctx, *, action: str, inputs: dict, require_turn) -> Resolved:
     """Runs one of the book's tests for a battle: builds the rules inputs from the units' states, resolves (server
     roll or typed-in dice), and maps the effects to units."""
     if action not in BATTLE_ACTIONS:
-        raise RuleInputError({"action": f"Unknown action {action!r}; one of: {', '.join(BATTLE_ACTIONS)}."})
+        raise RuleInputError(
+            {
+                "action": tr("Unknown action {action}; one of: {known}.").format(
+                    action=action, known=", ".join(BATTLE_ACTIONS)
+                )
+            }
+        )
     if not isinstance(inputs, dict):
-        raise RuleInputError({"inputs": "Inputs must be an object."})
+        raise RuleInputError({"inputs": tr("Inputs must be an object.")})
     settings = system_settings(ctx.settings)
     roles: dict[str, str] = {}
     skip_kinds: set[str] = set()
@@ -163,7 +172,7 @@ def resolve_action(ctx, *, action: str, inputs: dict, require_turn) -> Resolved:
             rules_key = "real_shot"
             hit = inputs.get("hit")
             if not isinstance(hit, bool):
-                raise RuleInputError({"hit": "Say whether the projectile hit the target directly."})
+                raise RuleInputError({"hit": tr("Say whether the projectile hit the target directly.")})
             rules_inputs = {
                 "shooter": shooter,
                 "weapon": {k: weapon[k] for k in ("key", "name", "charges") if k in weapon},
@@ -204,7 +213,7 @@ def resolve_action(ctx, *, action: str, inputs: dict, require_turn) -> Resolved:
         if unit.state["kind"] == "squad":
             sst, _ = _pick_soldier(unit, inputs.get("soldier"), "soldier")
             if sst["role"] == "pilot":
-                raise RuleInputError({"soldier": "This soldier pilots a vehicle: he fights with the vehicle."})
+                raise RuleInputError({"soldier": tr("This soldier pilots a vehicle: he fights with the vehicle.")})
             attacker = infantry_element(unit, inputs.get("soldier"), "soldier")
             attacker["actions_used"] = list(sst["actions"])
         else:
@@ -250,10 +259,10 @@ def resolve_action(ctx, *, action: str, inputs: dict, require_turn) -> Resolved:
         unit = ctx.own_unit(inputs.get("unit"), field_name="unit")
         sst, spr = _pick_soldier(unit, inputs.get("soldier"), "soldier")
         if sst["role"] == "pilot":
-            raise RuleInputError({"soldier": "This soldier already pilots a vehicle."})
+            raise RuleInputError({"soldier": tr("This soldier already pilots a vehicle.")})
         target_unit = ctx.unit(inputs.get("target"), field_name="target")
         if target_unit.state["kind"] == "squad":
-            raise RuleInputError({"target": "Only a vehicle or a gun can be captured."})
+            raise RuleInputError({"target": tr("Only a vehicle or a gun can be captured.")})
         ts = target_unit.state
         obj = {
             "kind": ts["kind"],
@@ -291,13 +300,15 @@ def resolve_action(ctx, *, action: str, inputs: dict, require_turn) -> Resolved:
     elif action == "emergency_landing":
         unit = _vehicle_unit(ctx, inputs)
         if unit.state.get("locomotion") != "flying":
-            raise RuleInputError({"unit": f"{unit.profile['name']} does not fly: only a flyer makes a landing."})
+            raise RuleInputError(
+                {"unit": tr("{name} does not fly: only a flyer makes a landing.").format(name=unit.profile["name"])}
+            )
         rules_inputs = {"strength": unit.state["strength"], "ref": unit.key}
         roles, acting = {"vehicle": unit.key}, []
     elif action == "ammo_refresh":
         unit = ctx.own_unit(inputs.get("unit"), field_name="unit")
         if unit.state["kind"] == "squad":
-            raise RuleInputError({"unit": "Infantry ammo is never tracked (p.35)."})
+            raise RuleInputError({"unit": tr("Infantry ammo is never tracked (p.35).")})
         st = unit.state
         rules_key = "ammo_refresh"
         rules_inputs = {
@@ -326,7 +337,9 @@ def resolve_action(ctx, *, action: str, inputs: dict, require_turn) -> Resolved:
             continue
         key = _effect_unit(effect, roles)
         if key is None or key not in ctx.state.units:
-            raise RuleInputError({"effect": f"Cannot tell which unit the effect {effect['kind']!r} concerns."})
+            raise RuleInputError(
+                {"effect": tr("Cannot tell which unit the effect {effect} concerns.").format(effect=effect["kind"])}
+            )
         if effect["kind"] == "shot_fired" and ctx.state.units[key].state["kind"] == "squad":
             continue  # a soldier's shot is his "shoot" action_used (the squad state has no shot counter)
         effects.append({"unit": key, "effect": effect})
@@ -343,7 +356,9 @@ def resolve_action(ctx, *, action: str, inputs: dict, require_turn) -> Resolved:
     notices = []
     if action == "grenade" and "burst_steps" not in inputs:
         notices.append(
-            f"The grenade bursts {outcome['result']['burst_steps']} steps away: say who is within 1 step of it."
+            tr("The grenade bursts {steps} steps away: say who is within 1 step of it.").format(
+                steps=outcome["result"]["burst_steps"]
+            )
         )
     return Resolved(
         outcome=outcome,
@@ -360,7 +375,7 @@ def _victims(ctx, inputs: dict, roles: dict) -> list[dict]:
     victims = []
     for i, v in enumerate(inputs.get("victims") or []):
         if not isinstance(v, dict):
-            raise RuleInputError({f"victims.{i}": "Each victim is {unit, soldier?}."})
+            raise RuleInputError({f"victims.{i}": tr("Each victim is {example}.").format(example="{unit, soldier?}")})
         vu = ctx.unit(v.get("unit"), field_name=f"victims.{i}.unit")
         el = element(vu, v.get("soldier"), f"victims.{i}")
         if "cover" in v:  # counts only with the setting blast_cover (A6, A15)
@@ -378,12 +393,14 @@ def _grenade_throw(ctx, seq) -> dict:
     if throw is None:
         raise RuleInputError(
             {
-                "throw": "Name a grenade throw (its event number) whose burst is still to resolve: it was undone, "
-                "already resolved, or never thrown."
+                "throw": tr(
+                    "Name a grenade throw (its event number) whose burst is still to resolve: it was undone, "
+                    "already resolved, or never thrown."
+                )
             }
         )
     if ctx.owner(throw["unit"]) not in ctx.sides:
-        raise NotYours("Only the thrower's player resolves his grenade.")
+        raise NotYours(tr("Only the thrower's player resolves his grenade."))
     return throw
 
 
@@ -391,7 +408,7 @@ def _repair_inputs(ctx, inputs: dict):
     unit = ctx.own_unit(inputs.get("unit"), field_name="unit")
     target_unit = ctx.unit(inputs.get("target"), field_name="target")
     if target_unit.state["kind"] == "squad":
-        raise RuleInputError({"target": "Only vehicles and guns are repaired."})
+        raise RuleInputError({"target": tr("Only vehicles and guns are repaired.")})
     ts = target_unit.state
     target = {
         "kind": ts["kind"],
@@ -429,17 +446,17 @@ def _repair_inputs(ctx, inputs: dict):
     elif unit.state["kind"] == "vehicle" and own:
         pilot = unit.state.get("pilot")
         if not pilot:
-            raise RuleInputError({"unit": "A vehicle without a pilot cannot repair itself."})
+            raise RuleInputError({"unit": tr("A vehicle without a pilot cannot repair itself.")})
         squad = ctx.state.units.get(pilot.get("ref"))
         abilities = _soldier_profile(squad.profile, pilot.get("soldier")).get("abilities", []) if squad else []
         repairer = {"kind": "pilot", "ref": unit.key, "abilities": abilities, "in_melee": unit.state["in_melee"]}
         acting = [(unit, None)]
     else:
         raise RuleInputError(
-            {"unit": "Repairs are made by a «Рм» soldier, a «Рм» pilot (own vehicle) or a HELIX platform."}
+            {"unit": tr("Repairs are made by a «Рм» soldier, a «Рм» pilot (own vehicle) or a HELIX platform.")}
         )
     if not has_repair(repairer.get("abilities", [])) and repairer["kind"] != "helix":
-        raise RuleInputError({"soldier": "Only a soldier with «Рм» (repair) in «Св» can repair."})
+        raise RuleInputError({"soldier": tr("Only a soldier with «Рм» (repair) in «Св» can repair.")})
     rules_inputs = {"repairer": repairer, "target": target, "touching": True, "self": own}
     return rules_inputs, {"repairer": unit.key, "target": target_unit.key}, acting
 
@@ -448,20 +465,20 @@ def _actor_soldier(unit, inputs: dict, field_name: str = "soldier", *, moving: b
     """A soldier of one's own squad who acts now: alive, on the field, not a pilot, not panicked."""
     sst, spr = _pick_soldier(unit, inputs.get(field_name), field_name)
     if sst["role"] == "pilot":
-        raise RuleInputError({field_name: "This soldier pilots a vehicle: he acts with the vehicle."})
+        raise RuleInputError({field_name: tr("This soldier pilots a vehicle: he acts with the vehicle.")})
     if sst["panicked"]:
-        raise RuleInputError({field_name: "A panicked soldier takes no actions this round (p.51)."})
+        raise RuleInputError({field_name: tr("A panicked soldier takes no actions this round (p.51).")})
     if moving and sst["aimed"]:
-        raise RuleInputError({field_name: "He declared aimed fire: he may not move this round (p.49)."})
+        raise RuleInputError({field_name: tr("He declared aimed fire: he may not move this round (p.49).")})
     return sst, spr
 
 
 def _vehicle_unit(ctx, inputs: dict, *, own: bool = False):
     unit = (ctx.own_unit if own else ctx.unit)(inputs.get("unit"), field_name="unit")
     if unit.state["kind"] != "vehicle":
-        raise RuleInputError({"unit": f"{unit.profile['name']} is not a vehicle."})
+        raise RuleInputError({"unit": tr("{name} is not a vehicle.").format(name=unit.profile["name"])})
     if unit.state["destroyed"]:
-        raise RuleInputError({"unit": f"{unit.profile['name']} is destroyed."})
+        raise RuleInputError({"unit": tr("{name} is destroyed.").format(name=unit.profile["name"])})
     return unit
 
 
@@ -470,7 +487,13 @@ def _move_inputs(ctx, inputs: dict):
     unit = ctx.own_unit(inputs.get("unit"), field_name="unit")
     path = inputs.get("path")
     if not isinstance(path, list):
-        raise RuleInputError({"path": "Describe the move: a list of segments, e.g. [{'kind': 'flat', 'steps': 3}]."})
+        raise RuleInputError(
+            {
+                "path": tr("Describe the move: a list of segments, e.g. {example}.").format(
+                    example="[{'kind': 'flat', 'steps': 3}]"
+                )
+            }
+        )
     st = unit.state
     if st["kind"] == "squad":
         sst, spr = _actor_soldier(unit, inputs, moving=True)
@@ -485,12 +508,12 @@ def _move_inputs(ctx, inputs: dict):
         return {"mover": mover, "path": path}, {"mover": unit.key}, [(unit, spr["num"])]
     if st["kind"] == "gun":
         raise RuleInputError(
-            {"unit": "A gun moves with a soldier touching it (a move 'with_gun') or towed by a HELIX (p.14, p.49)."}
+            {"unit": tr("A gun moves with a soldier touching it (a move 'with_gun') or towed by a HELIX (p.14, p.49).")}
         )
     if st["destroyed"]:
-        raise RuleInputError({"unit": f"{unit.profile['name']} is destroyed."})
+        raise RuleInputError({"unit": tr("{name} is destroyed.").format(name=unit.profile["name"])})
     if st.get("acts_next_round"):
-        raise RuleInputError({"unit": "Captured this round: it acts from next round (p.42, A11)."})
+        raise RuleInputError({"unit": tr("Captured this round: it acts from next round (p.42, A11).")})
     mover = {
         "kind": "vehicle",
         "ref": unit.key,
@@ -510,7 +533,7 @@ def _jump_inputs(ctx, inputs: dict):
     """A jump pack «ПрN» (§3.3.2): the length and the rise measured at the table."""
     unit = ctx.own_unit(inputs.get("unit"), field_name="unit")
     if unit.state["kind"] != "squad":
-        raise RuleInputError({"unit": "Only infantrymen wear jump packs."})
+        raise RuleInputError({"unit": tr("Only infantrymen wear jump packs.")})
     sst, spr = _actor_soldier(unit, inputs, moving=True)
     soldier = {
         "ref": unit.key,
@@ -523,7 +546,7 @@ def _jump_inputs(ctx, inputs: dict):
         if inputs.get(key) is not None:
             rules_inputs[key] = inputs[key]
     if "length_steps" not in rules_inputs:
-        raise RuleInputError({"length_steps": "Give the jump's length in steps (from the take-off point)."})
+        raise RuleInputError({"length_steps": tr("Give the jump's length in steps (from the take-off point).")})
     return rules_inputs, {"soldier": unit.key}, [(unit, spr["num"])]
 
 
@@ -533,18 +556,18 @@ def _tow_inputs(ctx, inputs: dict):
     helix = _vehicle_unit(ctx, inputs, own=True)
     op = inputs.get("op", "start")
     if op not in ("start", "stop"):
-        raise RuleInputError({"op": "start or stop"})
+        raise RuleInputError({"op": tr("must be «start» or «stop»")})
     if op == "stop":
         towing = helix.state.get("towing")
         if towing is None or towing not in ctx.state.units:
-            raise RuleInputError({"op": f"{helix.profile['name']} is not towing anything."})
+            raise RuleInputError({"op": tr("{name} is not towing anything.").format(name=helix.profile["name"])})
         target = ctx.state.units[towing]
     else:
         target = ctx.unit(inputs.get("target"), field_name="target")
         if target.key == helix.key:
-            raise RuleInputError({"target": "A HELIX does not tow itself."})
+            raise RuleInputError({"target": tr("A HELIX does not tow itself.")})
         if target.state["kind"] == "squad":
-            raise RuleInputError({"target": "A HELIX tows vehicles and mobile guns (p.49)."})
+            raise RuleInputError({"target": tr("A HELIX tows vehicles and mobile guns (p.49).")})
     ts = target.state
     helix_el = {
         "ref": helix.key,
@@ -564,7 +587,7 @@ def _pilot_subject(ctx, vehicle) -> dict:
     """A vehicle's pilot as the subject of a test: his Бр, his squad and number, and his vehicle."""
     pilot = vehicle.state.get("pilot")
     if not pilot:
-        raise RuleInputError({"unit": f"{vehicle.profile['name']} has no pilot."})
+        raise RuleInputError({"unit": tr("{name} has no pilot.").format(name=vehicle.profile["name"])})
     subject = {
         "armour": machine_element(vehicle)["pilot"]["armour"],
         "is_pilot": True,
@@ -581,10 +604,10 @@ def _soldier_test_inputs(ctx, action: str, inputs: dict):
     the vehicle). A pilot's vehicle is affected too: it loses its pilot, and a flyer lands (p.19)."""
     unit = ctx.unit(inputs.get("unit"), field_name="unit")
     if unit.state["kind"] == "gun":
-        raise RuleInputError({"unit": "A gun has no soldier: name the squad, or the vehicle for its pilot."})
+        raise RuleInputError({"unit": tr("A gun has no soldier: name the squad, or the vehicle for its pilot.")})
     if unit.state["kind"] == "vehicle":
         if unit.state["destroyed"]:
-            raise RuleInputError({"unit": f"{unit.profile['name']} is destroyed."})
+            raise RuleInputError({"unit": tr("{name} is destroyed.").format(name=unit.profile["name"])})
         subject = _pilot_subject(ctx, unit)
         squad = ctx.state.units.get(subject.get("ref"))
         speed = _soldier_profile(squad.profile, subject.get("soldier")).get("speed", 0) if squad else 0
@@ -605,7 +628,7 @@ def _soldier_test_inputs(ctx, action: str, inputs: dict):
         return rules_inputs, roles, []
     reaches = inputs.get("reaches_edge")
     if not isinstance(reaches, bool):
-        raise RuleInputError({"reaches_edge": "Say whether his flight of «Ск» steps takes him off the field."})
+        raise RuleInputError({"reaches_edge": tr("Say whether his flight of «Ск» steps takes him off the field.")})
     soldier = {k: subject[k] for k in ("ref", "soldier", "is_pilot", "vehicle_ref", "vehicle_flying") if k in subject}
     return {"soldier": {**soldier, "speed": speed}, "reaches_edge": reaches}, roles, []
 

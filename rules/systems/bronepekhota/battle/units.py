@@ -4,6 +4,8 @@ and the `element` dicts the actions take ("ref" = the unit key, so every effect 
 from __future__ import annotations
 
 from rules.errors import RuleInputError
+from rules.i18n import N_
+from rules.i18n import _ as tr
 from rules.systems.bronepekhota import tracker
 from rules.systems.bronepekhota.actions.common import full_settings
 
@@ -97,8 +99,10 @@ def check_mounts(built: dict, *, enforce: bool) -> None:
     if isinstance(built["entry"].get("loadout", {}).get("weapons"), list):
         raise RuleInputError(
             {
-                "rosters": f"{built['name']} can mount {mounts} weapon(s) at once but {len(weapons)} are fitted "
-                "(setting enforce_mount_limit, §5 A30): fix the roster, or turn the setting off."
+                "rosters": tr(
+                    "{name} can mount {mounts} weapon(s) at once but {fitted} are fitted "
+                    "(setting enforce_mount_limit, §5 A30): fix the roster, or turn the setting off."
+                ).format(name=built["name"], mounts=mounts, fitted=len(weapons))
             }
         )
     built["state"]["weapons"] = weapons[:mounts]
@@ -140,7 +144,7 @@ def unit_facts(state: dict, profile: dict, *, settings: dict, round_: int | None
         view = tracker.unit_view(state, profile, rules)
         solo = solo_soldiers(state, rules)
         able = any(s["can_act"] for s in view["soldiers"] if s["num"] not in solo)
-        reason = "" if able else "no soldier can act"
+        reason = "" if able else N_("no soldier can act")
         by_num = {s["num"]: s for s in view["soldiers"]}
         return {
             "soldiers_alive": soldiers_alive(state),
@@ -154,14 +158,14 @@ def unit_facts(state: dict, profile: dict, *, settings: dict, round_: int | None
             ],
         }
     if kind == "gun":
-        return {"soldiers_alive": 0, "activated": False, "activatable": False, "reason": "a gun is not a unit"}
+        return {"soldiers_alive": 0, "activated": False, "activatable": False, "reason": N_("a gun is not a unit")}
     reason = ""
     if state["destroyed"]:
-        reason = "destroyed"
+        reason = N_("destroyed")
     elif state["pilot"] is None:
-        reason = "no pilot"
+        reason = N_("no pilot")
     elif state.get("acts_next_round"):
-        reason = "captured this round: acts from next round"
+        reason = N_("captured this round: acts from next round")
     return {"soldiers_alive": 0, "activated": state["activated"], "activatable": not reason, "reason": reason}
 
 
@@ -207,24 +211,30 @@ def _soldier_state(state: dict, num) -> dict:
     for s in state.get("soldiers", []):
         if s["num"] == num:
             return s
-    raise RuleInputError({"soldier": f"This squad has no soldier {num!r}."})
+    raise RuleInputError({"soldier": tr("This squad has no soldier {num}.").format(num=num)})
 
 
 def _soldier_profile(profile: dict, num) -> dict:
     for s in profile["data"].get("soldiers", []):
         if s["num"] == num:
             return s
-    raise RuleInputError({"soldier": f"This squad has no soldier {num!r}."})
+    raise RuleInputError({"soldier": tr("This squad has no soldier {num}.").format(num=num)})
 
 
 def _pick_soldier(unit, num, field_name: str, *, alive: bool = True) -> tuple[dict, dict]:
     if unit.state["kind"] != "squad":
-        raise RuleInputError({field_name: f"{unit.profile['name']} is not an infantry squad."})
+        raise RuleInputError({field_name: tr("{name} is not an infantry squad.").format(name=unit.profile["name"])})
     if isinstance(num, bool) or not isinstance(num, int):
-        raise RuleInputError({field_name: "Say which soldier (his number)."})
+        raise RuleInputError({field_name: tr("Say which soldier (his number).")})
     st, pr = _soldier_state(unit.state, num), _soldier_profile(unit.profile, num)
     if alive and not (st["alive"] and st["on_field"]):
-        raise RuleInputError({field_name: f"Soldier {num} of {unit.profile['name']} is dead or off the field."})
+        raise RuleInputError(
+            {
+                field_name: tr("Soldier {num} of {name} is dead or off the field.").format(
+                    num=num, name=unit.profile["name"]
+                )
+            }
+        )
     return st, pr
 
 
@@ -273,6 +283,8 @@ def element(unit, num=None, field_name: str = "target") -> dict:
         name = f"{field_name}_soldier" if field_name != "soldier" else field_name
         st, _ = _pick_soldier(unit, num, name)
         if st["role"] == "pilot":
-            raise RuleInputError({name: f"Soldier {num} sits in a vehicle as its pilot: attack the vehicle instead."})
+            raise RuleInputError(
+                {name: tr("Soldier {num} sits in a vehicle as its pilot: attack the vehicle instead.").format(num=num)}
+            )
         return infantry_element(unit, num, name)
     return machine_element(unit)

@@ -259,6 +259,7 @@ def test_the_russian_log_names_units_and_sides_without_declining_them():
     assert lines[0] == "Ход 1: инициатива у стороны «Красные»."
     assert lines[-1] == "Бой окончен: победила сторона «Красные»."
     shots = [line for line in lines if " по цели «" in line]
-    assert len(shots) >= 2 and any("реагирует огнём по цели «" in line for line in shots)
+    assert len(shots) >= 2
+    assert any("реагирует огнём по цели «" in line for line in shots)
     for line in lines:  # no name straight after a preposition
         assert not re.search(r"\b(по|у|против) (?!цели|стороны|отряду)\S", line), line

@@ -205,7 +205,8 @@ def test_the_job_forms_fields_read_in_russian():
         fields = [param_field(name, prop) for name, prop in props.items()]
         fields += [setting_field(s) for s in option_settings(SYSTEM)]
     texts = [str(f.label) for f in fields] + [str(f.help_text) for f in fields]
-    assert len(fields) == len(props) + len(option_settings(SYSTEM)) and all(f.label and f.help_text for f in fields)
+    assert len(fields) == len(props) + len(option_settings(SYSTEM))
+    assert all(f.label and f.help_text for f in fields)
     assert english(texts) == []
     with translation.override("en"):
         assert [str(param_field(n, p).label) for n, p in props.items()] == [
