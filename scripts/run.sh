@@ -44,7 +44,7 @@ trap stop EXIT
 set -m  # each of the two runs in its own process group: stopping a group reaches its workers too
 $BIN/celery -A config worker --loglevel=INFO --concurrency=2 --hostname=worker@%h &
 PIDS+=($!)
-$BIN/python -m config.lan serve &  # gunicorn, exactly as tests/test_club_night.py starts it
+$BIN/python -m config.lan serve &  # gunicorn, exactly as tests/club_server.py starts it
 PIDS+=($!)
 set +m
 $BIN/python -m config.lan banner || true

@@ -3,7 +3,7 @@ per thread").
 
 The test starts its own throwaway PostgreSQL cluster (initdb into a temporary folder on a free 127.0.0.1 port, as
 scripts/test.sh does; never the shared test server), migrates it, and serves the app with gunicorn's threaded workers
-the way `make run` does (tests/test_club_night.py). Every thread first holds a persistent connection
+the way `make run` does (tests/club_server.py). Every thread first holds a persistent connection
 (CONN_MAX_AGE); then the cluster restarts (`pg_ctl restart -m fast`, which ends every session) while phones keep
 asking. While the database is down an answer may be 503 with Retry-After (config/busy.py); once it is back, no
 answer is 5xx, because Django checks a reused connection before the request uses it (CONN_HEALTH_CHECKS). The same
@@ -26,7 +26,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_club_night import base_env, django_json, free_port, manage, serving
+from tests.club_server import base_env, django_json, free_port, manage, serving
 
 WEB = {"WEB_WORKERS": "2", "WEB_THREADS": "4"}  # 8 threads, each with its own persistent connection
 BURST = 48  # requests at once: more than the threads, so every thread serves some
