@@ -1,4 +1,5 @@
-"""What capture (p.42 §9.1–9.2) does to the «Бронепехота» simulator's verdicts, now that it is simulated.
+"""What capture (p.42 §9.1–9.2) and blast specials (§7.4 IV) do to the «Бронепехота» simulator's verdicts, now that
+both are simulated.
 
 Ten real rosters of about 300 points, built from the official pack, fight in five pairs, each pair as a balance job
 would run it (10,000 battles, the job form's default, same seed), once as the model stands (capture simulated,
@@ -7,9 +8,12 @@ when the enemy takes it) and once with capture switched off (the model before ve
 prints side A's score (win 1, draw ½) with and without, the change, the job's own 95 % interval half-width, and
 the verdict (analysis.verdict) with and without.
 
+Blast specials (MODEL_VERSION 4) are an optional rule, off by default (`special_properties`); only the heavy rocket
+has one (WEREWOLF, MADBULL, DEMOLISHER), which none of the ten rosters fields, so their verdicts cannot move. A
+second table runs two match-ups of ~310 points that field them, with the rule on against off.
+
 Still not simulated, so not measured here: capturing or re-crewing guns (p.42: a crew stays with its gun and a gun
-without one stays silent), blast specials (an optional rule, off by default: `special_properties`) and grenade
-bystanders, towing, line of sight, jump heights, real shooting.
+without one stays silent), grenade bystanders, towing, line of sight, jump heights, real shooting.
 
 Run: make bench ARGS=benchmarks/bench_bronepekhota_blind_spots.py
 """
@@ -62,6 +66,18 @@ PAIRS = [
 ]
 
 
+BLAST_PAIRS = [
+    (
+        ["protectorate_kiberspetsnaz", "werewolf", "protectorate_regulyary_planety_velian"],
+        ["polaris_lineynaya_klon_pehota", "polaris_lyogkiy_shturmovoy_desant", "madbull"],
+    ),
+    (
+        ["protectorate_kiberspetsnaz", "werewolf", "protectorate_regulyary_planety_velian"],
+        ["polaris_lineynaya_klon_pehota", "demolisher", "thunder"],
+    ),
+]
+
+
 def side(profiles: dict, slugs: list[str]) -> list[dict]:
     return [{"key": f"e{i}", "profile": profiles[s], "count": 1, "options": {}} for i, s in enumerate(slugs)]
 
@@ -72,8 +88,8 @@ def without_capture(battle: Battle) -> None:
     battle.capture_col_array = np.zeros(0, np.intp)
 
 
-def job(side_a, side_b, *, approximate=None, seed: int = 20240):
-    battle = Battle(side_a, side_b, BattleParams(), {})
+def job(side_a, side_b, *, approximate=None, seed: int = 20240, settings=None):
+    battle = Battle(side_a, side_b, BattleParams(), settings or {})
     if approximate:
         approximate(battle)
     summary = summarise(battle.run(BATTLES, np.random.default_rng(seed)), rounds=8, cost=battle.cost)
@@ -105,8 +121,33 @@ def main() -> None:
         f"{beyond} of {len(PAIRS)} match-ups move by more than the job's CI; the largest move is {worst:.1f}x the CI "
         f"({time.time() - started:.0f} s)."
     )
-    print("Capture is simulated (the 'with' column is the model). Not simulated: guns taken or re-crewed, blast")
-    print("specials (optional, off by default), grenade bystanders, towing, line of sight, jump heights.")
+    print("Capture is simulated (the 'with' column is the model).")
+    blasts(profiles)
+    print("Not simulated: guns taken or re-crewed, grenade bystanders, towing, line of sight, jump heights.")
+
+
+def blasts(profiles: dict) -> None:
+    """special_properties on against off: the ten rosters carry no blast weapon; two match-ups that do."""
+    rockets = [s for s, p in profiles.items() if any((w.get("special") or {}).get("blast_steps") for w in _arms(p))]
+    carried = sorted({s for a, b in PAIRS for s in a + b} & set(rockets))
+    print(f"Blast specials: weapons with a blast on {', '.join(sorted(rockets))}; among the ten rosters: {carried}.")
+    print("match-up  cost A/B   score off      score on    change   job CI (±)  verdict off -> on")
+    for k, (a, b) in enumerate(BLAST_PAIRS, start=1):
+        side_a, side_b = side(profiles, a), side(profiles, b)
+        off = job(side_a, side_b)
+        on = job(side_a, side_b, settings={"special_properties": True})
+        s0, s1 = off["score_a"]["p"], on["score_a"]["p"]
+        ci = (off["score_a"]["high"] - off["score_a"]["low"]) / 2
+        v0, v1 = off["verdict"], on["verdict"]
+        print(
+            f"{k:>8}  {off['cost_a']:.0f}/{off['cost_b']:.0f}  {s0:13.4f}  {s1:10.4f}  {s1 - s0:+.4f}  {ci:10.4f}"
+            f"   {v0['level']} (k {v0['k']:.2f}) -> {v1['level']} (k {v1['k']:.2f})"
+        )
+
+
+def _arms(profile: dict) -> list[dict]:
+    data = profile.get("data") or {}
+    return list(data.get("arsenal") or []) + list(data.get("weapons") or [])
 
 
 if __name__ == "__main__":

@@ -156,7 +156,7 @@ def job_page(request, job_id: int):
         if k in by_key and v != by_key[k].default
     ]
     ignored = [
-        {"label": _(str(by_key[k].label)), "why": why}
+        {"label": _(str(by_key[k].label)), "why": _(why)}
         for k, why in (part.ignored_settings if part else {}).items()
         if k in by_key and job.settings.get(k) != by_key[k].default
     ]

@@ -182,10 +182,11 @@ def test_blast_victims_are_everyone_within_the_radius_of_either_side(profiles):
             assert got == want
     # the shooter's own side is caught too: a blue soldier 1 step from a red target
     S.adv[:, 0] = 0
-    t, own = battle.soldier_cols[1][0], battle.soldier_cols[0][-1]
+    t, own = battle.soldier_cols[1][0], next(c for c in battle.soldier_cols[0] if not S.aboard[c, 0])
     S.adv[t, 0], S.adv[own, 0] = 6, 7  # 14 − 6 − 7 = 1 step apart
     victims = _blast_victims(battle, S, np.array([0]), np.array([t]), 2)[:, 0]
-    assert victims[own] and not victims[t]
+    assert victims[own]
+    assert not victims[t]
     S.adv[own, 0] = 4  # 4 steps apart: out of the radius
     assert not _blast_victims(battle, S, np.array([0]), np.array([t]), 2)[own, 0]
 
@@ -209,8 +210,10 @@ def test_blasts_change_the_battles(profiles):
 
 def test_the_job_page_lists_blasts_as_simulated():
     part = SYSTEM.simulator
-    assert MODEL_VERSION >= 4 and part.model_version == MODEL_VERSION
+    assert MODEL_VERSION >= 4
+    assert part.model_version == MODEL_VERSION
     for key in ("special_properties", "blast_hits_target"):
-        assert key in SIMULATED_SETTINGS and key not in IGNORED_SETTINGS
+        assert key in SIMULATED_SETTINGS
+        assert key not in IGNORED_SETTINGS
     assert any("§7.4 IV" in str(line) for line in part.simulated)
     assert not any("Blast specials" in str(line) for line in part.left_out)

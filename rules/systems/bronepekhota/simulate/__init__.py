@@ -52,6 +52,14 @@ Shooting (§3.7)
   vehicle's pilot takes one survival test (A14 die). Grenades: the burst lands Д6 steps toward the target and
   attacks (1Д20, no cover unless the blast-cover setting) the target if it is within 1 step and the thrower on a
   roll of 1; nobody else is modelled.
+Blast specials (§7.4 IV, p.33–34; A6; only with special_properties on)
+  A hit of a weapon with a blast (the heavy rocket: 2 steps, 1Д20) attacks every other element on the field,
+  of either side and the shooter too, whose model distance to the target is within the radius (the same side:
+  the difference of their advances; the other side: the gap between them), as they stood when it hit. The
+  target takes its shot first (with blast_hits_target the blast's pool joins its power dice: one pilot test),
+  then each victim in column order its own §7.4 II–III, against its armour, with cover only under blast_cover.
+  Target choice does not look ahead to the blast. Pilots aboard are hit through their vehicle.
+  With the A24 house rule an infantryman hit by a shot, a blast or a grenade tests survival (melee kills).
 Melee (§3.9, Tables 6–7)
   The attacker picks the contacted enemy with the highest P(win) x expected cost removed. Attack Д6 + ББ
   (vehicle Д6 + Броня + ББ); defence Д6 + Бр, piloted vehicle Д6 + Броня + ББ, a gun or a vehicle without its
@@ -93,7 +101,9 @@ Capture (§3.12, p.42 §9.1–9.2; A11)
   «Рм». benchmarks/bench_bronepekhota_blind_spots.py measures what capture changes on ten real rosters.
 Not modelled
   Capturing or re-crewing guns (a crew stays with its gun; a gun without one stays silent). Line of sight, towing,
-  blast specials and grenade bystanders (nobody knows who stands within 2 steps), jump heights, real shooting.
+  grenade bystanders (nobody knows who stands within 1 step of a burst beside the line), jump heights, real
+  shooting. Blasts count steps along the line only: side by side on the table, the model puts everyone at
+  the same advance within the radius.
 """
 
 from rules.systems.bronepekhota.simulate import engine, reference  # noqa: F401  (they install Battle's runners)

@@ -134,6 +134,12 @@ class BronepekhotaSimulator(SimulatorPart):
             "own to reach it, who becomes its pilot; taken by the enemy it changes sides with its sliders unchanged, "
             "and it acts from the next round when that setting is on (A11)"
         ),
+        N_(
+            "Blast specials when special weapon properties are on (§7.4 IV, p.33–34; A6): a hit of the heavy rocket "
+            "attacks every other element of either side within 2 steps of the target with 1Д20, each with its own "
+            "pilot test; the target too and cover only when those settings are on. No map: the steps are counted "
+            "along the line between the armies"
+        ),
     )
     left_out = (
         N_("Real shooting (physical launchers): only virtual shooting is simulated"),
@@ -142,10 +148,7 @@ class BronepekhotaSimulator(SimulatorPart):
             "match-ups of ten real rosters (a benchmark kept with the code), capturing vehicles moved verdicts by more "
             "than the job's confidence interval, which is why vehicle capture is simulated"
         ),
-        N_(
-            "Blast specials (an optional rule, off by default), grenade bystanders, towing, line of sight, jump "
-            "heights: no map, so nobody knows who stands near whom"
-        ),
+        N_("Grenade bystanders, towing, line of sight, jump heights: no map, so nobody knows who stands near whom"),
     )
     ignored_settings = dict(IGNORED_SETTINGS)
     fixed_settings = {"mode": "virtual"}

@@ -10,7 +10,7 @@ from rules.systems.bronepekhota import tables
 from rules.systems.bronepekhota.settings import SETTINGS_BY_KEY
 from rules.systems.bronepekhota.settings import defaults as default_settings
 
-MODEL_VERSION = 3  # 2: repair, surprise attacks and obstacles; 3: capture (§3.12)
+MODEL_VERSION = 4  # 2: repair, surprise attacks and obstacles; 3: capture (§3.12); 4: blast specials (§7.4 IV)
 FACES = dicelib.BOOK_FACES
 
 SOLDIER, VEHICLE, GUN = 0, 1, 2
@@ -38,7 +38,10 @@ SIMULATED_SETTINGS = {
     "jump_packs": "A soldier with «ПрN» moves max(Ск, N) steps.",
     "aimed_fire": "Soldiers who cannot reach otherwise stay and fire aimed.",
     "panic": "Survival tests equal to «Бр» panic: pilots bail out, flee and may desert.",
-    "blast_cover": "Cover counts against grenades when on.",
+    "blast_cover": "Cover counts against grenades and blasts when on.",
+    "special_properties": "On: a hit of a weapon with a blast (the heavy rocket) attacks every other element within "
+    "its radius, of either side, by the model's distances along the line.",
+    "blast_hits_target": "On: the blast's 1Д20 joins the target's power dice (one pilot test).",
     "ammo_short_shot": "Strict: a shot needs ammo for all its dice.",
     "flyer_full_speed_each_move": "Flyers move twice their speed when on, once when off.",
     "captured_acts_next_round": "A captured, re-crewed or re-boarded vehicle acts from the next round when on.",
@@ -47,12 +50,11 @@ SIMULATED_SETTINGS = {
     "survival_die": "The die of every survival test.",
     "cover_exactly_half": "The bonus when the chosen cover is 'exactly half hidden'.",
     "gun_rof_rule": "Per gun: a gun fires up to its RoF shots; per barrel: each weapon once.",
-    "virtual_infantry_damage": "A hit infantryman dies, or takes a survival test (house rule).",
+    "virtual_infantry_damage": "An infantryman hit by a shot, blast or grenade dies, or takes a survival test "
+    "(house rule); melee kills.",
     "obstacle_cost_additive": "An obstacle crossed costs 2 SP on top of the step when on, 1 SP more when off.",
 }
 IGNORED_SETTINGS = {
-    "special_properties": "Blast specials are not simulated: without a map nobody knows who stands within 2 steps.",
-    "blast_hits_target": "Blasts are not simulated.",
     "balance_info_percent": "Used by the verdict, not by the battles.",
     "balance_warning_percent": "Used by the verdict, not by the battles.",
     "deployment_order": "Both armies deploy on their lines; the order of placing does not matter without a map.",
