@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from rules.contract import prob
-from rules.i18n import _
+from rules.i18n import N_, _
 from rules.systems.squads import tables
 from rules.systems.squads.actions.common import (
     ACTIVATION_UNIT,
@@ -69,7 +69,7 @@ class Roll:
     def describe(self) -> str:
         mod = f" {self.modifier:+d}" if self.modifier else ""
         why = f" ({', '.join(self.parts)})" if self.parts else ""
-        return f"needs {self.need}+{mod}{why}"
+        return _("needs {need}+").format(need=self.need) + mod + why
 
 
 def check_unit(unit: dict, field: str, settings: dict) -> dict:
@@ -119,22 +119,22 @@ def activation_roll(unit: dict, settings: dict) -> Roll:
         if better and (alive or settings["leader_lost"] == "keep"):
             need = tables.TRAINING[leader["level"]].activation
             level = leader["level"]
-            parts.append("leader's level" if alive else "the fallen leader's level (B21 keep)")
+            parts.append(_("the leader's level") if alive else _("the fallen leader's level (§5 B21)"))
     mod = 0
     if unit.get("out_of_coherency"):
         mod -= unit["out_of_coherency"]
-        parts.append(f"−{unit['out_of_coherency']} out of coherency")
+        parts.append(_("−{n} out of coherency").format(n=unit["out_of_coherency"]))
     if unit.get("suppressed"):
         mod -= unit["suppressed"]
-        parts.append(f"−{unit['suppressed']} suppressed")
+        parts.append(_("−{n} suppressed").format(n=unit["suppressed"]))
     if not unit.get("sees_enemy", True):
         mod += 1
-        parts.append("+1 no visible enemy")
+        parts.append(_("+1 no visible enemy"))
     stuns = unit.get("crew_stunned", 0)
     if stuns:
         penalty = tables.CREW_STUN_PENALTY * (stuns if settings["stun_stacking"] == "stacking" else 1)
         mod -= penalty
-        parts.append(f"−{penalty} crew stunned")
+        parts.append(_("−{n} crew stunned").format(n=penalty))
     return Roll(need=need, modifier=mod, level=level, parts=parts)
 
 
@@ -149,16 +149,23 @@ def check_may_activate(unit: dict, field: str, settings: dict) -> None:
         )
 
 
-def roll_activation(dice, unit: dict, role: str, settings: dict, steps: list[str], purpose: str = "activation roll"):
-    """Rolls, and answers (success, die, roll, effects): suppression clears after the roll whatever it shows (L31)."""
+ACTIVATION_ROLL = N_("activation roll")
+
+
+def roll_activation(dice, unit: dict, role: str, settings: dict, steps: list[str], purpose: str = ACTIVATION_ROLL):
+    """Rolls, and answers (success, die, roll, effects): suppression clears after the roll whatever it shows (L31).
+    `purpose` is a msgid (N_), named in the reader's language here."""
     roll = activation_roll(unit, settings)
-    die = dice.roll(6, purpose + (f" ({unit['name']})" if unit.get("name") else ""))
+    purpose = _(purpose)
+    named = _("{roll} ({unit})").format(roll=purpose, unit=unit["name"]) if unit.get("name") else purpose
+    die = dice.roll(6, named)
     ok = roll.success_on(die, settings)
-    steps.append(f"{purpose.capitalize()}: d6 = {die}, {roll.describe()}: {'success' if ok else 'failure'}.")
+    line = _("{roll}: d6 = {die}, {needs}: success.") if ok else _("{roll}: d6 = {die}, {needs}: failure.")
+    steps.append(line.format(roll=purpose[:1].upper() + purpose[1:], die=die, needs=roll.describe()))
     effects = []
     if unit.get("suppressed"):
         effects.append({"kind": "suppression_cleared", "role": role, "figures": unit["suppressed"]})
-        steps.append(f"{unit['suppressed']} suppressed figure(s) recover after the roll (L31).")
+        steps.append(_("Suppressed figures recover after the roll (L31): {n}.").format(n=unit["suppressed"]))
     if unit.get("crew_stunned"):
         effects.append({"kind": "crew_stun_spent", "role": role})
     return ok, die, roll, effects
@@ -172,20 +179,27 @@ def failed_consequence(unit: dict, role: str, settings: dict) -> tuple[dict, lis
         distance = pair(tables.FAILED_WITHDRAWAL, settings)
         if unit.get("sees_enemy", True):
             key = "nearest_visible_enemy" if settings["withdraw_from"] == "nearest_visible" else "nearest_enemy"
-            away = (
-                unit.get(key) or unit.get("nearest_visible_enemy") or unit.get("nearest_enemy") or "the nearest enemy"
-            )
-            effect = {"kind": "withdraw", "role": role, "distance": distance, "away_from": away}
-            text = f"has lost more than half ({casualties} of {strength}) and withdraws {length(distance, settings)} away from {away}"
+            away = unit.get(key) or unit.get("nearest_visible_enemy") or unit.get("nearest_enemy")
+            effect = {"kind": "withdraw", "role": role, "distance": distance, "away_from": away or "the nearest enemy"}
+            line = (
+                _("the unit has lost more than half ({casualties} of {strength}) and withdraws {distance} away from {away}")
+                if away
+                else _("the unit has lost more than half ({casualties} of {strength}) and withdraws {distance} away "
+                       "from the nearest enemy")
+            )  # fmt: skip
+            text = line.format(casualties=casualties, strength=strength, distance=length(distance, settings), away=away)
         else:
             effect = {"kind": "withdraw", "role": role, "distance": distance, "toward": "deployment_point"}
-            text = f"has lost more than half ({casualties} of {strength}), sees no enemy and withdraws {length(distance, settings)} toward its deployment point"
+            text = _(
+                "the unit has lost more than half ({casualties} of {strength}), sees no enemy and withdraws {distance} "
+                "toward its deployment point"
+            ).format(casualties=casualties, strength=strength, distance=length(distance, settings))
         return (
             {"consequence": "withdraw", **{k: v for k, v in effect.items() if k not in ("kind", "role")}},
             [effect],
             text,
         )
-    return {"consequence": "on_guard"}, [{"kind": "on_guard", "role": role}], "goes On Guard («Защита»)"
+    return {"consequence": "on_guard"}, [{"kind": "on_guard", "role": role}], _("the unit goes On Guard")
 
 
 class Activation(SquadAction):
@@ -219,13 +233,13 @@ class Activation(SquadAction):
         result = {"success": ok, "die": die, "need": roll.need, "modifier": roll.modifier, "level": roll.level}
         if ok:
             effects.append({"kind": "activated", "role": "unit"})
-            summary = f"Activated (d6 {die}): choose one action."
+            summary = _("Activated (d6 {die}): choose one action.").format(die=die)
         else:
             consequence, more, text = failed_consequence(unit, "unit", settings)
             effects += more + [{"kind": "initiative_passes", "role": "game"}]
             result.update(consequence)
-            steps.append(f"Failed: the unit {text}; the initiative passes (L12).")
-            summary = f"Failed (d6 {die}): the unit {text}; the initiative passes."
+            steps.append(_("Failed: {consequence}; the initiative passes (L12).").format(consequence=text))
+            summary = _("Failed (d6 {die}): {consequence}; the initiative passes.").format(die=die, consequence=text)
         return self.outcome(summary, result, effects, steps)
 
     def odds_clean(self, clean, settings):
@@ -288,7 +302,7 @@ class FailedActivation(SquadAction):
 
     def resolve_clean(self, clean, settings, dice):
         consequence, effects, text = self._apply(clean, settings)
-        return self.outcome(f"The unit {text}.", consequence, effects, [f"L25: the unit {text}."])
+        return self.outcome(text[:1].upper() + text[1:] + ".", consequence, effects, [f"L25: {text}."])
 
     def odds_clean(self, clean, settings):
         consequence, _, _ = self._apply(clean, settings)

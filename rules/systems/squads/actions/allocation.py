@@ -83,9 +83,11 @@ class SplitHits(SquadAction):
             effects.append({"kind": "suppressed", "role": "target", "figures": split["suppressed"]})
         if split["casualties"]:
             effects.append({"kind": "casualties", "role": "target", "figures": split["casualties"]})
-        text = f"{split['suppressed']} suppressed (turned to face backward), {split['casualties']} casualties"
+        text = _("{suppressed} suppressed (turned to face backward), {casualties} casualties").format(
+            suppressed=split["suppressed"], casualties=split["casualties"]
+        )
         if split["lost"]:
-            text += f"; {split['lost']} hit(s) beyond what the unit can take are lost"
+            text += _("; {n} hit(s) beyond what the unit can take are lost").format(n=split["lost"])
         return self.outcome(text + ".", split, effects, [text + " (L28)."])
 
     def odds_clean(self, clean, settings):
@@ -123,7 +125,7 @@ class ArmourSaves(SquadAction):
         if saved["unsaved"]:
             chooser = "target" if settings["split_chooser"] == "target_owner" else "shooter"
             effects.append({"kind": "hits_to_split", "role": "target", "unsaved": saved["unsaved"], "chooser": chooser})
-        summary = f"{clean['hits']} hit(s), {saved['unsaved']} unsaved."
+        summary = _("Hits {hits}, unsaved {unsaved}.").format(hits=clean["hits"], unsaved=saved["unsaved"])
         return self.outcome(summary, {"hits": clean["hits"], **saved}, effects, steps)
 
     def odds_clean(self, clean, settings):

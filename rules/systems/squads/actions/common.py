@@ -107,7 +107,7 @@ def err(field: str, message: str) -> RuleInputError:
 def length(value, settings: dict) -> str:
     """A distance as a person reads it: 6" or 15 cm."""
     value = int(value) if float(value).is_integer() else round(float(value), 1)
-    return f'{value}"' if tables.distance_units(settings) == 0 else f"{value} cm"
+    return f'{value}"' if tables.distance_units(settings) == 0 else _("{value} cm").format(value=value)
 
 
 def pair(values: tuple[int, int], settings: dict) -> int:
@@ -200,6 +200,48 @@ TITLES = {
 }  # the odds form's field titles (contract.schema.translate_schema)
 
 
+# The odds page's words for the keys odds() answers (Action.result_labels): none is shown as its code.
+RESULT_LABELS = {
+    "p": N_("Probability (no dice)"),
+    "deterministic": N_("Decided without dice"),
+    "result": N_("The outcome without dice"),
+    "attacker_casualties": N_("Attacker's casualties (figures)"),
+    "defender_casualties": N_("Defender's casualties (figures)"),
+    "damage_die": N_("Damage die result"),
+    "expected_hits": N_("Hits scored on average"),
+    "expected_unsaved": N_("Unsaved hits on average"),
+    "groups": N_("Fire per weapon"),
+    "hits": N_("Hits scored"),
+    "immune": N_("The weapon is powerless against this armour"),
+    "modifier": N_("Activation modifier"),
+    "need": N_("Activation needs on the die"),
+    "move": N_("Withdrawal distance"),
+    "on_failure": N_("On a failed activation"),
+    "options": N_("Legal splits"),
+    "p_any_hit": N_("Chance of at least one hit"),
+    "p_attacker_wiped_out": N_("Chance the attacking unit is wiped out"),
+    "p_defender_wiped_out": N_("Chance the defending unit is wiped out"),
+    "p_caught": N_("Chance the pursuer catches the unit"),
+    "p_decided_first_roll": N_("Chance the first initiative roll decides"),
+    "p_die_kills": N_("Chance one melee die kills"),
+    "p_dodged": N_("Chance to dodge the vehicle"),
+    "p_effect": N_("Chance of each damage result"),
+    "p_escaped": N_("Chance the unit gets out of the melee"),
+    "p_fail": N_("Chance the activation fails"),
+    "p_failed": N_("Chance the withdrawal roll fails"),
+    "p_withdraw_roll": N_("Chance the withdrawal roll succeeds"),
+    "p_first": N_("Chance to have the initiative"),
+    "p_hit": N_("Chance per fire die to hit"),
+    "p_melee_over": N_("Chance the melee ends this turn"),
+    "p_pursuit_roll": N_("Chance the pursuer activates"),
+    "p_success": N_("Chance the activation succeeds"),
+    "p_unsaved_hit": N_("Chance of an unsaved hit"),
+    "p_withdraw": N_("Chance of retreating after a failure (L25)"),
+    "unsaved": N_("Unsaved hits"),
+    "withdraw": N_("Retreats (L25)"),
+}
+
+
 def translated_schema(node):
     """The input schema in the reader's language: a title per field, descriptions translated, each enum's values
     named as the book names them ("x-labels")."""
@@ -218,6 +260,8 @@ def _with_enum_labels(node: dict) -> None:
 class SquadAction(Action):
     """resolve() and odds() take the RAW inputs and validate them (schema, then check()) themselves.
     Subclasses implement check_inputs(), resolve_clean(clean, settings, dice) and odds_clean(clean, settings)."""
+
+    result_labels = RESULT_LABELS
 
     def describe(self) -> dict:
         """Label, description and the input schema's descriptions in the reader's language (locale/ru), each enum's

@@ -7,11 +7,12 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from rules.i18n import _
+from rules.i18n import N_, _
 from rules.systems.squads import names, tables
 from rules.systems.squads.actions.common import err
 
 NO_SAVE = 7  # a save number no die reaches
+FACING_DICE = {"front": N_("hit in the front"), "rear": N_("hit in the rear")}  # L90: two dice
 
 
 def group_save(group: dict, settings: dict) -> int | None:
@@ -44,7 +45,9 @@ def save_groups(groups: list[dict], settings: dict) -> list[tuple[int, int | Non
     for g in groups:
         label = g.get("name") or names.armour(g.get("armour", "none"))
         if g.get("behind_vehicle"):
-            label += f" behind a vehicle ({names.vehicle_armour(g['behind_vehicle'])})"
+            label = _("{group} behind a vehicle ({armour})").format(
+                group=label, armour=names.vehicle_armour(g["behind_vehicle"])
+            )
         out.append((g["count"], group_save(g, settings), label))
     return out
 
@@ -61,7 +64,7 @@ def assign(hits: int, saves: list[tuple[int, int | None, str]]) -> list[int]:
     return out
 
 
-def roll_saves(dice, hits: int, groups: list[dict], settings: dict, steps: list[str], who: str = "target") -> dict:
+def roll_saves(dice, hits: int, groups: list[dict], settings: dict, steps: list[str]) -> dict:
     """Rolls one save per hit with the armour of the figure it hit. Answers {"unsaved", "saves": [...]}."""
     saves = save_groups(groups, settings)
     unsaved = 0
@@ -71,13 +74,17 @@ def roll_saves(dice, hits: int, groups: list[dict], settings: dict, steps: list[
             continue
         if save is None:
             unsaved += h
-            steps.append(f"{h} hit(s) on {label}: no armour, no save.")
+            steps.append(_("{group}: hits {hits}, no armour, no save.").format(group=label, hits=h))
             detail.append({"group": label, "hits": h, "save": None, "rolls": [], "unsaved": h})
             continue
-        rolls = dice.roll_many(h, 6, f"save {save}+ ({who}, {label})")
+        rolls = dice.roll_many(h, 6, _("save {save}+ (target, {group})").format(save=save, group=label))
         lost = sum(1 for r in rolls if r < save)
         unsaved += lost
-        steps.append(f"{h} hit(s) on {label}: saves {save}+ {rolls}: {lost} unsaved.")
+        steps.append(
+            _("{group}: hits {hits}, saves {save}+ {rolls}: unsaved {unsaved}.").format(
+                group=label, hits=h, save=save, rolls=rolls, unsaved=lost
+            )
+        )
         detail.append({"group": label, "hits": h, "save": save, "rolls": rolls, "unsaved": lost})
     return {"unsaved": unsaved, "saves": detail}
 
@@ -141,14 +148,16 @@ MAX_DOUBLES = 50
 def roll_damage_die(dice, facing: str, settings: dict, label: str) -> tuple[int, list[int]]:
     """The damage die by facing (L90, §5 B16): the side one die; front/rear two dice, doubles re-rolled."""
     if facing == "side":
-        v = dice.roll(6, f"damage die, side ({label})")
+        v = dice.roll(6, _("damage die, hit in the side ({hit})").format(hit=label))
         return v, [v]
     take_low = (facing == "front") == (settings["facing_best"] == "front_lower")
     rolled = []
     for attempt in range(MAX_DOUBLES):
-        tag = f" re-roll {attempt}" if attempt else ""
-        a = dice.roll(6, f"damage die 1 of 2, {facing}{tag} ({label})")
-        b = dice.roll(6, f"damage die 2 of 2, {facing}{tag} ({label})")
+        where = _(FACING_DICE[facing])
+        if attempt:
+            where = _("{facing}, re-roll {n}").format(facing=where, n=attempt)
+        a = dice.roll(6, _("damage die 1 of 2, {facing} ({hit})").format(facing=where, hit=label))
+        b = dice.roll(6, _("damage die 2 of 2, {facing} ({hit})").format(facing=where, hit=label))
         rolled += [a, b]
         if a != b or settings["facing_doubles"] == "keep":
             return (min(a, b) if take_low else max(a, b)), rolled
@@ -159,10 +168,12 @@ def vehicle_damage(dice, unsaved: int, facing: str, settings: dict, steps: list[
     """One damage die per unsaved hit until the vehicle is destroyed (L85–89). Answers (results, effects)."""
     results, effects = [], []
     for i in range(1, unsaved + 1):
-        value, rolled = roll_damage_die(dice, facing, settings, f"hit {i} of {unsaved}")
+        value, rolled = roll_damage_die(dice, facing, settings, _("hit {i} of {n}").format(i=i, n=unsaved))
         effect = tables.DAMAGE[value]
         results.append({"value": value, "dice": rolled, "effect": effect})
-        steps.append(f"Damage die {rolled} → {value}: {names.damage(effect)}.")
+        steps.append(
+            _("Damage die {dice} → {value}: {effect}.").format(dice=rolled, value=value, effect=names.damage(effect))
+        )
         if effect == "weapon_destroyed":
             effects.append({"kind": "weapon_destroyed", "role": role, "chooser": "owner"})
         else:
@@ -170,8 +181,9 @@ def vehicle_damage(dice, unsaved: int, facing: str, settings: dict, steps: list[
         if effect == "destroyed":
             effects.append({"kind": "bail_out", "role": role, "hits": settings["bail_out_hits"]})
             steps.append(
-                "Crew and passengers leave the vehicle and take one hit "
-                + ("each (L89)." if settings["bail_out_hits"] == "per_figure" else "per unit (§5 B17).")
+                _("Crew and passengers leave the vehicle and take one hit each (L89).")
+                if settings["bail_out_hits"] == "per_figure"
+                else _("Crew and passengers leave the vehicle and take one hit per unit (§5 B17).")
             )
             break
     return results, effects

@@ -9,7 +9,7 @@ from fractions import Fraction
 from functools import cache
 
 from rules.contract import distribution, prob
-from rules.i18n import _
+from rules.i18n import N_, _
 from rules.systems.squads import tables
 from rules.systems.squads.actions.activation import activation_roll, check_unit, roll_activation
 from rules.systems.squads.actions.common import (
@@ -36,6 +36,10 @@ SIDE = {
     },
 }
 ROLES = ("attacker", "defender")
+ROLE_NAMES = {"attacker": N_("the attacker"), "defender": N_("the defender")}
+ROLE_TITLES = {"attacker": N_("The attacking unit"), "defender": N_("The defending unit")}
+WITHDRAWAL_ROLL = N_("withdrawal roll")
+PURSUIT_ROLL = N_("pursuit activation roll")
 
 
 def fighters(side: dict, role: str, settings: dict) -> int:
@@ -121,21 +125,33 @@ class Melee(SquadAction):
                 side = clean[role]
                 need = tables.TRAINING[side["level"]].expertise
                 rolls[role] = (
-                    dice.roll_many(strikers[role], 6, f"melee die, wave {wave} ({role})") if strikers[role] else []
+                    dice.roll_many(
+                        strikers[role],
+                        6,
+                        _("melee die, wave {wave} ({side})").format(wave=wave, side=_(ROLE_NAMES[role])),
+                    )
+                    if strikers[role]
+                    else []  # fmt: skip
                 )
                 hits[_other(role)] = sum(1 for r in rolls[role] if r >= need)
                 steps.append(
-                    f"Wave {wave}: {role} {len(rolls[role])} dice {rolls[role]} needing {need}+: {hits[_other(role)]} hit(s)."
-                )
+                    _("Wave {wave}, {side}: dice {n} {rolls}, needing {need}+: hits {hits}.").format(
+                        wave=wave, side=_(ROLE_NAMES[role]), n=len(rolls[role]), rolls=rolls[role], need=need,
+                        hits=hits[_other(role)])
+                )  # fmt: skip
             record = {"wave": wave, "dice": rolls, "hits": hits, "unsaved": {}}
             for role in ROLES:
                 side = clean[role]
                 save = tables.PERSONAL_ARMOUR[side.get("armour", "none")].save
                 h = hits[role]
                 if save and h:
-                    saves = dice.roll_many(h, 6, f"save {save}+ ({role}, wave {wave})")
+                    purpose = _("save {save}+ ({side}, wave {wave})").format(
+                        save=save, side=_(ROLE_NAMES[role]), wave=wave
+                    )
+                    saves = dice.roll_many(h, 6, purpose)
                     unsaved = sum(1 for r in saves if r < save)
-                    steps.append(f"{role.capitalize()} saves {save}+ {saves}: {unsaved} unsaved.")
+                    steps.append(_("{side}: saves {save}+ {rolls}: unsaved {unsaved}.").format(
+                        side=_(ROLE_TITLES[role]), save=save, rolls=saves, unsaved=unsaved))  # fmt: skip
                 else:
                     unsaved = h
                 taken = min(unsaved, side["figures"] - lost[role])
@@ -154,9 +170,12 @@ class Melee(SquadAction):
         else:
             effects.append({"kind": "in_melee", "role": "attacker", "locked": settings["melee_lock"] == "both"})
             effects.append({"kind": "in_melee", "role": "defender", "locked": True})
-        summary = f"Attacker loses {lost['attacker']}, defender loses {lost['defender']}" + (
-            "; the melee is over." if over else "; the melee goes on next turn (L42)."
+        line = (
+            _("Losses: the attacker {attacker}, the defender {defender}; the melee is over.")
+            if over
+            else _("Losses: the attacker {attacker}, the defender {defender}; the melee goes on next turn (L42).")
         )
+        summary = line.format(attacker=lost["attacker"], defender=lost["defender"])
         result = {"casualties": lost, "left": left, "over": over, "waves": waves}
         return self.outcome(summary, result, effects, steps)
 
@@ -237,38 +256,39 @@ class Withdrawal(SquadAction):
 
     def resolve_clean(self, clean, settings, dice):
         steps: list[str] = []
-        ok, die, _roll, effects = roll_activation(dice, clean["withdrawing"], "withdrawing", settings, steps)
+        ok, die, _roll, effects = roll_activation(
+            dice, clean["withdrawing"], "withdrawing", settings, steps, WITHDRAWAL_ROLL
+        )
         result = {"activation": die, "success": ok, "outcome": "failed"}
         if not ok:
             effects.append({"kind": "initiative_passes", "role": "game"})
-            return self.outcome(
-                f"Withdrawal failed (d6 {die}): still locked; the initiative passes.", result, effects, steps
-            )
-        move = dice.roll(6, "withdrawal move d6")
+            text = _("Withdrawal failed (d6 {die}): still locked in melee; the initiative passes.").format(die=die)
+            return self.outcome(text, result, effects, steps)
+        move = dice.roll(6, _("withdrawal move d6"))
         distance = move_distance(move, settings)
         effects.append({"kind": "withdrew", "role": "withdrawing", "distance": distance})
-        steps.append(f"Withdraws {length(distance, settings)} away from the enemy.")
+        steps.append(_("Withdraws {distance} away from the enemy.").format(distance=length(distance, settings)))
         result.update(move=move, distance=distance, outcome="escaped")
         pursuer = clean.get("pursuer")
         caught = False
         if pursuer is not None:
-            p_ok, p_die, _, more = roll_activation(dice, pursuer, "pursuer", settings, steps, "pursuit activation roll")
+            p_ok, p_die, _roll, more = roll_activation(dice, pursuer, "pursuer", settings, steps, PURSUIT_ROLL)
             effects += more
             result.update(pursuit_activation=p_die, pursuit_success=p_ok)
             if p_ok:
-                chase = dice.roll(6, "pursuit move d6")
+                chase = dice.roll(6, _("pursuit move d6"))
                 caught = chase > move if settings["pursuit_catch"] == "more" else chase >= move
                 effects.append({"kind": "pursued", "role": "pursuer", "distance": move_distance(chase, settings)})
-                steps.append(
-                    f"Pursues {length(move_distance(chase, settings), settings)}: {'caught' if caught else 'falls short'}."
-                )
+                line = _("Pursues {distance}: caught.") if caught else _("Pursues {distance}: falls short.")
+                steps.append(line.format(distance=length(move_distance(chase, settings), settings)))
                 result.update(pursuit_move=chase)
         if caught:
             result["outcome"] = "caught"
             effects.append({"kind": "in_melee", "role": "withdrawing", "locked": True})
-            return self.outcome("Caught: the melee goes on.", result, effects, steps)
+            return self.outcome(_("Caught: the melee goes on."), result, effects, steps)
         effects += [{"kind": "melee_ended", "role": "withdrawing"}, {"kind": "melee_ended", "role": "pursuer"}]
-        return self.outcome(f"Escaped {length(distance, settings)}: the melee is over.", result, effects, steps)
+        text = _("Escaped {distance}: the melee is over.").format(distance=length(distance, settings))
+        return self.outcome(text, result, effects, steps)
 
     def odds_clean(self, clean, settings):
         p_w = activation_roll(clean["withdrawing"], settings).p_success(settings)

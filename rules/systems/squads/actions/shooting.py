@@ -300,20 +300,36 @@ class Shooting(SquadAction):
         target = clean["target"]
         steps: list[str] = []
         if p["cover"]:
-            steps.append(f"Target cover +{p['cover']} ({p['cover_kind']}); the hit number is capped at 6+ (L38).")
+            steps.append(
+                _("Target cover +{cover} ({kind}); the hit number is capped at 6+ (L38).").format(
+                    cover=p["cover"], kind=names.cover(p["cover_kind"])
+                )
+            )
         hits = 0
         per_group = []
         for g in p["groups"]:
             if g["immune"]:
-                steps.append(f"{g['name']} cannot harm an armoured vehicle (L84): not rolled.")
+                steps.append(
+                    _("{weapon}: powerless against an armoured vehicle (L84), not rolled.").format(
+                        weapon=names.weapon(g["weapon"])
+                    )
+                )
                 per_group.append({"weapon": g["weapon"], "dice": [], "hits": 0, "immune": True})
                 continue
-            rolls = dice.roll_many(g["dice"], 6, f"fire die ({g['name']})") if g["dice"] else []
+            rolls = (
+                dice.roll_many(g["dice"], 6, _("fire die ({weapon})").format(weapon=names.weapon(g["weapon"])))
+                if g["dice"]
+                else []
+            )
             bonus = 0 if settings["aimed_cap_order"] == "aim_then_cap" else int(p["aimed"])
-            shown = f"{g['need'] + bonus}+ with +{bonus}" if bonus else f"{g['need']}+"
+            shown = _("{need}+ with +{bonus}").format(need=g["need"] + bonus, bonus=bonus) if bonus else f"{g['need']}+"
             n = sum(1 for r in rolls if r >= g["need"])
             hits += n
-            steps.append(f"{g['name']}: {g['dice']} dice {rolls} needing {shown}: {n} hit(s).")
+            steps.append(
+                _("{weapon}: dice {n} {rolls}, needing {need}: hits {hits}.").format(
+                    weapon=names.weapon(g["weapon"]), n=g["dice"], rolls=rolls, need=shown, hits=n
+                )
+            )
             per_group.append({"weapon": g["weapon"], "dice": rolls, "need": g["need"], "hits": n})
         result = {"hits": hits, "groups": per_group, "cover": p["cover"], "aimed": p["aimed"]}
         effects = [{"kind": "fired", "role": "shooter"}]
@@ -329,24 +345,34 @@ class Shooting(SquadAction):
             if "edge_figures" in target:
                 split["allocatable"] = target["edge_figures"]
             effects.append(split)
-        summary = f"{hits} hit(s), {saved['unsaved']} unsaved" + (
-            ": to split between suppression and casualties." if saved["unsaved"] else "."
+        line = (
+            _("Hits {hits}, unsaved {unsaved}: to split between suppression and casualties.")
+            if saved["unsaved"]
+            else _("Hits {hits}, unsaved {unsaved}.")
         )
+        summary = line.format(hits=hits, unsaved=saved["unsaved"])
         return self.outcome(summary, result, effects, steps)
 
     def _on_vehicle(self, dice, hits, target, settings, steps, result, effects):
         save = tables.VEHICLE_ARMOUR[target["armour"]].save
-        rolls = dice.roll_many(hits, 6, f"vehicle save {save}+") if hits else []
+        rolls = dice.roll_many(hits, 6, _("vehicle save {save}+").format(save=save)) if hits else []
         unsaved = sum(1 for r in rolls if r < save)
         if hits:
-            steps.append(f"Vehicle saves {save}+ {rolls}: {unsaved} unsaved (passengers do not roll, L28).")
+            steps.append(
+                _("Vehicle saves {save}+ {rolls}: unsaved {unsaved} (passengers do not roll, L28).").format(
+                    save=save, rolls=rolls, unsaved=unsaved
+                )
+            )
         damage, more = vehicle_damage(dice, unsaved, target["facing"], settings, steps)
         result.update(unsaved=unsaved, save_rolls=rolls, damage=damage)
         effects += more
         worst = damage[-1]["effect"] if damage else None
-        summary = f"{hits} hit(s), {unsaved} unsaved" + (
-            f": {', '.join(names.damage(d['effect']) for d in damage)}." if damage else "."
-        )
+        if damage:
+            summary = _("Hits {hits}, unsaved {unsaved}: {effects}.").format(
+                hits=hits, unsaved=unsaved, effects=", ".join(names.damage(d["effect"]) for d in damage)
+            )
+        else:
+            summary = _("Hits {hits}, unsaved {unsaved}.").format(hits=hits, unsaved=unsaved)
         result["destroyed"] = worst == "destroyed"
         return self.outcome(summary, result, effects, steps)
 

@@ -19,10 +19,15 @@ def _roll_order(dice, names: list[str], mods: dict, steps: list[str], rounds: li
     """Orders `names` by d6 + modifier, re-rolling ties among the tied (all ties, or only a tie for first)."""
     if depth > MAX_REROLLS:
         raise err("dice", _("The initiative kept tying; roll again."))
-    suffix = f" (re-roll {depth})" if depth else ""
-    scores = {n: dice.roll(6, f"initiative {n}{suffix}") + mods[n] for n in names}
+    if depth:
+        scores = {n: dice.roll(6, _("initiative, {player} (re-roll {n})").format(player=n, n=depth)) + mods[n]
+                  for n in names}  # fmt: skip
+        line = _("Initiative (re-roll {n}): {scores}.")
+    else:
+        scores = {n: dice.roll(6, _("initiative, {player}").format(player=n)) + mods[n] for n in names}
+        line = _("Initiative: {scores}.")
     rounds.append(dict(scores))
-    steps.append("Initiative" + suffix + ": " + ", ".join(f"{n} {s}" for n, s in scores.items()) + ".")
+    steps.append(line.format(n=depth, scores=", ".join(f"{n} {s}" for n, s in scores.items())))
     by_score: dict[int, list[str]] = {}
     for n in names:
         by_score.setdefault(scores[n], []).append(n)
@@ -30,7 +35,7 @@ def _roll_order(dice, names: list[str], mods: dict, steps: list[str], rounds: li
     for score in sorted(by_score, reverse=True):
         tied = by_score[score]
         if len(tied) > 1 and (settle_all or not order):
-            steps.append(f"Tie at {score} between {', '.join(tied)}: re-roll (L12).")
+            steps.append(_("A tie at {score}: {players} re-roll (L12).").format(score=score, players=", ".join(tied)))
             order += _roll_order(dice, tied, mods, steps, rounds, settle_all, depth + 1)
         else:
             order += tied  # lower ties keep the seating order (initiative_ties = top_only)
@@ -136,10 +141,14 @@ class Initiative(SquadAction):
             passes = seating[start:] + seating[:start]
         else:
             passes = order
-        steps.append(f"{first} activates first; on a failed activation the initiative passes: {' → '.join(passes)}.")
+        steps.append(
+            _("First to activate: {player}; on a failed activation the initiative passes: {order}.").format(
+                player=first, order=" → ".join(passes)
+            )
+        )
         effects = [{"kind": "initiative", "role": "game", "first": first, "order": order, "pass_order": passes}]
         result = {"first": first, "order": order, "pass_order": passes, "rolls": rounds}
-        return self.outcome(f"{first} has the initiative.", result, effects, steps)
+        return self.outcome(_("The initiative: {player}.").format(player=first), result, effects, steps)
 
     def odds_clean(self, clean, settings):
         mods = tuple(p.get("modifier", 0) for p in clean["players"])
@@ -217,8 +226,14 @@ class UnitAction(SquadAction):
         effects = [{"kind": "stance", "role": "unit", "stance": clean["action"]}]
         if "moved" in clean:
             effects.append({"kind": "moved", "role": "unit", "distance": clean["moved"]})
-        fire = ", ".join(names.weapon(w) for w in result["may_fire"]) or "nothing"
-        summary = f"{result['name']}: moves up to {length(result['move'], settings)}; may fire {fire}."
+        move = length(result["move"], settings)
+        if result["may_fire"]:
+            fire = ", ".join(names.weapon(w) for w in result["may_fire"])
+            summary = _("{action}: move up to {move}; may fire: {weapons}.").format(
+                action=result["name"], move=move, weapons=fire
+            )
+        else:
+            summary = _("{action}: move up to {move}; no fire.").format(action=result["name"], move=move)
         return self.outcome(summary, result, effects, [summary])
 
     def odds_clean(self, clean, settings):

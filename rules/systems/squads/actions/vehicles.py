@@ -7,7 +7,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from rules.contract import distribution, prob
-from rules.i18n import _
+from rules.i18n import N_, _
 from rules.systems.squads import names, tables
 from rules.systems.squads.actions.activation import activation_roll, check_unit, roll_activation
 from rules.systems.squads.actions.common import (
@@ -26,6 +26,7 @@ from rules.systems.squads.actions.common import (
 )
 from rules.systems.squads.actions.hits import immune, vehicle_damage, vehicle_damage_odds
 
+DODGE_ROLL = N_("dodge roll")  # the purpose of the die and the name of its step (L90)
 TANK_CLASSES = {"heavy_and_super_heavy": ("heavy", "super_heavy"), "medium_and_heavy": ("medium", "heavy")}
 
 
@@ -84,8 +85,11 @@ class VehicleMove(SquadAction):
         effects = [
             {"kind": "vehicle_moved", "role": "vehicle", "move": clean["move"], "distance": clean.get("distance", 0)}
         ]
-        fires = "all its weapons" if result["all_weapons"] else f"{result['weapons_may_fire']} weapon(s)"
-        summary = f"Moves up to {length(result['allowance'], settings)}; fires {fires}."
+        move = length(result["allowance"], settings)
+        if result["all_weapons"]:
+            summary = _("Move up to {move}; all its weapons fire.").format(move=move)
+        else:
+            summary = _("Move up to {move}; weapons that fire: {n}.").format(move=move, n=result["weapons_may_fire"])
         return self.outcome(summary, result, effects, [summary])
 
     def odds_clean(self, clean, settings):
@@ -122,17 +126,19 @@ class VehicleHit(SquadAction):
         steps: list[str] = []
         w = tables.WEAPONS[clean["weapon"]]
         if immune(w.key, v["armour"], settings):
-            text = f"{w.name} cannot harm an armoured vehicle (L84)."
+            text = _("{weapon}: powerless against an armoured vehicle (L84).").format(weapon=names.weapon(w.key))
             return self.outcome(text, {"immune": True, "unsaved": 0, "damage": []}, [], [text])
         save = tables.VEHICLE_ARMOUR[v["armour"]].save
-        rolls = dice.roll_many(clean["hits"], 6, f"vehicle save {save}+") if clean["hits"] else []
+        purpose = _("vehicle save {save}+").format(save=save)
+        rolls = dice.roll_many(clean["hits"], 6, purpose) if clean["hits"] else []
         unsaved = sum(1 for r in rolls if r < save)
-        steps.append(f"Saves {save}+ {rolls}: {unsaved} unsaved.")
+        steps.append(_("Saves {save}+ {rolls}: unsaved {unsaved}.").format(save=save, rolls=rolls, unsaved=unsaved))
         damage, effects = vehicle_damage(dice, unsaved, v["facing"], settings, steps, role="vehicle")
         result = {"immune": False, "save_rolls": rolls, "unsaved": unsaved, "damage": damage,
                   "destroyed": any(d["effect"] == "destroyed" for d in damage)}  # fmt: skip
-        effect_names = ", ".join(names.damage(d["effect"]) for d in damage) or "no damage"
-        return self.outcome(f"{unsaved} unsaved: {effect_names}.", result, effects, steps)
+        effect_names = ", ".join(names.damage(d["effect"]) for d in damage) or _("no damage to the vehicle")
+        summary = _("Unsaved {unsaved}: {effects}.").format(unsaved=unsaved, effects=effect_names)
+        return self.outcome(summary, result, effects, steps)
 
     def odds_clean(self, clean, settings):
         v = clean["vehicle"]
@@ -172,24 +178,28 @@ class Overrun(SquadAction):
 
     def resolve_clean(self, clean, settings, dice):
         steps: list[str] = []
-        ok, die, _roll, effects = roll_activation(dice, clean["unit"], "unit", settings, steps, "dodge roll")
+        ok, die, _roll, effects = roll_activation(dice, clean["unit"], "unit", settings, steps, DODGE_ROLL)
         result = {"dodged": ok, "die": die, "unsaved": 0}
         if ok:
             effects.append({"kind": "dodged", "role": "unit"})
-            return self.outcome(f"Dodged (d6 {die}): the figures step aside.", result, effects, steps)
+            text = _("Dodged (d6 {die}): the figures step aside.").format(die=die)
+            return self.outcome(text, result, effects, steps)
         save = tables.PERSONAL_ARMOUR[clean.get("armour", "none")].save
         unsaved = 1
         if save:
-            roll = dice.roll(6, f"save {save}+ (run over)")
+            roll = dice.roll(6, _("save {save}+ (run over)").format(save=save))
             unsaved = int(roll < save)
-            steps.append(f"The vehicle hits: save {save}+ rolls {roll}: {'unsaved' if unsaved else 'saved'}.")
+            line = _("The vehicle hits: save {save}+, d6 {die}: not saved.") if unsaved else _(
+                "The vehicle hits: save {save}+, d6 {die}: saved.")  # fmt: skip
+            steps.append(line.format(save=save, die=roll))
             result["save_roll"] = roll
         result["unsaved"] = unsaved
         if unsaved:
             chooser = "target" if settings["split_chooser"] == "target_owner" else "shooter"
             effects.append({"kind": "hits_to_split", "role": "unit", "unsaved": 1, "chooser": chooser})
-        text = "the hit goes through its armour" if unsaved else "its armour saves the hit"
-        return self.outcome(f"Run over (d6 {die}): {text}.", result, effects, steps)
+        text = _("Run over (d6 {die}): the hit goes through the armour.") if unsaved else _(
+            "Run over (d6 {die}): the armour saves the hit.")  # fmt: skip
+        return self.outcome(text.format(die=die), result, effects, steps)
 
     def odds_clean(self, clean, settings):
         p = activation_roll(clean["unit"], settings).p_success(settings)

@@ -141,9 +141,9 @@ SHOT = {
 @pytest.mark.parametrize(
     ("dice", "message"),
     [
-        ([4, 4], "Not enough dice: die 3 (a d6 for the fire die (Пистолет-пулемет) 3 of 3) is missing"),
+        ([4, 4], "Not enough dice: die 3 (a d6 for the fire die (Machine pistol) 3 of 3) is missing"),
         ([1, 1, 1, 2], "Too many dice: 4 typed in, but this test used 3"),
-        ([4, 7, 4], "Die 2 is 7, but it is a d6 (fire die (Пистолет-пулемет) 2 of 3)"),
+        ([4, 7, 4], "Die 2 is 7, but it is a d6 (fire die (Machine pistol) 2 of 3)"),
         ([6, 6, 0], "Die 3 is 0, but it is a d6"),
         ([6, 1, 1, 9], "Die 4 is 9, but it is a d6 (save 6+ (target, Light armour) 1 of 1)"),
         ([6, "6", 1], "Die 2 ('6') is not a whole number"),
@@ -159,9 +159,9 @@ def test_typed_in_dice_are_recorded_with_their_purpose():
     outcome = run("shooting", SHOT, [6, 2, 5, 3, 6])
     assert [d["value"] for d in outcome.dice] == [6, 2, 5, 3, 6]
     assert [d["purpose"] for d in outcome.dice] == [
-        "fire die (Пистолет-пулемет) 1 of 3",
-        "fire die (Пистолет-пулемет) 2 of 3",
-        "fire die (Пистолет-пулемет) 3 of 3",
+        "fire die (Machine pistol) 1 of 3",
+        "fire die (Machine pistol) 2 of 3",
+        "fire die (Machine pistol) 3 of 3",
         "save 6+ (target, Light armour) 1 of 2",
         "save 6+ (target, Light armour) 2 of 2",
     ]

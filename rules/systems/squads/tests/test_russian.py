@@ -11,8 +11,10 @@ import pytest
 from django.utils import translation
 
 from rules.contract.testing import Table
+from rules.dice import SeededDice
 from rules.systems.squads.army import ARMY, suggested_block
 from rules.systems.squads.system import SYSTEM
+from rules.systems.squads.tests.support import settings
 from rules.systems.squads.tests.test_battle import PACK, _event
 
 PACKAGE = Path(__file__).resolve().parents[1]
@@ -263,3 +265,103 @@ def test_the_russian_log_names_units_and_sides_without_declining_them():
     assert any("реагирует огнём по цели «" in line for line in shots)
     for line in lines:  # no name straight after a preposition
         assert not re.search(r"\b(по|у|против) (?!цели|стороны|отряду)\S", line), line
+
+
+# One example per odds action (the inputs of test_odds.py, plus the no-dice ones), as the odds page sends them.
+ODDS_EXAMPLES = [
+    ("initiative", {"players": [{"name": "Анна", "modifier": 1}, {"name": "Борис"}, {"name": "Вера"}]}, {}),
+    ("activation", {"unit": {"level": "regular", "suppressed": 1, "figures": 6, "sees_enemy": False,
+                             "out_of_coherency": 1, "leader": {"level": "elite", "alive": False},
+                             "strength": 8, "casualties": 5, "nearest_enemy": "Штурмовики"}}, {"leader_lost": "keep"}),
+    ("activation", {"unit": {"kind": "vehicle", "level": "veteran", "crew_stunned": 1, "strength": 4,
+                             "casualties": 3, "sees_enemy": False}}, {}),
+    ("failed_activation", {"unit": {"strength": 6, "casualties": 4, "nearest_enemy": "Штурмовики"}}, {}),
+    ("failed_activation", {"unit": {"strength": 6, "casualties": 4, "sees_enemy": False}}, {}),
+    ("failed_activation", {"unit": {"strength": 6, "casualties": 1}, "passes_initiative": False}, {}),
+    ("unit_action", {"action": "walk", "moved": 4, "weapons": ["rifle", "lmg", "grenades"]}, {}),
+    ("unit_action", {"action": "run"}, {"units": "cm"}),
+    ("shooting", {"shooter": {"level": "veteran", "action": "aimed_fire",
+                              "groups": [{"weapon": "assault_rifle", "count": 4, "distance": 10},
+                                         {"weapon": "lmg", "count": 1, "distance": 10}]},
+                  "target": {"groups": [{"count": 2, "armour": "heavy", "cover": "medium"},
+                                        {"count": 4, "armour": "light", "cover": "medium"}]}}, {}),
+    ("shooting", {"shooter": {"level": "recruit", "action": "on_guard",
+                              "groups": [{"weapon": "flamethrower", "count": 1, "distance": 6},
+                                         {"weapon": "smg", "count": 3, "distance": 6, "suppressed": 1}]},
+                  "target": {"stance": "go_to_ground", "groups": [{"count": 5, "armour": "medium", "cover": "light",
+                                                                   "behind_vehicle": "light"}]},
+                  "reaction": {"enemy_action": "declared"}}, {"aimed_cap_order": "aim_then_cap",
+                                                              "save_allocation": "by_figure"}),
+    ("shooting", {"shooter": {"kind": "vehicle", "level": "veteran",
+                              "groups": [{"weapon": "heavy_cannon", "count": 1, "distance": 30},
+                                         {"weapon": "rifle", "count": 2, "distance": 10}]},
+                  "target": {"kind": "vehicle", "armour": "medium", "facing": "front"}}, {}),
+    ("split_hits", {"target": {"level": "regular", "figures": 5, "suppressed": 1}, "unsaved": 6, "suppress": 1}, {}),
+    ("armour_saves", {"hits": 7, "target": {"groups": [{"count": 2, "armour": "power"}, {"count": 3}]}}, {}),
+    ("melee", {"attacker": {"level": "regular", "figures": 5, "suppressed": 2, "armour": "light"},
+               "defender": {"level": "veteran", "figures": 3, "suppressed": 1, "armour": "medium"}}, {}),
+    ("melee", {"round": 3, "attacker": {"level": "elite", "figures": 4, "in_reach": 2, "suppressed": 1},
+               "defender": {"level": "recruit", "figures": 2, "suppressed": 2, "armour": "power"}},
+     {"melee_round_clears_suppression": False}),
+    ("withdrawal", {"withdrawing": {"level": "regular", "suppressed": 1, "figures": 4},
+                    "pursuer": {"level": "veteran"}}, {"units": "cm"}),
+    ("withdrawal", {"withdrawing": {"level": "elite", "figures": 4}, "pursuer": None}, {}),
+    ("vehicle_move", {"vehicle": {"armour": "medium", "weapons": 3}, "move": "open", "distance": 10}, {}),
+    ("vehicle_move", {"vehicle": {"armour": "light", "immobilised": True}, "move": "stationary"}, {}),
+    ("vehicle_hit", {"vehicle": {"armour": "unarmoured", "facing": "rear"}, "hits": 4, "weapon": "rifle"}, {}),
+    ("vehicle_hit", {"vehicle": {"armour": "light", "facing": "side"}, "hits": 3, "weapon": "rpg"}, {}),
+    ("vehicle_hit", {"vehicle": {"armour": "heavy", "facing": "front"}, "hits": 3, "weapon": "hmg"}, {}),
+    ("overrun", {"unit": {"level": "recruit", "sees_enemy": False}, "armour": "medium"}, {}),
+    ("overrun", {"unit": {"level": "elite"}}, {}),
+]  # fmt: skip
+LATIN_WORD = re.compile(r"\b[A-Za-z]{3,}\b")
+
+
+def _odds_page_words(action, inputs, over, seed) -> list[str]:
+    """What a reader of /odds/ and of the rules API's resolve answer reads: the summary, every step, every die's
+    purpose, and the label of every key the odds answer holds."""
+    act = SYSTEM.actions[action]
+    outcome = act.resolve(inputs, settings(**over), SeededDice(seed))
+    labels = act.describe()["result_labels"]
+    odds = act.odds(inputs, settings(**over))
+    missing = [key for key in odds if key not in labels]
+    return (
+        [outcome.summary, *outcome.steps, *(d["purpose"] for d in outcome.dice)]
+        + [labels[k] for k in odds if k in labels]
+        + missing
+    )
+
+
+def test_a_russian_reader_of_the_odds_page_reads_no_english_in_any_result():
+    seen, outcomes = [], set()
+    with translation.override("ru"):
+        for action, inputs, over in ODDS_EXAMPLES:
+            for seed in range(12):
+                words = _odds_page_words(action, inputs, over, seed)
+                outcomes.add(words[0])
+                seen += words
+    assert len(outcomes) > 40  # every branch of the examples met: success and failure, saved and not, caught …
+    english_words = sorted({line for line in seen if LATIN_WORD.search(ALLOWED.sub("", line))})
+    assert not english_words, english_words[:20]
+
+
+def test_the_odds_pages_results_read_in_english_for_an_english_reader():
+    with translation.override("en"):
+        words = [w for action, inputs, over in ODDS_EXAMPLES for w in _odds_page_words(action, inputs, over, 3)]
+    assert not [w for w in words if re.search("[а-яА-ЯёЁ]", w) and "Штурмовики" not in w and "Анна" not in w
+                and "Борис" not in w and "Вера" not in w]  # fmt: skip
+
+
+NAME_THEN_WORD = re.compile(r"\{(unit|name|shooter|side|player|weapon)\} [а-яёА-ЯЁ]")
+
+
+def test_no_russian_line_makes_a_word_agree_with_a_name():
+    """A roster's name may be plural, feminine or a vehicle («Штурмовики», «Гранаты»): no Russian text puts a verb
+    or adjective straight after it («{unit} уже пытался…»); the name stands before a colon or in quotes after a noun."""
+    with translation.override("ru"):
+        russian = [translation.gettext(c[0]) if len(c) == 1 else translation.ngettext(c[0], c[1], n)
+                   for c in marked_calls() for n in (1, 3, 5)]  # fmt: skip
+    agreeing = sorted({line for line in russian if NAME_THEN_WORD.search(line)})
+    assert not agreeing, agreeing
+    assert NAME_THEN_WORD.search("{unit} уже пытался активироваться в этом ходу.")
+    assert "{unit}: в этом ходу уже была попытка активации." in russian
