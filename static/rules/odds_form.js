@@ -144,6 +144,11 @@
       else if (v && typeof v === "object" && "value" in v && "exact" in v) lines.push(label(key) + ": " + decimal(v.value, 3));
       else if (Array.isArray(v) && v.length && v[0].p !== undefined) {
         lines.push(label(key) + ": " + v.map(function (x) { return valueLabel(key, x.value) + " → " + percent(x.p, 1); }).join(", "));
+      } else if (v && typeof v === "object" && Object.keys(v).length && Object.keys(v).every(function (k) {
+        return v[k] && typeof v[k] === "object" && "p" in v[k];
+      })) {
+        // A chance per case (a player, a role, a damage result): each case named, as the action names its codes.
+        lines.push(label(key) + ": " + Object.keys(v).map(function (k) { return valueLabel(key, k) + " → " + percent(v[k].p, 1); }).join(", "));
       }
     });
     return lines.length ? lines : [JSON.stringify(odds)];

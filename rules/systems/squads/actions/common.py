@@ -269,7 +269,15 @@ class SquadAction(Action):
         out = super().describe()
         out["label"], out["description"] = _(self.label), _(self.description)
         out["input_schema"] = translated_schema(self.input_schema)
+        # The cases of a chance per case, as the odds page names them (the API's answer keeps the codes).
+        out["value_labels"] = {
+            "p_effect": {code: names.damage(code) for code in names.DAMAGE},
+            **self.case_labels(),
+        }
         return out
+
+    def case_labels(self) -> dict:
+        return {}
 
     def check(self, inputs: dict, settings: dict) -> dict:
         return self.check_inputs(inputs, settings)

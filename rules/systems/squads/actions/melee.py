@@ -76,6 +76,10 @@ class Melee(SquadAction):
         "the attack strike last. Hits get personal armour saves only; unsaved hits are casualties, never "
         "suppression; cover has no effect. The fight goes on at the start of each later turn."
     )
+
+    def case_labels(self) -> dict:
+        return {"p_die_kills": {role: _(ROLE_NAMES[role]) for role in ROLES}}
+
     input_schema = {
         "type": "object",
         "additionalProperties": False,
