@@ -203,7 +203,8 @@ def test_the_form_draws_its_fields_from_params_schema(client, alice, test_system
     assert "More than half visible (+1)" in html
     assert 'name="d-distance"' in html
     assert "r-opt_mode" not in html  # fixed by the simulator: virtual shooting only
-    assert "r-opt_special_properties" not in html  # ignored by the simulator
+    assert "r-opt_special_properties" in html  # blasts are simulated: the job may turn them on
+    assert "r-opt_dispute_die" not in html  # ignored by the simulator (no disputes in a simulation)
     assert 'href="?system=coin-test"' in html
 
 

@@ -12,7 +12,7 @@ import numpy as np
 
 from rules.contract.simulator import Prepared, SimulatorPart
 from rules.errors import RuleInputError
-from rules.i18n import N_
+from rules.i18n import N_, _
 from rules.systems.bronepekhota import tables
 from rules.systems.bronepekhota.army import ARMY
 from rules.systems.bronepekhota.simulate import MODEL_DESCRIPTION
@@ -188,7 +188,9 @@ class BronepekhotaSimulator(SimulatorPart):
         for label, side in (("A", side_a), ("B", side_b)):
             report = ARMY.cost_roster(side)
             notes += [
-                f"Side {label}: {i.message}" for i in report.issues if i.severity == "error" and i.code != "no_pilot"
+                _("Side {side}: {warning}").format(side=label, warning=i.message)
+                for i in report.issues
+                if i.severity == "error" and i.code != "no_pilot"
             ]
         return notes
 
@@ -215,8 +217,14 @@ class BronepekhotaSimulator(SimulatorPart):
         for k, side in enumerate(forces if isinstance(forces, list) else []):
             units = ", ".join(u["name"] for u in side.get("units") or [])
             guns = side.get("guns") or []
-            lines = [units + (f"; guns: {', '.join(guns)}" if guns else "") + "."]
-            lines += [f"{p['vehicle']} piloted by {p.get('pilot') or 'nobody'}." for p in side.get("pilots") or []]
+            with_guns = _("{units}; guns: {guns}.").format(units=units, guns=", ".join(guns))
+            lines = [with_guns if guns else units + "."]
+            lines += [
+                _("{vehicle} piloted by {pilot}.").format(vehicle=p["vehicle"], pilot=p["pilot"])
+                if p.get("pilot")
+                else _("{vehicle} has no pilot.").format(vehicle=p["vehicle"])
+                for p in side.get("pilots") or []
+            ]
             out.append({"side": "AB"[k] if k < 2 else str(k + 1), "cost": side.get("cost"), "lines": lines})
         return out
 

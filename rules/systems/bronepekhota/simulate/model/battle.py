@@ -8,6 +8,7 @@ from functools import lru_cache
 import numpy as np
 
 from rules.errors import RuleInputError
+from rules.i18n import _
 from rules.systems.bronepekhota import tables
 from rules.systems.bronepekhota.simulate.model.capture import add_twins, compile_capture
 from rules.systems.bronepekhota.simulate.model.forces import Force, Weapon
@@ -44,12 +45,14 @@ class Battle:
             Force(side_a, side=0, settings=st, stand_ins=stand_ins),
             Force(side_b, side=1, settings=st, stand_ins=stand_ins),
         ]
-        self.warnings = [f"Side {'AB'[f.side]}: {w}" for f in self.forces for w in f.warnings]
+        self.warnings = [
+            _("Side {side}: {warning}").format(side="AB"[f.side], warning=w) for f in self.forces for w in f.warnings
+        ]
         self.cost = np.array([self.forces[0].cost, self.forces[1].cost])
         add_twins(self.forces)  # capture (§3.12): a vehicle the enemy could take has a copy on the enemy's side
         els_a, els_b = self.forces[0].elements(), self.forces[1].elements()
         if not els_a or not els_b:
-            raise RuleInputError({"roster_a" if not els_a else "roster_b": "This army has no units."})
+            raise RuleInputError({"roster_a" if not els_a else "roster_b": _("This army has no units.")})
         # columns: every element of the engines, the twins of capture included; els: those of the rosters
         self.columns = els_a + els_b
         for i, el in enumerate(self.columns):

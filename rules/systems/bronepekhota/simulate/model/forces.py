@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from rules import dice as dicelib
+from rules.i18n import _
 from rules.systems.bronepekhota import army as armylib
 from rules.systems.bronepekhota import tables
 from rules.systems.bronepekhota.simulate.model.params import FACES, GUN, SOLDIER, STAND_IN, VEHICLE
@@ -246,7 +247,11 @@ class Force:
                 pilot = _stand_in(self.side, el.rank, el)
                 self.units.append(_Unit(SOLDIER, self.side, pilot.name, 0.0, [pilot], 10**6 + len(self.units)))
             if pilot is None:
-                self.warnings.append(f"{el.name} has no soldier of rank {el.rank}+ to pilot it: it never acts.")
+                self.warnings.append(
+                    _("{vehicle} has no soldier of rank {rank}+ to pilot it: it never acts.").format(
+                        vehicle=el.name, rank=el.rank
+                    )
+                )
                 continue
             el.pilot, pilot.pilot_of = pilot, el
 
@@ -257,7 +262,11 @@ class Force:
                 crew = _stand_in(self.side, gun.rank, gun)
                 self.units.append(_Unit(SOLDIER, self.side, crew.name, 0.0, [crew], 10**6 + len(self.units)))
             if crew is None:
-                self.warnings.append(f"{gun.name} has no free soldier of rank {gun.rank}+ to fire it: it stays silent.")
+                self.warnings.append(
+                    _("{gun} has no free soldier of rank {rank}+ to fire it: it stays silent.").format(
+                        gun=gun.name, rank=gun.rank
+                    )
+                )
                 continue
             gun.crew, crew.crew_of = crew, gun
 
