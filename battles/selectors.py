@@ -14,13 +14,12 @@ import re
 import secrets
 from dataclasses import dataclass, field
 
-from django.contrib.auth import get_user_model
 from django.db.models import Exists, OuterRef, Prefetch, QuerySet, Subquery
 from django.http import Http404
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from battles import services
+from battles import rows, services
 from battles.memo import Memo, digest
 from battles.models import Battle, BattleEvent, BattleSide, BattleUnit
 from rules import dice as dicelib
@@ -65,9 +64,7 @@ def battle_access(request, battle_id) -> Access:
     poll). Raises Http404 for outsiders."""
     if not str(battle_id).isdigit():
         raise Http404(_("No such battle."))
-    # No ORDER BY (the model's default ordering) for a primary-key lookup: a plain indexed read.
-    rows = Battle.objects.filter(pk=battle_id).order_by().values_list("version", "spectator_token", "players")[:1]
-    row = next(iter(rows), None)
+    row = rows.battle_head(int(battle_id))
     if row is None:
         raise Http404(_("No such battle."))
     version, spectator_token, players = row
@@ -78,6 +75,14 @@ def battle_access(request, battle_id) -> Access:
     if token and secrets.compare_digest(str(token), spectator_token):
         return Access(int(battle_id), SPECTATOR, version, salt=spectator_token)
     raise Http404(_("No such battle."))
+
+
+def battle_for(access: Access) -> Battle:
+    """The battle an Access was granted for (404 if it went away since)."""
+    battle = rows.battle(access.battle_id)
+    if battle is None:
+        raise Http404(_("No such battle."))
+    return battle
 
 
 def unchanged_etag(request, battle_id) -> str | None:
@@ -182,26 +187,19 @@ def battle_state(battle: Battle, access: Access) -> dict:
     """Everything a phone shows, as this viewer may see it: the game (secrets of other sides removed by the
     system), whom the game awaits, the sides and every unit with the system's view of it.
 
-    Read as plain rows (values_list), not model instances: this runs on every poll that finds a change."""
+    Read as plain rows (battles/rows.py), not model instances: this runs on every poll that finds a change."""
     part = services.battle_part(battle.system)
     viewer = frozenset(access.sides)
-    username = f"player__{get_user_model().USERNAME_FIELD}"
-    sides = list(
-        BattleSide.objects.filter(battle=battle).order_by("index").values_list("index", "name", "faction", username)
-    )
-    rows = list(
-        BattleUnit.objects.filter(battle=battle)
-        .order_by("position", "id")
-        .values_list("key", "name", "kind", "side__index", "profile", "state")
-    )
+    sides = rows.sides(battle.pk)
+    units = rows.units(battle.pk)
     state = GameState(
         game=battle.state or {},
-        units={key: UnitRecord(key, side, profile, st, name, kind) for key, name, kind, side, profile, st in rows},
+        units={key: UnitRecord(key, side, profile, st, name, kind) for key, side, profile, st, name, kind in units},
         settings=battle.settings,
     )
     side_names = {index: name for index, name, _, _ in sides}
     unit_rows = []
-    for key, name, kind, side, _profile, _state in rows:
+    for key, side, _profile, _state, name, kind in units:
         owner = part.owner(state, key)
         unit_rows.append(
             {
@@ -288,18 +286,23 @@ def event_text(part, event: BattleEvent, names: dict, names_key: bytes | None = 
 def event_dict(
     event: BattleEvent, *, names: dict, part, undone: set[int] | None = None, names_key: bytes | None = None
 ) -> dict:
-    """Needs `actor`, `undoes` and `cause` loaded (select_related)."""
-    cause_seq = event.cause.seq if event.cause_id else None
+    """Needs `actor`, `undoes` and `cause` loaded (select_related), or read by rows.log_events."""
+    if hasattr(event, "cause_seq"):  # rows.log_events: the related names and seqs came with the row
+        actor, cause_seq, undoes_seq = event.actor_name, event.cause_seq, event.undoes_seq
+    else:
+        actor = event.actor.get_username() if event.actor_id and event.actor else None
+        cause_seq = event.cause.seq if event.cause_id else None
+        undoes_seq = event.undoes.seq if event.undoes_id and event.undoes else None
     undone = undone or set()
     return {
         "seq": event.seq,
         "type": event.type,
-        "actor": event.actor.get_username() if event.actor_id and event.actor else None,
+        "actor": actor,
         "side": event.side_index,
         "payload": event.payload,
         "dice": event.dice,
         "cause": cause_seq,
-        "undoes": event.undoes.seq if event.undoes_id and event.undoes else None,
+        "undoes": undoes_seq,
         "undone": event.seq in undone or (cause_seq is not None and cause_seq in undone),
         "text": event_text(part, event, names, names_key),
         "created_at": event.created_at.isoformat(),
@@ -315,30 +318,29 @@ def battle_log(battle: Battle, *, sides=(), limit: int | None = None) -> list[di
     undone = undone_seqs(battle)
     part = services.battle_part(battle.system)
     names_key = digest(names)
-    qs = BattleEvent.objects.filter(battle=battle).select_related("actor", "undoes", "cause").order_by("-seq")
     if limit is None:
-        rows = [e for e in qs.iterator() if can_see(e, sides)]
-        return [event_dict(e, names=names, undone=undone, part=part, names_key=names_key) for e in rows]
+        qs = BattleEvent.objects.filter(battle=battle).select_related("actor", "undoes", "cause").order_by("-seq")
+        seen = [e for e in qs.iterator() if can_see(e, sides)]
+        return [event_dict(e, names=names, undone=undone, part=part, names_key=names_key) for e in seen]
     # The board's last lines: read only the keys of the newest events, and draw only those not drawn before (on a
     # board that changes one event at a time, that is the newest one).
-    heads = BattleEvent.objects.filter(battle=battle).order_by("-seq").values_list("pk", "created_at", "visible_to")
     visible, offset = [], 0
     while len(visible) < limit:  # read in pages until `limit` visible events are found (secrets are few)
-        page = list(heads[offset : offset + limit * 2])
+        page = rows.event_heads(battle.pk, limit=limit * 2, offset=offset)
         visible += [(pk, created) for pk, created, to in page if to is None or set(to) & set(sides)]
         offset += len(page)
         if len(page) < limit * 2:
             break
-    visible = visible[:limit]
+    visible = dict(visible[:limit])  # id -> created_at, as the driver gave it (part of the memo's key)
     language = get_language()
-    lines = {pk: _EVENT_LINES.get((pk, created, language, names_key)) for pk, created in visible}
+    lines = {pk: _EVENT_LINES.get((pk, created, language, names_key)) for pk, created in visible.items()}
     missing = [pk for pk, line in lines.items() if line is None]
-    for event in qs.filter(pk__in=missing) if missing else ():
+    for event in rows.log_events(battle.pk, missing):
         line = event_dict(event, names=names, part=part, names_key=names_key)
-        lines[event.pk] = _EVENT_LINES.put((event.pk, event.created_at, language, names_key), line)
+        lines[event.pk] = _EVENT_LINES.put((event.pk, visible[event.pk], language, names_key), line)
     return [
         {**line, "undone": line["seq"] in undone or (line["cause"] is not None and line["cause"] in undone)}
-        for line in (lines[pk] for pk, _created in visible)
+        for line in (lines[pk] for pk in visible)
     ]
 
 

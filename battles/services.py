@@ -21,9 +21,9 @@ import secrets
 from dataclasses import dataclass, field
 
 from django.db import transaction
-from django.db.models import OuterRef, Subquery
 from django.utils.translation import gettext as _
 
+from battles import rows
 from battles.memo import Memo
 from battles.models import Battle, BattleEvent, BattleSide, BattleUnit
 from rules import dice as dicelib
@@ -224,12 +224,10 @@ def battle_join(*, token: str, user) -> BattleSide:
 def load_state(battle: Battle) -> GameState:
     """The stored state, as the system's fold works on it. No copies: the fold replaces unit states, and `battle`
     is discarded if the command fails."""
-    rows = (
-        BattleUnit.objects.filter(battle=battle)
-        .order_by("position")
-        .values_list("key", "side__index", "profile", "state", "name", "kind")
-    )
-    units = {key: UnitRecord(key, side, profile, state, name, kind) for key, side, profile, state, name, kind in rows}
+    units = {
+        key: UnitRecord(key, side, profile, state, name, kind)
+        for key, side, profile, state, name, kind in rows.units(battle.pk)
+    }
     return GameState(game=battle.state, units=units, settings=battle.settings)
 
 
@@ -258,30 +256,16 @@ def _locked(
     battle_id, idempotency_key, user, request_hash, expected_version=None
 ) -> tuple[Battle, set[int], CommandResult | None]:
     """The battle row under lock, the caller's sides, and the first answer if this is a retry."""
-    earlier = BattleEvent.objects.filter(battle=OuterRef("pk"), idempotency_key=idempotency_key or None)
-    locked = (
-        Battle.objects.select_for_update(of=("self",))
-        .filter(pk=battle_id)
-        .order_by()
-        .annotate(earlier_head=Subquery(earlier.order_by().values("pk")[:1]))
-    )
-    battle = next(iter(locked[:1]), None)
+    battle = rows.locked_battle(battle_id) if str(battle_id).isdigit() else None
     if battle is None:
         raise GameConflict(_("No such battle."))
     user_sides = battle.sides_of(user)
     if not user_sides:
         raise NotYours(_("Only the battle's players may change it."))
-    # A retry is answered before the version check: its first attempt already moved the version on. The lookup
-    # rode on the locking statement; a copy that waited for the lock while the first one committed must look
-    # again (that statement's snapshot predates the commit), so every copy gets the first answer.
-    earlier_head = battle.earlier_head
-    if idempotency_key and earlier_head is None and expected_version != battle.version:
-        earlier_head = (
-            BattleEvent.objects.filter(battle_id=battle.pk, idempotency_key=idempotency_key)
-            .values_list("pk", flat=True)
-            .first()
-        )
-    if idempotency_key and earlier_head is not None:
+    # A retry is answered before the version check: its first attempt already moved the version on. Looked up once
+    # the lock is held, so a copy that waited for the lock while the first one committed sees it.
+    earlier_head = rows.earlier_head(battle.pk, idempotency_key) if idempotency_key else None
+    if earlier_head is not None:
         head = BattleEvent.objects.get(pk=earlier_head)
         if head.actor_id != user.pk or (head.request_hash and request_hash and head.request_hash != request_hash):
             raise IdempotencyKeyReused("This Idempotency-Key was already used for a different request. Use a new key.")
@@ -305,10 +289,10 @@ def _rebases(battle: Battle, part, state: GameState, name, inputs, expected_vers
     (two phones tapping different units at once). Never across an undo, which rewrites history."""
     if not isinstance(expected_version, int) or not 0 < expected_version < battle.version:
         return False
-    rows = list(BattleEvent.objects.filter(battle=battle, seq__gt=expected_version).order_by("seq"))
-    if any(row.type in RUNNER_EVENTS and row.type != "side.joined" for row in rows):
+    later = list(BattleEvent.objects.filter(battle=battle, seq__gt=expected_version).order_by("seq"))
+    if any(row.type in RUNNER_EVENTS and row.type != "side.joined" for row in later):
         return False
-    since = [_as_event(part, row) for row in rows if row.type not in RUNNER_EVENTS]
+    since = [_as_event(part, row) for row in later if row.type not in RUNNER_EVENTS]
     return bool(part.commutes(state, name, inputs if isinstance(inputs, dict) else {}, since))
 
 
@@ -356,12 +340,12 @@ def _save_state(battle: Battle, state: GameState, stored: dict[str, str], *, key
     for key in keys:
         new_state = state.units[key].state
         if stored[key] != _canonical(new_state):
-            BattleUnit.objects.filter(battle=battle, key=key).update(state=new_state)
+            rows.save_unit_state(battle.pk, key, new_state)
     battle.version = version
     battle.state = state.game
     finished = state.game.get("result") is not None
     battle.status = Battle.Status.FINISHED if finished else Battle.Status.ACTIVE
-    battle.save(update_fields=["version", "state", "status", "updated_at"])
+    rows.save_progress(battle)
 
 
 @dataclass
@@ -383,12 +367,12 @@ def _prepare(battle_id, user, name, inputs, dice_source, expected_version) -> _P
     a write, or the rules refused (then the locked path answers on the state that counts)."""
     if not isinstance(expected_version, int) or isinstance(expected_version, bool):
         return None
-    battle = Battle.objects.filter(pk=battle_id).first()
+    battle = rows.battle(battle_id) if str(battle_id).isdigit() else None
     if battle is None or battle.version != expected_version or not battle.sides_of(user):
         return None
     part = battle_part(battle.system)
     state = load_state(battle)
-    if Battle.objects.filter(pk=battle_id).values_list("version", flat=True).first() != expected_version:
+    if rows.battle_version(battle.pk) != expected_version:
         return None  # a write landed between the two reads: the units may be newer than the game
     stored = _fingerprints(state)
     sides = frozenset(battle.sides_of(user))
@@ -508,9 +492,8 @@ def active_events(events: list[BattleEvent]) -> list[BattleEvent]:
 def undone_heads(battle: Battle) -> set[int]:
     """Seqs of the commands whose effect is cancelled now (an undo undone by a later undo is among them). Reads
     only the undo events, so it stays cheap however long the log grows."""
-    undos = BattleEvent.objects.filter(battle=battle, type="undo").order_by("-seq").values_list("seq", "payload")
     undone: set[int] = set()
-    for seq, payload in undos:
+    for seq, payload in rows.undos(battle.pk):
         if seq not in undone:
             undone.add(payload.get("undoes"))
     return undone
@@ -521,12 +504,12 @@ def replay(battle: Battle, *, events: list[BattleEvent] | None = None) -> GameSt
     part = battle_part(battle.system)
     if events is None:
         events = list(BattleEvent.objects.filter(battle=battle).order_by("seq"))
-    rows = (
+    initial = (
         BattleUnit.objects.filter(battle=battle)
-        .order_by("position")
+        .order_by("position", "id")
         .values_list("key", "side__index", "profile", "initial_state", "name", "kind")
     )
-    units = {key: UnitRecord(key, side, profile, init, name, kind) for key, side, profile, init, name, kind in rows}
+    units = {key: UnitRecord(key, side, profile, init, name, kind) for key, side, profile, init, name, kind in initial}
     state = GameState(game={}, units=units, settings=battle.settings)
     for row in active_events(events):
         if row.type == "battle.started":

@@ -149,7 +149,7 @@ def battle_new(request):
 
 
 def _board_context(request, access: selectors.Access) -> dict:
-    battle = Battle.objects.get(pk=access.battle_id)
+    battle = selectors.battle_for(access)
     access.version = battle.version
     state = selectors.battle_state(battle, access)
     part = services.battle_part(battle.system)

@@ -168,7 +168,7 @@ REST_FRAMEWORK = {
     # Token first: DRF answers an anonymous or bad-token request with the first class's challenge, so it is a 401
     # with `WWW-Authenticate: Token` rather than a 403 (session auth has no challenge). Issue #18.
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "config.api_auth.TokenAuthentication",  # DRF's, in one fixed statement
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],

@@ -1,0 +1,176 @@
+# ruff: noqa: S608 - the statements hold only the models' own table and column names, quoted; every value is a parameter
+"""The reads that run on every tap and on every board a phone fetches, and a tap's two updates, as fixed SQL
+statements.
+
+Building a statement through the ORM costs about 0.4 ms of Python on a club laptop's kind of machine, a
+`select_related` of three relations 2.8 ms, while SQLite answers these in well under 0.1 ms. A write and a board each
+ran about ten such reads: with forty phones that was a third of the server's time, and the GIL it held made every
+other request wait (issue #11; benchmarks/bench_club_night.py). The statements here never change shape, so they are
+written once, from the models' own table and column names, and work on SQLite and PostgreSQL alike. Everything
+else stays on the ORM.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+
+from django.contrib.auth import get_user_model
+from django.db import connection, models
+from django.utils import timezone
+
+from battles.models import Battle, BattleEvent, BattleSide, BattleUnit
+from config.validation import InputRejected, json_problem
+
+
+def _q(name: str) -> str:
+    return connection.ops.quote_name(name)
+
+
+def _table(model) -> str:
+    return _q(model._meta.db_table)
+
+
+def _col(model, field: str) -> str:
+    return _q(model._meta.get_field(field).column)
+
+
+def _json(value):
+    """A JSON column as Python: SQLite hands back text; a PostgreSQL driver may already have decoded it."""
+    return json.loads(value) if isinstance(value, (str, bytes, bytearray)) else value
+
+
+def _fetch(sql: str, params) -> list[tuple]:
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchall()
+
+
+@cache
+def _sql() -> dict[str, str]:
+    """The statements, built on first use (the models' tables and the connection's quoting are known by then)."""
+    b, e, s, u = Battle, BattleEvent, BattleSide, BattleUnit
+    user = get_user_model()
+    username = _col(user, user.USERNAME_FIELD)
+    return {
+        "head": f"SELECT {_col(b, 'version')}, {_col(b, 'spectator_token')}, {_col(b, 'players')} "
+        f"FROM {_table(b)} WHERE {_col(b, 'id')} = %s",
+        "version": f"SELECT {_col(b, 'version')} FROM {_table(b)} WHERE {_col(b, 'id')} = %s",
+        "battle": f"SELECT * FROM {_table(b)} WHERE {_col(b, 'id')} = %s",
+        "earlier_head": f"SELECT {_col(e, 'id')} FROM {_table(e)} WHERE {_col(e, 'battle')} = %s "
+        f"AND {_col(e, 'idempotency_key')} = %s",
+        "units": f"SELECT u.{_col(u, 'key')}, s.{_col(s, 'index')}, u.{_col(u, 'profile')}, u.{_col(u, 'state')}, "
+        f"u.{_col(u, 'name')}, u.{_col(u, 'kind')} FROM {_table(u)} u "
+        f"JOIN {_table(s)} s ON s.{_col(s, 'id')} = u.{_col(u, 'side')} "
+        f"WHERE u.{_col(u, 'battle')} = %s ORDER BY u.{_col(u, 'position')}, u.{_col(u, 'id')}",
+        "sides": f"SELECT s.{_col(s, 'index')}, s.{_col(s, 'name')}, s.{_col(s, 'faction')}, p.{username} "
+        f"FROM {_table(s)} s LEFT JOIN {_table(user)} p ON p.{_col(user, 'id')} = s.{_col(s, 'player')} "
+        f"WHERE s.{_col(s, 'battle')} = %s ORDER BY s.{_col(s, 'index')}",
+        "undos": f"SELECT {_col(e, 'seq')}, {_col(e, 'payload')} FROM {_table(e)} "
+        f"WHERE {_col(e, 'battle')} = %s AND {_col(e, 'type')} = 'undo' ORDER BY {_col(e, 'seq')} DESC",
+        "heads": f"SELECT {_col(e, 'id')}, {_col(e, 'created_at')}, {_col(e, 'visible_to')} FROM {_table(e)} "
+        f"WHERE {_col(e, 'battle')} = %s ORDER BY {_col(e, 'seq')} DESC LIMIT %s OFFSET %s",
+        # The log's lines: each event with its actor's name and the seqs it points to (what select_related gave).
+        "log_events": f"SELECT e.*, a.{username} AS actor_name, c.{_col(e, 'seq')} AS cause_seq, "
+        f"d.{_col(e, 'seq')} AS undoes_seq FROM {_table(e)} e "
+        f"LEFT JOIN {_table(user)} a ON a.{_col(user, 'id')} = e.{_col(e, 'actor')} "
+        f"LEFT JOIN {_table(e)} c ON c.{_col(e, 'id')} = e.{_col(e, 'cause')} "
+        f"LEFT JOIN {_table(e)} d ON d.{_col(e, 'id')} = e.{_col(e, 'undoes')} "
+        f"WHERE e.{_col(e, 'battle')} = %s AND e.{_col(e, 'id')} IN ({{marks}})",
+        "save_unit_state": f"UPDATE {_table(u)} SET {_col(u, 'state')} = %s "
+        f"WHERE {_col(u, 'battle')} = %s AND {_col(u, 'key')} = %s",
+        "save_progress": f"UPDATE {_table(b)} SET {_col(b, 'version')} = %s, {_col(b, 'state')} = %s, "
+        f"{_col(b, 'status')} = %s, {_col(b, 'updated_at')} = %s WHERE {_col(b, 'id')} = %s",
+    }
+
+
+def battle_head(battle_id: int) -> tuple[int, str, dict] | None:
+    """(version, spectator token, players) of a battle: what an access check needs."""
+    rows = _fetch(_sql()["head"], [battle_id])
+    if not rows:
+        return None
+    version, token, players = rows[0]
+    return version, token, _json(players)
+
+
+def battle_version(battle_id: int) -> int | None:
+    rows = _fetch(_sql()["version"], [battle_id])
+    return rows[0][0] if rows else None
+
+
+def battle(battle_id: int) -> Battle | None:
+    return next(iter(Battle.objects.raw(_sql()["battle"], [battle_id])), None)
+
+
+def locked_battle(battle_id: int) -> Battle | None:
+    """The battle row, locked for the rest of the transaction where the database locks rows (PostgreSQL); SQLite's
+    write transactions lock the whole database from their start (BEGIN IMMEDIATE, config/sqlite)."""
+    sql = _sql()["battle"] + (" FOR UPDATE" if connection.features.has_select_for_update else "")
+    return next(iter(Battle.objects.raw(sql, [battle_id])), None)
+
+
+def earlier_head(battle_id: int, idempotency_key: str) -> int | None:
+    """The head event an Idempotency-Key was first used for, if any."""
+    rows = _fetch(_sql()["earlier_head"], [battle_id, idempotency_key])
+    return rows[0][0] if rows else None
+
+
+def units(battle_id: int) -> list[tuple]:
+    """(key, side index, profile, state, name, kind) of every unit, in roster order."""
+    return [
+        (key, side, _json(profile), _json(state), name, kind)
+        for key, side, profile, state, name, kind in _fetch(_sql()["units"], [battle_id])
+    ]
+
+
+def sides(battle_id: int) -> list[tuple]:
+    """(index, name, faction, player's username or None) of every side."""
+    return _fetch(_sql()["sides"], [battle_id])
+
+
+def undos(battle_id: int) -> list[tuple[int, dict]]:
+    """(seq, payload) of the battle's undo events, newest first."""
+    return [(seq, _json(payload)) for seq, payload in _fetch(_sql()["undos"], [battle_id])]
+
+
+def event_heads(battle_id: int, *, limit: int, offset: int) -> list[tuple]:
+    """(id, created_at, visible_to) of events, newest first. `created_at` as the driver gives it (a key, not a
+    value to show)."""
+    return [(pk, at, _json(to)) for pk, at, to in _fetch(_sql()["heads"], [battle_id, limit, offset])]
+
+
+def log_events(battle_id: int, pks: list[int]) -> list[BattleEvent]:
+    """Events with `actor_name`, `cause_seq` and `undoes_seq` set (see selectors.event_dict)."""
+    if not pks:
+        return []
+    sql = _sql()["log_events"].replace("{marks}", ", ".join(["%s"] * len(pks)))
+    return list(BattleEvent.objects.raw(sql, [battle_id, *pks]))
+
+
+def _db_value(model, field: str, value):
+    """A value as the model's field hands it to the database (JSON encoded or adapted, datetimes as stored). A JSON
+    value gets the check every saved row gets (config/validation.py): these updates send no pre_save."""
+    if isinstance(model._meta.get_field(field), models.JSONField):
+        found = json_problem(value)
+        if found is not None:
+            raise InputRejected({f"{field}.{found[0]}" if found[0] else field: found[1]})
+    return model._meta.get_field(field).get_db_prep_save(value, connection)
+
+
+def save_unit_state(battle_id: int, key: str, state: dict) -> None:
+    with connection.cursor() as cursor:
+        cursor.execute(_sql()["save_unit_state"], [_db_value(BattleUnit, "state", state), battle_id, key])
+
+
+def save_progress(battle: Battle) -> None:
+    """Stores the battle's version, game state and status (what a command changes), stamping `updated_at`."""
+    battle.updated_at = timezone.now()
+    values = [
+        battle.version,
+        _db_value(Battle, "state", battle.state),
+        battle.status,
+        _db_value(Battle, "updated_at", battle.updated_at),
+        battle.pk,
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(_sql()["save_progress"], values)
