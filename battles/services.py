@@ -253,10 +253,14 @@ def _replayed_result(battle: Battle, head: BattleEvent) -> CommandResult:
 
 
 def _locked(
-    battle_id, idempotency_key, user, request_hash, expected_version=None
+    battle_id, idempotency_key, user, request_hash, expected_version=None, known: Battle | None = None
 ) -> tuple[Battle, set[int], CommandResult | None]:
-    """The battle row under lock, the caller's sides, and the first answer if this is a retry."""
-    battle = rows.locked_battle(battle_id) if str(battle_id).isdigit() else None
+    """The battle row under lock, the caller's sides, and the first answer if this is a retry. `known`: the row as
+    read before the lock; it is the row still when the version did not move (every change of a battle moves it)."""
+    if known is not None and rows.locked_version(known.pk) == known.version:
+        battle = known
+    else:
+        battle = rows.locked_battle(battle_id) if str(battle_id).isdigit() else None
     if battle is None:
         raise GameConflict(_("No such battle."))
     user_sides = battle.sides_of(user)
@@ -352,6 +356,7 @@ def _save_state(battle: Battle, state: GameState, stored: dict[str, str], *, key
 class _Prepared:
     """A command worked out before the write lock, on the version the phone saw."""
 
+    battle: Battle
     version: int
     sides: frozenset
     state: GameState
@@ -382,7 +387,7 @@ def _prepare(battle_id, user, name, inputs, dice_source, expected_version) -> _P
         )
     except ArmlistError:
         return None
-    return _Prepared(expected_version, sides, state, stored, specs, ctx)
+    return _Prepared(battle, expected_version, sides, state, stored, specs, ctx)
 
 
 def command_run(
@@ -406,7 +411,8 @@ def command_run(
 
     prepared = _prepare(battle_id, user, name, copy.deepcopy(inputs), dice_source, expected_version)
     with transaction.atomic():
-        battle, user_sides, replayed = _locked(battle_id, idempotency_key, user, request_hash, expected_version)
+        known = prepared.battle if prepared is not None else None
+        battle, user_sides, replayed = _locked(battle_id, idempotency_key, user, request_hash, expected_version, known)
         if replayed is not None:
             return replayed
         part = battle_part(battle.system)
