@@ -14,7 +14,7 @@ If-Match and an Idempotency-Key; a 412 is retried with the version it returns). 
 poll by API polling with If-None-Match every BENCH_POLL_S (1 s; a 201 rebased on the other phone's newer events is
 then followed by a read). Phones start at random moments and their timers wander by ±10 %.
 
-Reported: errors (any answer but 200/201/304/412, or a broken connection; a 503 "busy" counts), event post
+Reported: the server's CPU and the phones' (this process's, to show they leave the server its cores), errors (any answer but 200/201/304/412, or a broken connection; a 503 "busy" counts), event post
 p50/p99 (one 201 request; and per event, 412 retries included), and the sync delay between the two phones of a
 battle: from the moment one phone sends an event to the moment the other phone holds a state that includes it
 (a long poll or a poll answered 200, or a 412 that carries the state), p50/p95/max.
