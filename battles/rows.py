@@ -74,6 +74,18 @@ def _instances(model, sql: str, params, *, extra: int = 0) -> list:
     return found
 
 
+MAX_ID = 2**63 - 1  # the largest id a column can hold (SQLite refuses a bigger number outright, as an error)
+
+
+def _id(value) -> int | None:
+    """An id as a number the database can compare, or None for what no row can have (a path may carry any digits)."""
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        return None
+    return number if 0 < number <= MAX_ID else None
+
+
 def _fetch(sql: str, params) -> list[tuple]:
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
@@ -119,7 +131,9 @@ def _sql() -> dict[str, str]:
 
 
 def battle_head(battle_id: int) -> tuple[int, str, dict] | None:
-    """(version, spectator token, players) of a battle: what an access check needs."""
+    """(version, spectator token, players) of a battle: what an access check needs. None for no such battle."""
+    if _id(battle_id) is None:
+        return None
     rows = _fetch(_sql()["head"], [battle_id])
     if not rows:
         return None
@@ -128,23 +142,31 @@ def battle_head(battle_id: int) -> tuple[int, str, dict] | None:
 
 
 def battle_version(battle_id: int) -> int | None:
+    if _id(battle_id) is None:
+        return None
     rows = _fetch(_sql()["version"], [battle_id])
     return rows[0][0] if rows else None
 
 
 def battle(battle_id: int) -> Battle | None:
+    if _id(battle_id) is None:
+        return None
     return next(iter(_instances(Battle, _sql()["battle"], [battle_id])), None)
 
 
 def locked_battle(battle_id: int) -> Battle | None:
     """The battle row, locked for the rest of the transaction where the database locks rows (PostgreSQL); SQLite's
     write transactions lock the whole database from their start (BEGIN IMMEDIATE, config/sqlite)."""
+    if _id(battle_id) is None:
+        return None
     sql = _sql()["battle"] + (" FOR UPDATE" if connection.features.has_select_for_update else "")
     return next(iter(_instances(Battle, sql, [battle_id])), None)
 
 
 def locked_version(battle_id: int) -> int | None:
     """The battle's version, its row locked as by `locked_battle`."""
+    if _id(battle_id) is None:
+        return None
     sql = _sql()["version"] + (" FOR UPDATE" if connection.features.has_select_for_update else "")
     rows = _fetch(sql, [battle_id])
     return rows[0][0] if rows else None

@@ -202,3 +202,26 @@ def test_busy_middleware_maps_a_locked_database_to_503_for_pages_and_api(rf):
     assert page["Content-Type"].startswith("text/html")
     assert middleware.process_exception(rf.get("/"), OperationalError("no such table: x")) is None
     assert middleware.process_exception(rf.get("/"), ValueError("database is locked")) is None
+
+
+HUGE_IDS = """
+import json
+from django.test import Client
+from battles import rows
+answers = {path: Client().get(path).status_code for path in (
+    "/battles/99999999999999999999999/board", "/battles/9223372036854775808/stream",
+    "/api/v1/battles/9223372036854775808/",
+)}
+reads = [rows.battle_head(10**30), rows.battle(2**63), rows.locked_version(2**64), rows.battle_version(-1)]
+print("JSON" + json.dumps({"answers": answers, "reads": reads}))
+"""
+
+
+def test_battle_ids_past_what_sqlite_holds_are_no_such_battle_not_an_error(migrated_sqlite):
+    """SQLite refuses a number past 2^63 - 1 as an error, not as "no row" (battles/rows.py binds ids itself): a path
+    may carry any digits, so every such id answers 404 or 401 like any battle that does not exist."""
+    values = django_json(base_env(migrated_sqlite, ALLOWED_HOSTS="testserver"), HUGE_IDS)
+    assert values["reads"] == [None, None, None, None]
+    assert values["answers"]["/battles/99999999999999999999999/board"] == 404
+    assert values["answers"]["/battles/9223372036854775808/stream"] == 404
+    assert values["answers"]["/api/v1/battles/9223372036854775808/"] in {401, 404}
