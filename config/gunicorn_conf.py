@@ -10,11 +10,13 @@ import os
 wsgi_app = "config.wsgi:application"
 bind = os.environ.get("ARMLIST_BIND", "127.0.0.1:8000").split()
 worker_class = "gthread"
-# One process per core (at most 4: SQLite takes one writer at a time anyway), each with many threads: every phone
-# showing a battle holds one thread with its long poll (battles/views.py, `?wait=`), so workers x threads must stay
-# well above the number of phones, or taps queue behind the polls. With 40 phones on 2 cores
-# (benchmarks/bench_club_night.py), 2 x 8 threads made event posts wait up to 14 s; 2 x 48 keeps them short.
-workers = int(os.environ.get("WEB_WORKERS") or min(4, os.cpu_count() or 1))
+# Two processes per core (at most 4: SQLite takes one writer at a time anyway), each with many threads: every phone
+# showing a battle holds one thread with its event stream or long poll (battles/views.py), so workers x threads must
+# stay well above the number of phones, or taps queue behind the streams. With 40 phones on 2 cores
+# (benchmarks/bench_club_night.py), 2 x 8 threads made event posts wait up to 14 s; 2 x 48 kept them short. Within
+# one process a tap waits for the interpreter (the GIL) while another request renders a board: 4 x 48 rather than
+# 2 x 48 brought the post p99 from 91-116 ms to 44-62 ms in the same runs (issue #11).
+workers = int(os.environ.get("WEB_WORKERS") or min(4, 2 * (os.cpu_count() or 1)))
 threads = int(os.environ.get("WEB_THREADS") or 48)
 # A request that runs this long is stuck: its worker is restarted. SQLite's busy wait (SQLITE_TIMEOUT) is far shorter.
 timeout = int(os.environ.get("WEB_TIMEOUT") or 30)
