@@ -35,6 +35,8 @@ def post_worker_init(worker):
     """Warm each worker before it takes requests: the URLconf and the game systems are otherwise loaded by the first
     requests, several at once in a threaded worker (and the registry of systems is not safe to fill concurrently)."""
     _end_streams_on_stop(worker)
+    if not worker.alive:  # stopped while loading the app: run() ends at once, no need to warm
+        return
     try:
         from django.urls import get_resolver
 
@@ -48,15 +50,27 @@ def post_worker_init(worker):
 
 def _end_streams_on_stop(worker):
     """On a graceful stop (SIGTERM, as `make run`'s Ctrl-C sends), the phones' event streams end at once: the worker
-    waits for requests in flight, and a stream would otherwise hold it for the whole graceful timeout."""
+    waits for requests in flight, and a stream would otherwise hold it for the whole graceful timeout.
+
+    The handler runs in the main thread between two bytecodes, maybe in the middle of an import (the worker is still
+    warming up) and maybe twice (`make run` signals the process group and the arbiter signals its workers again). So
+    it imports nothing and acts once: an import there could meet its own module half-initialised and raise, and a
+    second run would wait on the lock the first one holds (or raise again in the interpreter's exit); each kept the
+    worker alive until SIGKILL or printed a traceback."""
     import signal
 
+    from battles.watch import WATCH
+
     graceful = worker.handle_exit
+    stopping = []
 
     def handle_exit(sig, frame):
-        from battles.watch import WATCH
-
+        if stopping:
+            return
+        stopping.append(sig)
+        graceful(sig, frame)  # first: the worker takes no more requests (run() ends) whatever follows
+        if not worker.booted:  # still warming up (post_worker_init), serving nobody: leave now, not after the imports
+            raise SystemExit(0)
         WATCH.stop(timeout=0)  # every waiting stream wakes and ends (battles/views.py battle_stream)
-        graceful(sig, frame)
 
     signal.signal(signal.SIGTERM, handle_exit)

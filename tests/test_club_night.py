@@ -375,3 +375,22 @@ def test_a_graceful_stop_ends_the_phones_event_streams_at_once(migrated_sqlite, 
         stopped_in = time.monotonic() - start
         conn.close()
     assert stopped_in < 5.0  # not the 10 s graceful timeout: the stream ended when the stop began
+
+
+def test_a_stop_while_the_workers_warm_up_ends_every_worker_without_sigkill(migrated_sqlite, tmp_path):
+    """Ctrl-C soon after `make run`: a worker may still be importing the app (post_worker_init) when SIGTERM comes,
+    twice (the process group, then the arbiter). Its handler must neither import (the import met its own module
+    half-initialised and raised, and the worker lived on until SIGKILL at the graceful timeout) nor wait for the
+    warm-up to end."""
+    for delay in (0.5, 1.5, 3.0):
+        with serving(migrated_sqlite, tmp_path) as server:
+            time.sleep(delay)
+            start = time.monotonic()
+            os.killpg(server.proc.pid, signal.SIGTERM)
+            code = server.proc.wait(timeout=30)
+            stopped_in = time.monotonic() - start
+            log = server.log.read_text(errors="replace")
+        assert "SIGKILL" not in log, log[-4000:]
+        assert "Traceback" not in log, log[-4000:]
+        assert code == 0
+        assert stopped_in < 10.0  # config/gunicorn_conf.py graceful_timeout, after which the arbiter kills
