@@ -119,19 +119,6 @@ def verdict(
     else:
         level = "unbalanced"
     favoured = "a" if k > 1 else "b" if k < 1 else None
-    percent = (max(k, 1 / k) - 1) * 100 if math.isfinite(k) and k > 0 else None
-    if percent is None:
-        text = "Unbalanced: one side has no points to compare."
-    else:
-        side = (favoured or "a").upper()
-        who = "the book" if advice else "Armlist"
-        factor = f"side {side}'s odds of winning are {max(k, 1 / k):.2f}× what the points ratio predicts"
-        if level == "balanced":
-            text = f"Balanced: {factor}, within {info} % ({who} advises armies within {info}–{warning} %)."
-        elif level == "acceptable":
-            text = f"Acceptable: {factor}, within {who}'s {warning} % but not its {info} %."
-        else:
-            text = f"Unbalanced: {factor}, outside {who}'s {info}–{warning} %."
     certain = True
     if math.isfinite(k_low) and math.isfinite(k_high):
         lo_off, hi_off = abs(math.log(max(k_low, 1e-12))), abs(math.log(max(k_high, 1e-12)))
@@ -141,8 +128,6 @@ def verdict(
         bounds = [0, tight, loose, float("inf")]
         band = next(i for i in range(3) if off <= bounds[i + 1])
         certain = bounds[band] <= inner and outer <= bounds[band + 1]
-        if not certain:
-            text += " More battles would settle it: the 95 % interval crosses a threshold."
     return {
         "level": level,
         "favoured": favoured,
@@ -154,7 +139,10 @@ def verdict(
         "k_low": k_low,
         "k_high": k_high,
         "certain": certain,
-        "text": text,
+        # the thresholds it was read against, so the page can say it in the viewer's language (reading.verdict_text)
+        "info": info,
+        "warning": warning,
+        "advice": advice,
     }
 
 

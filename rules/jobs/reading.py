@@ -10,6 +10,9 @@ useful, and the text says so instead of printing a huge number.
 
 from __future__ import annotations
 
+import math
+
+from django.utils import formats
 from django.utils.translation import gettext as _
 
 ROUND_TO = 5  # points are quoted to the nearest 5: the simulation is not more precise than that
@@ -72,4 +75,71 @@ def roster_reading(result: dict, *, name_a: str, name_b: str) -> dict:
         if verdict.get("certain", True)
         else _("%(battles)s battles were played; more battles would make this surer.")
     ) % {"battles": result.get("battles", 0)}
-    return {"chances": chances, "headline": headline, "even_it": even_it, "fair": fair, "sure": sure}
+    return {
+        "chances": chances,
+        "headline": headline,
+        "even_it": even_it,
+        "fair": fair,
+        "sure": sure,
+        "verdict": verdict_text(verdict) if verdict else "",
+    }
+
+
+def verdict_text(verdict: dict) -> str:
+    """The statistics' verdict (analysis.verdict) in the viewer's language: how far side A's or B's odds are from
+    what the points ratio predicts, against the book's advice (or Armlist's, when the system states none). Results
+    stored before the thresholds were kept in the verdict read with analysis.py's defaults."""
+    level = verdict.get("level")
+    k = verdict.get("k")
+    if not isinstance(k, (int, float)) or not math.isfinite(k) or k <= 0:
+        return _("Unbalanced: one side has no points to compare.")
+    info, warning = verdict.get("info", 10), verdict.get("warning", 20)
+    values = {
+        "side": _("A") if verdict.get("favoured", "a") != "b" else _("B"),
+        "factor": formats.number_format(round(max(k, 1 / k), 2), 2),  # number_format cuts, never rounds
+        "info": info,
+        "warning": warning,
+    }
+    book = verdict.get("advice", True)
+    if level == "balanced":
+        text = (
+            _(
+                "Balanced: side %(side)s's odds of winning are %(factor)s× what the points ratio predicts, within "
+                "%(info)s %% (the book advises armies within %(info)s–%(warning)s %%)."
+            )
+            if book
+            else _(
+                "Balanced: side %(side)s's odds of winning are %(factor)s× what the points ratio predicts, within "
+                "%(info)s %% (Armlist advises armies within %(info)s–%(warning)s %%)."
+            )
+        )
+    elif level == "acceptable":
+        text = (
+            _(
+                "Acceptable: side %(side)s's odds of winning are %(factor)s× what the points ratio predicts, within "
+                "the book's %(warning)s %% but not its %(info)s %%."
+            )
+            if book
+            else _(
+                "Acceptable: side %(side)s's odds of winning are %(factor)s× what the points ratio predicts, within "
+                "Armlist's %(warning)s %% but not its %(info)s %%."
+            )
+        )
+    else:
+        text = (
+            _(
+                "Unbalanced: side %(side)s's odds of winning are %(factor)s× what the points ratio predicts, outside "
+                "the book's %(info)s–%(warning)s %%."
+            )
+            if book
+            else _(
+                "Unbalanced: side %(side)s's odds of winning are %(factor)s× what the points ratio predicts, outside "
+                "Armlist's %(info)s–%(warning)s %%."
+            )
+        )
+    text %= values
+    if not verdict.get("certain", True):
+        text += " " + _("More battles would settle it: the %(confidence)s %% interval crosses a threshold.") % {
+            "confidence": 95
+        }
+    return text

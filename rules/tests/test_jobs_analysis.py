@@ -6,7 +6,7 @@ import math
 import numpy as np
 import pytest
 
-from rules.jobs import analysis
+from rules.jobs import analysis, reading
 
 
 def test_wilson_interval_known_values():
@@ -41,9 +41,9 @@ def test_verdict_says_when_the_interval_crosses_a_threshold():
     sure = analysis.verdict(score=0.5, low=0.495, high=0.505, cost_a=300, cost_b=300)
     unsure = analysis.verdict(score=0.5, low=0.45, high=0.55, cost_a=300, cost_b=300)
     assert sure["certain"]
-    assert "More battles" not in sure["text"]
+    assert "More battles" not in reading.verdict_text(sure)
     assert not unsure["certain"]
-    assert "More battles" in unsure["text"]
+    assert "More battles" in reading.verdict_text(unsure)
 
 
 def test_verdict_reports_the_points_gap_like_the_roster_advice():
@@ -131,4 +131,22 @@ def test_thresholds_come_from_the_settings_when_the_system_states_them():
     stated = analysis.thresholds({"balance_info_percent": 5, "balance_warning_percent": 15})
     assert stated == {"info": 5, "warning": 15, "advice": True}
     v = analysis.verdict(score=0.5, low=0.5, high=0.5, cost_a=100, cost_b=100, **analysis.thresholds({}))
-    assert "Armlist advises" in v["text"]
+    assert "Armlist advises" in reading.verdict_text(v)
+
+
+def test_the_verdict_is_said_in_the_viewers_language_when_shown():
+    """The verdict is worked out in a worker, in no one's language: the page words it for the viewer."""
+    from django.utils import translation
+
+    v = analysis.finite(analysis.verdict(score=0.6, low=0.5, high=0.7, cost_a=300, cost_b=300, info=5, warning=15))
+    with translation.override("en"):
+        english = reading.verdict_text(v)
+    with translation.override("ru"):
+        russian = reading.verdict_text(v)
+    assert english.startswith("Unbalanced: side A's odds of winning are 1.50×")
+    assert "outside the book's 5–15 %" in english
+    assert "More battles would settle it" in english
+    assert russian.startswith("Несбалансировано: шансы стороны A на победу в 1,50× раз")
+    assert "5–15 %" in russian
+    assert "Больше боёв" in russian
+    assert reading.verdict_text(analysis.finite(analysis.verdict(score=0.5, low=0.4, high=0.6, cost_a=100, cost_b=0)))

@@ -13,7 +13,7 @@ from rest_framework.test import APIClient
 from rules import registry
 from rules.contract import GameSystem, Setting
 from rules.contract.simulator import Prepared, SimulatorPart
-from rules.jobs import services, sources
+from rules.jobs import reading, services, sources
 from rules.jobs.forms import RosterJobForm
 from rules.models import BalanceJob, JobChunk
 from rules.tests.jobs_support import ARMY_A, ARMY_B, make_roster, make_user, official_pack, purge_queue
@@ -244,8 +244,9 @@ def test_a_job_of_another_system_runs_through_its_part(client, alice, rosters):
     assert sum(r["rounds_hist"]) == 250
     assert len(r["rounds_hist"]) == 4  # no limit given: as long as the longest battle
     assert sum(r["surviving"]["b"]["hist"]) == 250
-    assert "Armlist" in r["verdict"]["text"]  # no balance advice in this system's settings: Armlist's thresholds
-    assert "the book" not in r["verdict"]["text"]
+    said = reading.verdict_text(r["verdict"])
+    assert "Armlist" in said  # no balance advice in this system's settings: Armlist's thresholds
+    assert "the book" not in said
 
     # the arrays of the part, summed up generically, give the same counts
     rng = np.random.default_rng(np.random.SeedSequence(12, spawn_key=(0,)))
