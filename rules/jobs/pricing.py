@@ -14,6 +14,7 @@ from __future__ import annotations
 import copy
 
 import numpy as np
+from django.utils.translation import gettext as _
 
 from rules.errors import RuleInputError
 from rules.jobs import analysis, services
@@ -97,7 +98,7 @@ def suggest_points(
         {k: p.get(k) for k in ("slug", "name", "faction", "kind", "cost", "data")} for p in pack.get("profiles") or []
     ]
     if len(profiles) < 2:
-        raise RuleInputError({"profiles": "A pack needs at least two units to price them by duels."})
+        raise RuleInputError({"profiles": _("A pack needs at least two units to price them by duels.")})
     spec = job_spec(part, system, battles=battles, seed=seed, params=params, settings=settings)
     rows = run_duels(system, profiles, spec)
     n = len(profiles)

@@ -31,6 +31,7 @@ from django.conf import settings as django_settings
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from rules.contract.simulator import SimulatorPart
 from rules.errors import RuleInputError
@@ -61,15 +62,21 @@ def chunk_battles() -> int:
 def simulator_for(slug: str, *, kind: str | None = None, field: str = "system") -> SimulatorPart:
     """The simulator part of a system (and one that runs this kind of job); a clear RuleInputError otherwise."""
     if not known(slug):
-        raise RuleInputError({field: f"{slug!r} is not a game system Armlist knows."})
+        raise RuleInputError({field: _("«{slug}» is not a game system Armlist knows.").format(slug=slug)})
     system = get_system(slug)
     part = system.simulator
     if part is None:
-        raise RuleInputError({field: f"«{system.name}» has no simulator: balance jobs cannot run its battles."})
+        raise RuleInputError(
+            {field: _("«{name}» has no simulator: balance jobs cannot run its battles.").format(name=system.name)}
+        )
     wanted = KIND_OF_JOB.get(kind, kind)
     if wanted is not None and wanted not in part.job_kinds:
-        what = "roster against roster" if wanted == "rosters" else "unit against unit"
-        raise RuleInputError({field: f"The simulator of «{system.name}» does not run {what} jobs."})
+        message = (
+            _("The simulator of «{name}» does not run roster against roster jobs.")
+            if wanted == "rosters"
+            else _("The simulator of «{name}» does not run unit against unit jobs.")
+        )
+        raise RuleInputError({field: message.format(name=system.name)})
     return part
 
 
@@ -83,28 +90,36 @@ def simulated_systems(kind: str | None = None) -> list:
 def _check_battles(battles, *, pairs: int = 1) -> int:
     limit = max_battles()
     if isinstance(battles, bool) or not isinstance(battles, int) or battles < 1:
-        raise RuleInputError({"battles": "The number of battles must be a whole number of 1 or more."})
+        raise RuleInputError({"battles": _("The number of battles must be a whole number of 1 or more.")})
     if battles * pairs > limit:
         if pairs > 1:
             raise RuleInputError(
                 {
-                    "battles": f"{battles} battles for each of {pairs} pairs of units is {battles * pairs}; "
-                    f"the most one job may run is {limit}."
+                    "battles": _(
+                        "{battles} battles for each of {pairs} pairs of units is {total}; the most one job may run "
+                        "is {limit}."
+                    ).format(battles=battles, pairs=pairs, total=battles * pairs, limit=limit)
                 }
             )
-        raise RuleInputError({"battles": f"At most {limit} battles per job; {battles} were asked."})
+        raise RuleInputError(
+            {
+                "battles": _("At most {limit} battles per job; {battles} were asked.").format(
+                    limit=limit, battles=battles
+                )
+            }
+        )
     return battles
 
 
 def _params(part: SimulatorPart, params: dict | None) -> dict:
     """The parameters with defaults; unknown keys and bad values name `params.<key>`."""
     if params is not None and not isinstance(params, dict):
-        raise RuleInputError({"params": "must be an object of parameter: value"})
+        raise RuleInputError({"params": _("must be an object of parameter: value")})
     params = dict(params or {})
     known_keys = set((part.params_schema.get("properties") or {}).keys())
     unknown = sorted(set(params) - known_keys)
     if unknown:
-        raise RuleInputError({f"params.{k}": "unknown parameter" for k in unknown})
+        raise RuleInputError({f"params.{k}": _("unknown parameter") for k in unknown})
     return part.check_params(params)
 
 
@@ -114,14 +129,14 @@ def _settings(part: SimulatorPart, system_slug: str, values: dict | None) -> dic
 
 
 def _system_name(slug: str) -> str:
-    return f"«{get_system(slug).name}»" if known(slug) else repr(slug)
+    return get_system(slug).name if known(slug) else slug
 
 
 def _seed(seed) -> int:
     if seed is None:
         return secrets.randbelow(2**53)
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
-        raise RuleInputError({"seed": "The seed must be a whole number from 0 to 2^63 − 1."})
+        raise RuleInputError({"seed": _("The seed must be a whole number from 0 to 2^63 − 1.")})
     return seed
 
 
@@ -151,17 +166,16 @@ def balance_job_submit_rosters(
         sides[field] = {"name": name, "system": system_slug, "snapshot": snapshot}
     a, b = sides["roster_a"], sides["roster_b"]
     if a["system"] != b["system"]:
-        message = (
-            f"«{a['name']}» is a {_system_name(a['system'])} roster and «{b['name']}» a "
-            f"{_system_name(b['system'])} one: both sides must be of one system."
-        )
+        message = _(
+            "«{a}» is a roster of «{system_a}» and «{b}» one of «{system_b}»: both sides must be of one system."
+        ).format(a=a["name"], system_a=_system_name(a["system"]), b=b["name"], system_b=_system_name(b["system"]))
         raise RuleInputError({"roster_a": message, "roster_b": message})
     slug = a["system"]
     part = simulator_for(slug, kind=BalanceJob.Kind.ROSTERS)
     errors = {}
     for field, side in sides.items():
         if not _has_units(side["snapshot"]):
-            errors[field] = f"«{side['name']}» has no units: add some before simulating it."
+            errors[field] = _("«{name}» has no units: add some before simulating it.").format(name=side["name"])
     if errors:
         raise RuleInputError(errors)
     battles = _check_battles(battles)
@@ -215,17 +229,19 @@ def balance_job_submit_duels(
     available = src.pack_profiles(user, pack.id)
     if profiles:
         if not isinstance(profiles, list) or not all(isinstance(s, str) for s in profiles):
-            raise RuleInputError({"profiles": "Give the units as a list of their slugs."})
+            raise RuleInputError({"profiles": _("Give the units as a list of their slugs.")})
         wanted = set(profiles)
         slugs = {p["slug"] for p in available}
         missing = sorted(wanted - slugs)
         if missing:
-            raise RuleInputError({"profiles": f"Not in «{pack.name}»: {', '.join(missing)}."})
+            raise RuleInputError(
+                {"profiles": _("Not in «{pack}»: {units}.").format(pack=pack.name, units=", ".join(missing))}
+            )
         chosen = [p for p in available if p["slug"] in wanted]
     else:
         chosen = available
     if len(chosen) < 2:
-        raise RuleInputError({"profiles": "Choose at least two units: a duel needs two sides."})
+        raise RuleInputError({"profiles": _("Choose at least two units: a duel needs two sides.")})
     pairs = [(i, j) for i in range(len(chosen)) for j in range(i + 1, len(chosen))]
     battles = _check_battles(battles, pairs=len(pairs))
     checked_params = _params(part, params)
@@ -235,7 +251,9 @@ def balance_job_submit_duels(
             side = part.side_from_profile(p)
             part.prepare(side, part.side_from_profile(p), checked_params, checked_settings)
         except RuleInputError as exc:
-            raise RuleInputError({"profiles": f"{p['name']} cannot be simulated: {exc}"}) from None
+            raise RuleInputError(
+                {"profiles": _("{name} cannot be simulated: {reason}").format(name=p["name"], reason=exc)}
+            ) from None
     per_chunk = max(1, chunk_battles() // battles)
     chunks = []
     for index, start in enumerate(range(0, len(pairs), per_chunk)):

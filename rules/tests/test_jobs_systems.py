@@ -166,6 +166,11 @@ def test_rosters_of_two_systems_are_refused(api, rosters):
     errors = response.json()["errors"]
     assert "«Coin test»" in errors["roster_b"]
     assert "both sides must be of one system" in errors["roster_a"]
+    body = {"roster_a": rosters[0].pk, "roster_b": rosters[1].pk, "battles": 10}
+    response = api.post("/api/v1/jobs/rosters/", body, format="json", HTTP_ACCEPT_LANGUAGE="ru")
+    assert response.status_code == 400
+    assert "обе стороны должны быть одной системы" in response.json()["errors"]["roster_a"]  # the asker's language
+    assert "«Coin test»" in response.json()["errors"]["roster_a"]
     assert not BalanceJob.objects.exists()
 
 
