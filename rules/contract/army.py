@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 import jsonschema
 
 from rules.errors import RuleInputError
-from rules.i18n import N_
+from rules.i18n import N_, _
 
 #: How a system prices units: its book's points, a formula (e.g. requisition), none at all, or points suggested
 #: by simulation (a pack of suggested values made by balance jobs).
@@ -156,7 +156,7 @@ class ArmyPart(ABC):
     def run_builder_tool(self, key: str, roster: dict, profiles: list[dict], inputs: dict) -> BuilderResult:
         """Runs builder tool `key` for `roster` (the army part's shape) with the roster's pack `profiles` and the
         inputs already checked against its schema; answers the entries to add. Raises RuleInputError (400)."""
-        raise RuleInputError({"tool": f"There is no builder tool {key!r}."})
+        raise RuleInputError({"tool": _("There is no builder tool {key!r} here.").format(key=key)})
 
     def example_roster(self, profiles: list[dict], side: int) -> dict:
         """A small legal roster of these profiles (the system's official pack) for side `side` of a demo or of

@@ -4,6 +4,7 @@ get 404). Submission answers 202 at once with the job and where to poll; the wor
 from __future__ import annotations
 
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers, status
@@ -221,7 +222,8 @@ def _dict(value, field: str) -> dict | None:
     if value is None:
         return None
     if not isinstance(value, dict):
-        raise ValidationError({"detail": f"{field}: must be an object", "errors": {field: "must be an object"}})
+        message = _("must be an object")
+        raise ValidationError({"detail": f"{field}: {message}", "errors": {field: message}})
     return value
 
 

@@ -11,6 +11,7 @@ import json
 from pathlib import Path
 
 from rules.errors import RuleInputError
+from rules.i18n import _
 
 PACK_PATH = Path(__file__).resolve().parent / "data" / "normals.json"
 PACK = json.loads(PACK_PATH.read_text(encoding="utf-8"))
@@ -88,7 +89,9 @@ def armour_slug(value: str, field: str = "armour") -> str:
         return ARMOUR_BY_CODE[value]
     if value in ("Н", "НБ"):
         return "none"
-    raise RuleInputError({field: f"unknown armour {value!r}; use one of: {', '.join(sorted(ARMOUR))}"})
+    raise RuleInputError(
+        {field: _("unknown armour «{value}»; use one of: {known}").format(value=value, known=", ".join(sorted(ARMOUR)))}
+    )
 
 
 def weapon(ref, field: str = "weapon", *, melee: bool = False) -> dict:
@@ -96,7 +99,7 @@ def weapon(ref, field: str = "weapon", *, melee: bool = False) -> dict:
     table = MELEE if melee else RANGED
     if isinstance(ref, str):
         if ref not in table:
-            raise RuleInputError({field: f"unknown weapon {ref!r}"})
+            raise RuleInputError({field: _("unknown weapon «{ref}»").format(ref=ref)})
         return table[ref]
     custom = dict(ref)
     custom.setdefault("slug", "custom")
@@ -112,7 +115,10 @@ def _cell(w: dict, column: str, fallbacks: tuple[str, ...]):
     for col in (column, *fallbacks):
         if col in impact:
             return impact[col]
-    raise RuleInputError({"weapon.impact": f"{w.get('name', 'the weapon')} has no Impact for the «{column}» column"})
+    name = w.get("name") or _("the weapon")
+    raise RuleInputError(
+        {"weapon.impact": _("{name} has no Impact for the «{column}» column").format(name=name, column=column)}
+    )
 
 
 def ranged_impact(w: dict, armour: str, settings: dict):

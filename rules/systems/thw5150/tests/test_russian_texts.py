@@ -249,3 +249,22 @@ def test_every_marked_text_is_in_the_catalogue_translated_with_its_placeholders(
         assert all(e["msgstr"].values()), msgid
         for text in e["msgstr"].values():
             assert set(re.findall(r"\{[^}]*\}", text)) == set(re.findall(r"\{[^}]*\}", msgid)), msgid
+
+
+def test_the_equipment_lookups_errors_read_in_russian():
+    from rules.systems.thw5150 import equipment
+
+    calls = [
+        lambda: equipment.weapon("no-such-gun"),
+        lambda: equipment.armour_slug("no-such-armour"),
+        lambda: equipment._cell({"name": "Custom", "impact": {"X": 1}}, "Y", ()),
+    ]
+    messages = []
+    with translation.override("ru"):
+        for call in calls:
+            with pytest.raises(ArmlistError) as caught:
+                call()
+            messages += [str(m) for m in caught.value.errors.values()]
+    assert messages[0] == "неизвестное оружие «no-such-gun»"
+    assert messages[1].startswith("неизвестная броня «no-such-armour»")
+    assert messages[2] == "У Custom нет Ущерба для столбца «Y»"
