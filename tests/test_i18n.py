@@ -194,3 +194,22 @@ def test_the_rules_core_translates_through_the_installed_hook():
         assert ngettext("%(n)s error", "%(n)s errors", 1) % {"n": 1} == "1 ошибка"
     with translation.override("en"):
         assert _("This field is required.") == "This field is required."
+
+
+def test_every_simulator_says_what_it_plays_and_leaves_out_in_russian():
+    """The balance-job page lists, for the chosen system, what its simulator plays and what it leaves out
+    (rules/jobs/views.py translates each line when it shows it): each line has its Russian in a catalogue."""
+    from django.utils import translation
+
+    from rules import registry
+
+    untranslated = []
+    with translation.override("ru"):
+        for system in registry.all_systems():
+            part = system.simulator
+            if part is None:
+                continue
+            for line in (*part.simulated, *part.left_out):
+                if translation.gettext(line) == line:
+                    untranslated.append(f"{system.slug}: {line}")
+    assert not untranslated, "\n".join(untranslated)

@@ -29,7 +29,7 @@ import numpy as np
 from rules.contract import SimulatorPart
 from rules.contract.simulator import Prepared
 from rules.errors import RuleInputError
-from rules.i18n import _
+from rules.i18n import N_, _
 from rules.systems.enforcers.settings import SETTINGS, full_settings
 from rules.systems.enforcers.simulate.fighters import PARAMS_SCHEMA, compile_side
 from rules.systems.enforcers.simulate.model import OUTCOME_A, OUTCOME_B, OUTCOME_DRAW, Duel
@@ -46,7 +46,7 @@ USED_SETTINGS = (
 )  # fmt: skip
 FIXED = {s.key: s.default for s in SETTINGS if s.category == "interpretation"}
 IGNORED = {
-    s.key: "The duel model leaves this out (see what is left out)."
+    s.key: N_("The duel model leaves this out (see what is left out).")
     for s in SETTINGS
     if s.key not in USED_SETTINGS and s.key not in FIXED
 }
@@ -59,21 +59,22 @@ class EnforcersSimulator(SimulatorPart):
     description = MODEL_DESCRIPTION
     ignored_settings = IGNORED
     fixed_settings = FIXED
+    # msgids: the job page shows each line through _() (rules/jobs/views.py).
     simulated = (
-        "Agent against agent: each side's first hired agent, priced by the REQ formula.",
-        "Popcorn initiative with two actions an activation; the last model of a round may start the next.",
-        "The d20 test with blessings and curses, crits and the homerule, as the settings say.",
-        "Shooting: cover, range band, a target that moved twice; damage to AP then HP; Police Riot Gear.",
-        "Melee: charge, reach, parry, counter-attacks and counters to counters.",
-        "Moving at DX speed less encumbrance; exosuits' DX and TN changes.",
-        "Seriously wounded (0 HP) ends the duel.",
+        N_("Agent against agent: each side's first hired agent, priced by the REQ formula."),
+        N_("Popcorn initiative with two actions an activation; the last model of a round may start the next."),
+        N_("The d20 test with blessings and curses, crits and the homerule, as the settings say."),
+        N_("Shooting: cover, range band, a target that moved twice; damage to AP then HP; Police Riot Gear."),
+        N_("Melee: charge, reach, parry, counter-attacks and counters to counters."),
+        N_("Moving at DX speed less encumbrance; exosuits' DX and TN changes."),
+        N_("Seriously wounded (0 HP) ends the duel."),
     )
     left_out = (
-        "Weapon status traits (Bleeding, Poisoned, Burning, Stunned, Disoriented) and Fear.",
-        "Aim, Overwatch, Suppressive fire, Take cover, Listen, thrown weapons and stray shots.",
-        "Medical aid, prayers, perks, psi powers; ammo and reloading (magazines never run out).",
-        "Terrain, height, facing (no attacks from outside the arc), jumps and falls.",
-        "Dying and death after 0 HP, and the injuries after the scenario.",
+        N_("Weapon status traits (Bleeding, Poisoned, Burning, Stunned, Disoriented) and Fear."),
+        N_("Aim, Overwatch, Suppressive fire, Take cover, Listen, thrown weapons and stray shots."),
+        N_("Medical aid, prayers, perks, psi powers; ammo and reloading (magazines never run out)."),
+        N_("Terrain, height, facing (no attacks from outside the arc), jumps and falls."),
+        N_("Dying and death after 0 HP, and the injuries after the scenario."),
     )
 
     def check_settings(self, settings: dict | None) -> dict:

@@ -2,6 +2,9 @@
 
 A side is a roster snapshot ({"faction", "entries": [...]}) as the army part sees it. Its first hired agent
 fights (a duel is agent against agent); its price is the army part's formula price of that one agent.
+
+The texts a person reads (warnings, errors, a fighter's line, the parameters' labels) are msgids: `_()` where
+they are made, in the language active then; `N_()` where the job form translates them (rules/jobs/forms.py).
 """
 
 from __future__ import annotations
@@ -9,26 +12,36 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from rules.errors import RuleInputError
-from rules.systems.enforcers import agents, tables
+from rules.i18n import N_, _
+from rules.systems.enforcers import agents, tables, words
 from rules.systems.enforcers.army import HIRED_KINDS, agent_stats, entry_cost
 
+# "title" labels a field, "description" helps, "x-labels" name an enum's values (rules/jobs/forms.py); all N_().
 PARAMS_SCHEMA = {
     "type": "object",
     "additionalProperties": False,
     "properties": {
         "distance_cm": {"type": "integer", "minimum": 0, "maximum": 200, "default": 24,
-                        "description": "How far apart the two agents start, in cm"},
-        "rounds": {"type": "integer", "minimum": 1, "maximum": 50, "default": 12,
-                   "description": "Rounds before the duel is called a draw"},
-        "cover": {"enum": list(tables.COVER_CURSES), "default": "none", "description": "Both agents' cover"},
-        "default_band": {"enum": list(tables.RANGE_BAND), "default": "medium",
-                         "description": "Range band of a weapon with no bands given (the book's table is missing)"},
-        "unarmed_damage": {"type": "integer", "minimum": 0, "maximum": 10, "default": 1,
-                           "description": "Damage of a blow without a melee weapon (not in the book)"},
+                        "title": N_("Starting distance, cm"),
+                        "description": N_("How far apart the two agents start, in cm")},
+        "rounds": {"type": "integer", "minimum": 1, "maximum": 50, "default": 12, "title": N_("Rounds before a draw"),
+                   "description": N_("Rounds before the duel is called a draw")},
+        "cover": {"enum": list(tables.COVER_CURSES), "default": "none", "title": N_("Cover"),
+                  "description": N_("Both agents' cover"), "x-labels": dict(words.COVER)},
+        "default_band": {"enum": list(tables.RANGE_BAND), "default": "medium", "title": N_("Default range band"),
+                         "description": N_("Range band of a weapon with no bands given (the book's table is missing)"),
+                         "x-labels": dict(words.RANGE)},
+        "unarmed_damage": {"type": "integer", "minimum": 0, "maximum": 10, "default": 1, "title": N_("Fist damage"),
+                           "description": N_("Damage of a blow without a melee weapon (not in the book)")},
         "initiative": {"enum": ["last_picks_itself", "random"], "default": "last_picks_itself",
-                       "description": "Popcorn: the agent that went last picks itself first next round, or a coin"},
+                       "title": N_("Popcorn initiative"),
+                       "description": N_("Popcorn: the agent that went last picks itself first next round, or a coin"),
+                       "x-labels": {"last_picks_itself": N_("the model that went last picks itself"),
+                                    "random": N_("a coin toss")}},
     },
 }  # fmt: skip
+# A side's name as a person reads it; the label itself ("side_a") stays the key of a RuleInputError.
+SIDE_NAMES = {"side_a": N_("Side A"), "side_b": N_("Side B")}
 BANDS = ("short", "medium", "long")
 
 
@@ -69,9 +82,17 @@ class Fighter:
     ranged: Weapon | None
 
     def describe(self) -> str:
-        gun = f"{self.ranged.name} {self.ranged.damage}" if self.ranged else "no gun"
-        return (f"{self.name}: BS {self.bs}, WS {self.ws}, move {self.move} cm, HP {self.hp}, AP {self.ap}; "
-                f"{gun}; {self.melee.name} {self.melee.damage} (reach {self.melee.reach}); {self.price} REQ")  # fmt: skip
+        """The fighter in one line, in the active language (the job page's forces)."""
+        values = {"name": self.name, "bs": self.bs, "ws": self.ws, "move": self.move, "hp": self.hp, "ap": self.ap,
+                  "melee": self.melee.name, "melee_damage": self.melee.damage, "reach": self.melee.reach,
+                  "price": self.price}  # fmt: skip
+        if self.ranged is None:
+            return _("{name}: BS {bs}, WS {ws}, move {move} cm, HP {hp}, AP {ap}; no ranged weapon; "
+                     "{melee} {melee_damage} (reach {reach}); {price} REQ").format(**values)  # fmt: skip
+        return _("{name}: BS {bs}, WS {ws}, move {move} cm, HP {hp}, AP {ap}; {ranged} {ranged_damage}; "
+                 "{melee} {melee_damage} (reach {reach}); {price} REQ").format(
+            ranged=self.ranged.name, ranged_damage=self.ranged.damage, **values
+        )  # fmt: skip
 
 
 def _weapon(w: dict, default_name: str) -> Weapon:
@@ -85,17 +106,20 @@ def _weapon(w: dict, default_name: str) -> Weapon:
 
 
 def compile_side(side: dict, params: dict, settings: dict, label: str) -> tuple[Fighter, list[str]]:
+    """The side's fighter and the warnings about it, in the active language; `label` ("side_a") keys the errors."""
     warnings: list[str] = []
+    side_name = _(SIDE_NAMES[label]) if label in SIDE_NAMES else label
     hired = [e for e in side.get("entries") or [] if (e.get("profile") or {}).get("kind") in HIRED_KINDS]
     if not hired:
-        raise RuleInputError({label: "This side hires no agent: a duel needs one archetype entry."})
+        raise RuleInputError({label: _("This side hires no agent: a duel needs one archetype entry.")})
     if len(hired) > 1 or hired[0].get("count", 1) != 1:
-        warnings.append(f"{label}: only the first agent fights the duel.")
+        warnings.append(_("{side}: only the first agent fights the duel.").format(side=side_name))
     entry = hired[0]
     profile, options = entry["profile"], dict(entry.get("options") or {})
     stats = agent_stats(profile, options)
     if stats is None:
-        raise RuleInputError({label: f"{profile.get('name')} has no stats (the book gives none): set them first."})
+        raise RuleInputError({label: _("{name} has no stats (the book gives none): set them first.").format(
+            name=profile.get("name"))})  # fmt: skip
     armour = options.get("armour") if not (options.get("campaign") or {}).get("armour_broken") else None
     sheet = {"stats": stats, "armour": armour, "items": len(options.get("weapons") or []) + len(options.get("items") or []),
              "crit": (profile.get("data") or {}).get("crit") or {}}  # fmt: skip
@@ -104,16 +128,17 @@ def compile_side(side: dict, params: dict, settings: dict, label: str) -> tuple[
     ranged = [w for w in weapons if w.get("ranged") or w.get("range_bands_cm")]
     melee = [w for w in weapons if w.get("reach_cm") and not w.get("ranged")]
     best_melee = (
-        _weapon(max(melee, key=lambda w: w.get("damage", 0)), "melee weapon")
+        _weapon(max(melee, key=lambda w: w.get("damage", 0)), _("melee weapon"))
         if melee
-        else Weapon("fists", params["unarmed_damage"], False, 0)
+        else Weapon(_("fists"), params["unarmed_damage"], False, 0)
     )
-    best_ranged = _weapon(max(ranged, key=lambda w: w.get("damage", 0)), "gun") if ranged else None
+    best_ranged = _weapon(max(ranged, key=lambda w: w.get("damage", 0)), _("ranged weapon")) if ranged else None
     if not weapons:
-        warnings.append(f"{label}: no weapons; it fights with its fists ({params['unarmed_damage']} damage).")
+        warnings.append(_("{side}: no weapons; it fights with its fists ({damage} damage).").format(
+            side=side_name, damage=params["unarmed_damage"]))  # fmt: skip
     entry_armour = tables.armour(armour)
     fighter = Fighter(
-        name=options.get("name") or profile.get("name", label),
+        name=options.get("name") or profile.get("name") or side_name,
         price=entry_cost(profile, options),
         hp=eff["HL"],
         ap=entry_armour["ap"] if entry_armour else 0,

@@ -3,9 +3,11 @@ and its shooting and melee steps agree with the exact odds of the `shoot` and `m
 Also: seeds, parameters, the REQ value report, and what the job page is told."""
 
 import math
+import re
 
 import numpy as np
 import pytest
+from django.utils import translation
 
 from rules.errors import RuleInputError
 from rules.systems.enforcers import tables
@@ -130,6 +132,37 @@ def test_parameters_and_sides_are_checked():
         SIMULATOR.prepare(no_stats, FENCER, {}, settings())
     two = {**GUNNER, "entries": GUNNER["entries"] * 2}
     assert "only the first agent fights" in SIMULATOR.prepare(two, FENCER, {}, settings()).warnings[0]
+
+
+def test_a_russian_player_reads_the_warnings_and_the_forces_in_russian():
+    """Warnings, errors and the forces' lines in the book's words, the sides named as a person names them; English
+    stays the default."""
+    two = {**GUNNER, "entries": GUNNER["entries"] * 2}
+    unarmed = side({"WS": 12})
+    nobody = {"faction": "enforcers", "entries": []}
+    with translation.override("ru"):
+        prepared = SIMULATOR.prepare(two, unarmed, {}, settings())
+        with pytest.raises(RuleInputError) as caught:
+            SIMULATOR.prepare(nobody, FENCER, {}, settings())
+    assert prepared.warnings == [
+        "Сторона A: в дуэли сражается только первый агент.",
+        "Сторона B: нет оружия; агент сражается кулаками (урон 1).",
+    ]
+    gunner, brawler = (force["text"] for force in prepared.forces)
+    assert "движение" in gunner
+    assert "Autogun, урон 4" in gunner
+    assert gunner.endswith(" REQ")
+    assert "без стрелкового оружия; кулаки, урон 1 (дальность оружия 0 см)" in brawler
+    assert caught.value.errors["side_a"] == "На этой стороне нет нанятых агентов: для дуэли добавьте архетип."
+    shown = " ".join([*prepared.warnings, gunner, brawler])
+    assert "side_" not in shown
+    assert not re.search(r"\b(?:move|cm|reach|fists|weapons?|agent|Side)\b", shown), shown
+    english = SIMULATOR.prepare(two, unarmed, {}, settings())
+    assert english.warnings == [
+        "Side A: only the first agent fights the duel.",
+        "Side B: no weapons; it fights with its fists (1 damage).",
+    ]
+    assert "no ranged weapon; fists 1 (reach 0)" in english.forces[1]["text"]
 
 
 def test_the_job_page_is_told_what_is_simulated_and_left_out():

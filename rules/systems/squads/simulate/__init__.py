@@ -47,7 +47,7 @@ import numpy as np
 
 from rules.contract import RuleInputError, SimulatorPart
 from rules.contract.simulator import Prepared
-from rules.i18n import _, ngettext
+from rules.i18n import N_, _, ngettext
 from rules.systems.squads import names, tables
 from rules.systems.squads.settings import SETTINGS_BY_KEY, full_settings
 from rules.systems.squads.simulate.engine import simulate, simulate_activation, simulate_bout
@@ -68,49 +68,50 @@ PARAMS_SCHEMA = {
     "type": "object",
     "additionalProperties": False,
     "properties": {
-        "distance": {"type": "integer", "minimum": 1, "maximum": 200, "default": 24, "title": "Start distance",
-                     "description": "Between the sides, in the game's unit (inches, or cm with the units setting)"},
-        "cover_a": {"enum": list(tables.COVER), "default": "none", "title": "Cover of side A",
+        "distance": {"type": "integer", "minimum": 1, "maximum": 200, "default": 24, "title": N_("Start distance"),
+                     "description": N_("Between the sides, in the game's unit (inches, or cm with the units setting)")},
+        "cover_a": {"enum": list(tables.COVER), "default": "none", "title": N_("Cover of side A"),
                     "x-labels": dict(tables.COVER_NAMES)},
-        "cover_b": {"enum": list(tables.COVER), "default": "none", "title": "Cover of side B",
+        "cover_b": {"enum": list(tables.COVER), "default": "none", "title": N_("Cover of side B"),
                     "x-labels": dict(tables.COVER_NAMES)},
-        "turns": {"type": "integer", "minimum": 1, "maximum": 50, "default": 12, "title": "Turns",
-                  "description": "After these turns with both sides standing the battle is a draw"},
-        "approach": {"enum": ["advance", "hold"], "default": "advance", "title": "Out of reach",
-                     "x-labels": {"advance": "walk or run closer", "hold": "wait On Guard"}},
+        "turns": {"type": "integer", "minimum": 1, "maximum": 50, "default": 12, "title": N_("Turns"),
+                  "description": N_("After these turns with both sides standing the battle is a draw")},
+        "approach": {"enum": ["advance", "hold"], "default": "advance", "title": N_("Out of reach"),
+                     "x-labels": {"advance": N_("walk or run closer"), "hold": N_("wait On Guard")}},
         "split": {"enum": ["suppress_first", "casualties_only"], "default": "suppress_first",
-                  "title": "Unsaved hits", "x-labels": {"suppress_first": "suppress up to the cap, then casualties",
-                                                       "casualties_only": "casualties only"}},
+                  "title": N_("Unsaved hits"),
+                  "x-labels": {"suppress_first": N_("suppress up to the cap, then casualties"),
+                               "casualties_only": N_("casualties only")}},
     },
 }  # fmt: skip
 
 # Why each setting the model does not read leaves it unchanged (the job form leaves them out).
 WHY_IGNORED = {
-    "expertise_reading": "one reading only",
-    "split_chooser": "the owner's policy is the `split` parameter",
-    "mixed_cover": "each side stands in one cover",
-    "cover_edge_only": "no cover edges: no map",
-    "mortar_line_of_sight": "line of sight is not modelled",
-    "melee_attackers": "melee is not simulated",
-    "melee_dice": "melee is not simulated",
-    "melee_round_clears_suppression": "melee is not simulated",
-    "melee_lock": "melee is not simulated",
-    "vehicle_level": "vehicles are not simulated",
-    "vehicle_move_fire": "vehicles are not simulated",
-    "tank_classes": "vehicles are not simulated",
-    "facing_best": "vehicles are not simulated",
-    "facing_doubles": "vehicles are not simulated",
-    "damage_rows": "vehicles are not simulated",
-    "bail_out_hits": "vehicles are not simulated",
-    "stun_stacking": "vehicles are not simulated",
-    "armour_immune_weapons": "vehicles are not simulated",
-    "behind_vehicle_save": "vehicles are not simulated",
-    "coherency": "figures always keep coherency",
-    "pass_order": "two sides: the initiative passes to the other",
-    "withdraw_from": "every enemy is in sight: a broken squad withdraws away from it",
-    "text_artefacts": "one reading only",
-    "initiative_ties": "two sides: a tie is always re-rolled",
-    "pursuit_catch": "melee is not simulated",
+    "expertise_reading": N_("one reading only"),
+    "split_chooser": N_("the owner's policy is the `split` parameter"),
+    "mixed_cover": N_("each side stands in one cover"),
+    "cover_edge_only": N_("no cover edges: no map"),
+    "mortar_line_of_sight": N_("line of sight is not modelled"),
+    "melee_attackers": N_("melee is not simulated"),
+    "melee_dice": N_("melee is not simulated"),
+    "melee_round_clears_suppression": N_("melee is not simulated"),
+    "melee_lock": N_("melee is not simulated"),
+    "vehicle_level": N_("vehicles are not simulated"),
+    "vehicle_move_fire": N_("vehicles are not simulated"),
+    "tank_classes": N_("vehicles are not simulated"),
+    "facing_best": N_("vehicles are not simulated"),
+    "facing_doubles": N_("vehicles are not simulated"),
+    "damage_rows": N_("vehicles are not simulated"),
+    "bail_out_hits": N_("vehicles are not simulated"),
+    "stun_stacking": N_("vehicles are not simulated"),
+    "armour_immune_weapons": N_("vehicles are not simulated"),
+    "behind_vehicle_save": N_("vehicles are not simulated"),
+    "coherency": N_("figures always keep coherency"),
+    "pass_order": N_("two sides: the initiative passes to the other"),
+    "withdraw_from": N_("every enemy is in sight: a broken squad withdraws away from it"),
+    "text_artefacts": N_("one reading only"),
+    "initiative_ties": N_("two sides: a tie is always re-rolled"),
+    "pursuit_catch": N_("melee is not simulated"),
 }
 
 
@@ -119,20 +120,22 @@ class SquadsSimulator(SimulatorPart):
     params_schema = PARAMS_SCHEMA
     job_kinds = ("rosters", "units")
     simulated = (
-        "Initiative each turn, activation chains that pass on a failed roll, suppression penalties and recovery",
-        "Aimed fire in reach, else Walk-and-fire or Run (or hold On Guard); On Guard reaction fire once a turn",
-        'Fire points per weapon and range (assault rifle at 12"/30 cm, HMG crews), cover capped at 6+',
-        "Armour saves per figure, the owner's split into suppression and casualties within the training cap",
-        'Failed activations: On Guard, or the 6"/15 cm withdrawal above 50 % casualties',
+        N_("Initiative each turn, activation chains that pass on a failed roll, suppression penalties and recovery"),
+        N_("Aimed fire in reach, else Walk-and-fire or Run (or hold On Guard); On Guard reaction fire once a turn"),
+        N_('Fire points per weapon and range (assault rifle at 12"/30 cm, HMG crews), cover capped at 6+'),
+        N_("Armour saves per figure, the owner's split into suppression and casualties within the training cap"),
+        N_('Failed activations: On Guard, or the 6"/15 cm withdrawal above 50 % casualties'),
     )
     left_out = (
-        'Vehicles (their entries are left out with a warning), melee and assault (squads stop 1" apart)',
-        "Terrain and line of sight: one cover per side all game; no crouch or go to ground; coherency always kept",
-        "Mortars' indirect fire and spotters, split fire (a squad fires at its nearest enemy), grenade choice",
+        N_('Vehicles (their entries are left out with a warning), melee and assault (squads stop 1" apart)'),
+        N_("Terrain and line of sight: one cover per side all game; no crouch or go to ground; coherency always kept"),
+        N_("Mortars' indirect fire and spotters, split fire (a squad fires at its nearest enemy), grenade choice"),
     )
     description = MODEL_DESCRIPTION
     ignored_settings = {
-        key: WHY_IGNORED.get(key, "not used by the model") for key in SETTINGS_BY_KEY if key not in SIMULATED_SETTINGS
+        key: WHY_IGNORED.get(key, N_("not used by the model"))
+        for key in SETTINGS_BY_KEY
+        if key not in SIMULATED_SETTINGS
     }
 
     def check_settings(self, settings: dict | None) -> dict:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from rules.i18n import _
 from rules.systems.squads import tables
 from rules.systems.squads.army import ARMY, squad_figures
 from rules.systems.squads.settings import full_settings
@@ -159,7 +160,7 @@ def compile_squad(entry: dict, side: int, dmax: int, settings: dict, copy: int =
     level = profile["data"]["level"]
     dice = fire_tables(figures, dmax, settings)
     cost = profile.get("cost") or 0
-    name = profile.get("name", entry.get("key", "squad")) + (f" #{copy}" if copy > 1 else "")
+    name = profile.get("name", entry.get("key") or _("Squad")) + (f" #{copy}" if copy > 1 else "")
     return Squad(
         name=name,
         side=side,
@@ -186,7 +187,8 @@ def build_match(side_a: dict, side_b: dict, params: dict, settings: dict) -> tup
         for entry in roster.get("entries") or []:
             profile = entry.get("profile") or {}
             if profile.get("kind") != "squad":
-                warnings.append(f"{profile.get('name', 'An entry')}: vehicles are not simulated; left out.")
+                name = profile.get("name") or _("An entry")
+                warnings.append(_("{name}: vehicles are not simulated; left out.").format(name=name))
                 continue
             for copy in range(1, int(entry.get("count", 1) or 1) + 1):
                 squad = compile_squad(entry, side, dmax, settings, copy)

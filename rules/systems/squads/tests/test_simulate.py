@@ -159,6 +159,15 @@ def test_prepare_lists_forces_warns_of_vehicles_and_refuses_an_empty_side():
     assert "side_a" in exc.value.errors
 
 
+def test_the_vehicle_warning_comes_out_in_russian():
+    truck = {"key": "t", "profile": PROFILES["vehicle-unarmoured"], "count": 1, "options": {"crew_level": "regular"}}
+    a = side(("squad-regular", RIFLES))
+    a["entries"].append(truck)
+    with translation.override("ru"):
+        prepared = prepare(a, side(("squad-veteran", GUNNERS)))
+    assert prepared.warnings == ["ТС: Грузовики, Автомобили, Механизмы: ТС не моделируются; запись пропущена."]
+
+
 def test_params_and_settings_are_checked():
     with pytest.raises(RuleInputError) as exc:
         SIMULATOR.check_params({"distance": 0})
