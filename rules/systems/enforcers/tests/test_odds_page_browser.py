@@ -16,7 +16,7 @@ def compute(page, action: str, fields: dict[str, str]) -> str:
         page.fill(f"#f-{field}", value)
     page.click("#odds-go")
     result = page.locator("#odds-result")
-    result.locator("p").first.wait_for(timeout=10_000)
+    result.locator("p").first.wait_for(timeout=30_000)  # generous: the machine may be busy
     return result.inner_text()
 
 
