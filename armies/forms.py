@@ -12,20 +12,39 @@ from django.utils.translation import gettext_lazy
 from armies.models import Membership, Roster
 
 
+class FactionSelect(forms.Select):
+    """A faction select whose options say which packs offer them (`data-packs`), so that the page offers only the
+    chosen pack's factions (static/armies/new_roster.js) and hides the choice where the pack has one faction."""
+
+    def __init__(self, *args, packs_of=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.packs_of = packs_of or {}
+
+    def create_option(self, name, value, label, selected, index, subindex=None, attrs=None):
+        option = super().create_option(name, value, label, selected, index, subindex=subindex, attrs=attrs)
+        if value in self.packs_of:
+            option["attrs"]["data-packs"] = " ".join(str(pk) for pk in self.packs_of[value])
+        return option
+
+
 class RosterCreateForm(forms.Form):
     name = forms.CharField(max_length=120, label=gettext_lazy("Name"))
     pack = forms.TypedChoiceField(coerce=int, label=gettext_lazy("Data pack"))
-    faction = forms.ChoiceField(label=gettext_lazy("Army faction"))
+    # Not required: a pack with one faction gives it (armies.services.rosters._check_roster_fields).
+    faction = forms.ChoiceField(label=gettext_lazy("Army faction"), required=False)
     points_limit = forms.IntegerField(required=False, min_value=0, label=gettext_lazy("Points limit (optional)"))
 
     def __init__(self, *args, packs=(), factions=(), systems=None, **kwargs):
+        """`factions`: (slug, name, pack ids) as armies.views.common.pack_factions gives them."""
         super().__init__(*args, **kwargs)
         # With packs of several games, each pack says its game ({slug: name} in `systems`).
         games = systems or {}
         self.fields["pack"].choices = [
             (p.pk, f"{p.name} v{p.version}" + (f" · {games[p.system]}" if p.system in games else "")) for p in packs
         ]
-        self.fields["faction"].choices = list(factions)
+        self.fields["faction"].choices = [("", "—")] + [(slug, name) for slug, name, _ids in factions]
+        self.fields["faction"].widget = FactionSelect(packs_of={slug: ids for slug, _name, ids in factions})
+        self.fields["faction"].widget.choices = self.fields["faction"].choices
 
 
 class RosterSettingsForm(forms.Form):

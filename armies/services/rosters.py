@@ -25,18 +25,24 @@ MAX_OPTIONS_CHARS = 5000
 
 
 # Rosters -----------------------------------------------------------------------------------------------------
-def _check_roster_fields(*, pack: DataPack, faction: str, points_limit) -> None:
+def _check_roster_fields(*, pack: DataPack, faction: str, points_limit) -> str:
+    """Checks a roster's pack, faction and limit; answers the faction to store. A pack with one faction only (the
+    one every army joins, as in «Энфорсеры» and «Отряды») gives it to a roster that names none."""
     errors = {}
     if not pack.published:
-        errors["pack"] = "Publish the pack before building rosters with it."
-    sides = list(pack.factions.filter(joins_any=False).values_list("slug", flat=True))
-    choices = sides or list(pack.factions.values_list("slug", flat=True))
-    if faction not in choices:
-        errors["faction"] = f"Choose the army's faction: {', '.join(choices)}."
+        errors["pack"] = _("Publish the pack before building rosters with it.")
+    factions = list(pack.factions.order_by("id"))
+    sides = [f for f in factions if not f.joins_any] or factions
+    if not faction and len(sides) == 1:
+        faction = sides[0].slug
+    if faction not in {f.slug for f in sides}:
+        names = ", ".join(f"«{f.name}»" for f in sides)
+        errors["faction"] = _("Choose the army's faction of this pack: {names}.").format(names=names)
     if points_limit is not None and (not isinstance(points_limit, int) or points_limit < 0):
-        errors["points_limit"] = "A whole number of 0 or more, or empty for no limit."
+        errors["points_limit"] = _("A whole number of 0 or more, or empty for no limit.")
     if errors:
         raise ServiceError(_("The roster cannot be saved: ") + " ".join(errors.values()), errors)
+    return faction
 
 
 def _check_club(*, user, club: Club | None) -> None:
@@ -62,7 +68,7 @@ def roster_create(
     name = (name or "").strip()
     if not name:
         raise ServiceError(_("Give the roster a name."), {"name": "required"})
-    _check_roster_fields(pack=pack, faction=faction, points_limit=points_limit)
+    faction = _check_roster_fields(pack=pack, faction=faction, points_limit=points_limit)
     _check_club(user=owner, club=club)
     if visibility == Roster.Visibility.CLUB and club is None:
         raise ServiceError(_("Choose a club to share the roster with."), {"club": _("required for club visibility")})
@@ -136,11 +142,13 @@ def roster_update(*, roster: Roster, user, expected_version: int | None = None, 
         raise ServiceError(_("Unknown fields: {unknown}.").format(unknown=", ".join(sorted(unknown))))
     if "name" in fields and not (fields["name"] or "").strip():
         raise ServiceError(_("Give the roster a name."), {"name": "required"})
-    _check_roster_fields(
+    faction = _check_roster_fields(
         pack=roster.pack,
         faction=fields.get("faction", roster.faction),
         points_limit=fields.get("points_limit", roster.points_limit),
     )
+    if "faction" in fields:
+        fields["faction"] = faction
     if "club" in fields and fields["club"] != roster.club:
         if roster.owner_id != user.id:
             raise ServiceError(_("Only the roster's owner may move it to another club."), {"club": _("owner only")})

@@ -19,7 +19,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from armies import exports, selectors, services, systems
 from armies.forms import ImportForm, RosterCreateForm, RosterSettingsForm
 from armies.models import Faction, Roster
-from armies.views.common import army_packs, form_errors, side_factions
+from armies.views.common import army_packs, form_errors, pack_factions, side_factions
 from config.downloads import attachment, safe_filename
 
 
@@ -29,7 +29,7 @@ from config.downloads import attachment, safe_filename
 def roster_list(request):
     packs = army_packs(request.user)
     names = dict(systems.army_systems()) if len({p.system for p in packs}) > 1 else {}
-    form = RosterCreateForm(request.POST or None, packs=packs, factions=side_factions(packs), systems=names)
+    form = RosterCreateForm(request.POST or None, packs=packs, factions=pack_factions(packs), systems=names)
     if request.method == "POST" and form.is_valid():
         pack = selectors.pack_get_for_user(request.user, form.cleaned_data["pack"])
         try:

@@ -35,6 +35,7 @@
     if (!statusLine) return;
     statusLine.textContent = text;
     statusLine.className = "sync " + (kind || "");
+    statusLine.dataset.state = kind || "";  // for tests and styles: ok, warn, error
   }
 
   function swapBoard(html, newEtag) {

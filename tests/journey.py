@@ -1,0 +1,186 @@
+"""A club night through the pages alone, as two players on two Russian phones do it (issue #25).
+
+The steps every system's journey shares: sign up, build a roster in the builder, share it by link, start a battle
+from «Новый бой» with the opponent's link, join by the invitation, and check that both phones show the same board.
+Nothing here calls the API or the ORM: every step is a tap, a choice or a typed value on a page, so a journey fails
+where a player would be stuck. Waits use Playwright's `expect` (the pages' CSP forbids eval, which
+`wait_for_function` with a string needs).
+"""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import Page, expect
+
+PASSWORD = "Kz8-tabletop-Night!"  # noqa: S105 (a test account's)
+SYNC_MS = 5000  # the other phone shows a change within a second on a quiet machine; CI machines are busy
+PHONE = {
+    "viewport": {"width": 360, "height": 740},
+    "device_scale_factor": 2,
+    "is_mobile": True,
+    "has_touch": True,
+    "locale": "ru-RU",
+    "extra_http_headers": {"Accept-Language": "ru-RU,ru;q=0.9"},
+}
+
+
+def new_phone(phone_context) -> Page:
+    """A Russian phone at 360 × 740 with touch (the conftest's phone_context makes the browser context)."""
+    return phone_context(**PHONE).new_page()
+
+
+def sign_up(page: Page, base: str, username: str) -> None:
+    page.goto(f"{base}/accounts/signup/")
+    page.fill('input[name="username"]', username)
+    for field in page.locator('input[type="password"]').all():
+        field.fill(PASSWORD)
+    page.locator("main form button[type=submit]").click()
+    expect(page.locator("header")).to_contain_text(username)
+
+
+def new_roster(page: Page, base: str, *, pack: str, name: str, faction: str | None = None) -> str:
+    """Creates a roster on the pack whose label contains `pack`; answers the roster page's URL."""
+    page.goto(f"{base}/rosters/")
+    options = page.locator("#id_pack option")
+    labels = options.all_inner_texts()
+    value = options.nth(next(i for i, label in enumerate(labels) if pack in label)).get_attribute("value")
+    page.select_option("#id_pack", value)
+    page.fill("#id_name", name)
+    if faction is not None:
+        page.select_option("#id_faction", label=faction)
+    page.locator("#new-roster button[type=submit]").click()
+    expect(page).to_have_url(re.compile(r"/rosters/\d+/$"))
+    expect(page.locator("h1")).to_have_text(name)
+    page.wait_for_load_state()  # the builder's script is deferred: a tap before it runs does nothing
+    return page.url
+
+
+def _live_version(page: Page) -> str:
+    return page.locator("#roster-live").get_attribute("data-version")
+
+
+def wait_saved(page: Page, version: str) -> None:
+    """Waits until the builder's live part shows a version after `version` and no error."""
+    expect(page.locator("#roster-live")).not_to_have_attribute("data-version", version, timeout=SYNC_MS)
+    expect(page.locator("#live-error")).to_be_hidden()
+
+
+def add_unit(page: Page, name: str) -> None:
+    """Taps «+» beside the unit of the catalogue called `name` and waits until the builder saved it."""
+    version = _live_version(page)
+    item = page.locator("#add-units ul.catalogue li").filter(has=page.locator(".cat-name", has_text=name)).first
+    item.locator('button[data-action="add"]').click()
+    wait_saved(page, version)
+
+
+def entry(page: Page, name: str, nth: int = 0):
+    """The builder's card of the `nth` entry called `name`."""
+    return (
+        page.locator("#roster-live article.entry")
+        .filter(has=page.locator(".entry-title strong", has_text=name))
+        .nth(nth)
+    )
+
+
+def choose(page: Page, control, value: str | None = None, *, label: str | None = None) -> None:
+    """Picks an option of an entry's select and waits until it is saved."""
+    version = _live_version(page)
+    if label is not None:
+        control.select_option(label=label)
+    else:
+        control.select_option(value)
+    wait_saved(page, version)
+
+
+def type_in(page: Page, control, text: str) -> None:
+    """Types a value into an entry's field, leaves it (the builder saves on change) and waits until it is saved."""
+    version = _live_version(page)
+    control.fill(text)
+    control.press("Tab")
+    wait_saved(page, version)
+
+
+def total(page: Page) -> int:
+    return int(re.sub(r"\D", "", page.locator('[data-testid="total"]').inner_text()) or 0)
+
+
+def share_link(page: Page) -> str:
+    """Makes a read-only share link on the roster page (the «Поделиться» panel); answers its address."""
+    page.locator("#sharing > summary").click()
+    page.locator("#sharing form button").click()
+    link = page.locator('#sharing li[data-state="live"] input').first
+    expect(link).to_be_visible()
+    return link.input_value()
+
+
+def start_battle(page: Page, base: str, *, game: str, mine: str, opponent_link: str, name: str) -> str:
+    """«Новый бой»: the game, my roster, the opponent's by its share link; answers the invitation's address."""
+    page.goto(f"{base}/battles/new/")
+    select = page.locator("#f-system")
+    if select.input_value() != game:
+        with page.expect_navigation():
+            select.select_option(game)
+    page.fill("#id_name", name)
+    pick = page.locator(".roster-pick").filter(has_text=mine)
+    pick.locator('input[name="rosters"]').check()
+    pick.locator('input[name="my_roster"]').check()
+    page.fill("#id_roster_links", opponent_link)
+    page.locator("form.battle-new > button[type=submit]").click()
+    if page.locator("#roster-problems").count():
+        raise AssertionError("the rosters break their game's rules: " + page.locator("#roster-problems").inner_text())
+    expect(page).to_have_url(re.compile(r"/battles/\d+/$"))
+    page.wait_for_load_state()
+    page.locator("details.invite > summary").click()
+    return page.locator("details.invite input[id^=invite-]").first.input_value()
+
+
+def join(page: Page, invitation: str) -> None:
+    """Opens the invitation on the second phone and takes the side it offers."""
+    page.goto(invitation)
+    page.locator("main form button[type=submit]").click()
+    expect(page).to_have_url(re.compile(r"/battles/\d+/$"))
+    page.wait_for_load_state()
+    in_sync(page)
+
+
+def in_sync(page: Page) -> None:
+    expect(page.locator("#sync-status")).to_have_attribute("data-state", "ok", timeout=SYNC_MS)
+
+
+def board_text(page: Page) -> str:
+    """What the board shows of the game (cards, turn panel, history), without the phone's own controls."""
+    return page.locator("#board").evaluate(
+        """(board) => {
+            const copy = board.cloneNode(true);
+            copy.querySelectorAll('script, form, button, input, select, textarea, .mine-only').forEach(e => e.remove());
+            return copy.innerText.replace(/\\s+/g, ' ').trim();
+        }"""
+    )
+
+
+def same_board(a: Page, b: Page, *, timeout_ms: int = SYNC_MS) -> None:
+    """Both phones come to show the same battle version and the same units in the same state."""
+    waited = 0
+    while True:
+        versions = [p.locator("#battle").get_attribute("data-version") for p in (a, b)]
+        cards = [unit_summaries(p) for p in (a, b)]
+        if versions[0] == versions[1] and cards[0] == cards[1]:
+            return
+        if waited >= timeout_ms:
+            raise AssertionError(f"the phones differ: versions {versions}, cards {cards}")
+        a.wait_for_timeout(100)
+        waited += 100
+
+
+def unit_summaries(page: Page) -> dict[str, str]:
+    """Each unit card's headline (name, state, flags, stats) by unit key."""
+    return page.locator("#board details[data-unit]").evaluate_all(
+        "els => Object.fromEntries(els.map(e => [e.dataset.unit, e.querySelector('summary').innerText.trim()]))"
+    )
+
+
+def ok(page: Page) -> None:
+    """Closes the result panel after a command."""
+    page.locator("#result").get_by_role("button", name="OK").click()
+    expect(page.locator("#result")).to_be_hidden()
