@@ -26,6 +26,10 @@ class ArmiesSource:
             RosterChoice(id=r.pk, name=r.name, system=r.system, label=f"{r.name} ({r.owner.username})") for r in rosters
         ]
 
+    def roster_for_link(self, user, link: str) -> tuple[int, str, str, dict]:
+        roster = selectors.roster_from_share_link(link)
+        return roster.pk, roster.name, roster.system, selectors.roster_for_rules(roster)
+
     def pack_for_user(self, user, pack_id) -> PackChoice:
         return _pack_choice(selectors.pack_get_for_user(user, pack_id))
 

@@ -210,6 +210,13 @@ def roster_for_token(token: str) -> Roster:
     return link.roster
 
 
+def roster_from_share_link(link: str) -> Roster:
+    """The roster behind a share link as a player pastes it ("https://…/s/<token>/" or the bare token)."""
+    text = (link or "").strip()
+    token = text.split("/s/", 1)[1].split("/")[0] if "/s/" in text else text.strip("/")
+    return roster_for_token(token)
+
+
 def roster_list_for_user(user) -> QuerySet[Roster]:
     return (
         roster_visible_to(user)

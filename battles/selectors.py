@@ -151,11 +151,9 @@ def side_for_invite(token: str) -> BattleSide:
 
 def roster_from_share_link(link: str):
     """A roster behind an armies share link ("https://…/s/<token>/" or the bare token); Http404 if none."""
-    from armies.selectors import roster_for_token
+    from armies.selectors import roster_from_share_link as by_link
 
-    text = (link or "").strip()
-    token = text.split("/s/", 1)[1].split("/")[0] if "/s/" in text else text.strip("/")
-    return roster_for_token(token)
+    return by_link(link)
 
 
 def battles_for_user(user) -> QuerySet[Battle]:

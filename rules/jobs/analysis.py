@@ -169,6 +169,13 @@ def roster_result(
         }
     rounds_hist = total["rounds_hist"]
     mean_rounds = sum((i + 1) * c for i, c in enumerate(rounds_hist)) / n
+    judged = verdict(
+        score=score, low=low, high=high, cost_a=cost_a, cost_b=cost_b, info=info, warning=warning, advice=advice
+    )
+    if never_fought(draws=draws, battles=n, surviving=surviving):
+        # Every battle a draw with both armies whole: the battles say nothing of the points (issue #25: two rosters
+        # of vehicles without pilots "balanced, certain"). The job's warnings say why they could not fight.
+        judged.update(level="no_contact", certain=False)
     return finite(
         {
             "battles": n,
@@ -181,18 +188,19 @@ def roster_result(
             "surviving": surviving,
             "rounds_hist": rounds_hist,
             "mean_rounds": mean_rounds,
-            "verdict": verdict(
-                score=score,
-                low=low,
-                high=high,
-                cost_a=cost_a,
-                cost_b=cost_b,
-                info=info,
-                warning=warning,
-                advice=advice,
-            ),
+            "verdict": judged,
         }
     )
+
+
+def never_fought(*, draws: int, battles: int, surviving: dict) -> bool:
+    """True when no battle was decided and every one ended alike: all draws, and each side's surviving cost the same
+    in every battle. Armies that can harm each other vary from battle to battle; these never did (a simulator counts a
+    unit that can never act, such as a vehicle without a pilot, as surviving nothing, so the level itself says
+    nothing)."""
+    if battles <= 0 or draws != battles:
+        return False
+    return all(surviving[side]["se"] <= 1e-9 for side in ("a", "b"))
 
 
 def bradley_terry(wins: np.ndarray, *, prior: float = 1.0, tol: float = 1e-10, max_iter: int = 20_000) -> np.ndarray:

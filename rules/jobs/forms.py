@@ -114,16 +114,29 @@ class _BattleFields(forms.Form):
 
 class RosterJobForm(_BattleFields):
     roster_a = forms.TypedChoiceField(coerce=int, label=gettext_lazy("Side A roster"))
-    roster_b = forms.TypedChoiceField(coerce=int, label=gettext_lazy("Side B roster"))
-    field_order = ["roster_a", "roster_b", "battles"]
+    roster_b = forms.TypedChoiceField(coerce=int, required=False, empty_value=None, label=gettext_lazy("Side B roster"))
+    roster_b_link = forms.CharField(
+        required=False,
+        max_length=500,
+        label=gettext_lazy("Or side B by its share link"),
+        help_text=gettext_lazy("An opponent's roster that is not in your list: paste the link its owner shared."),
+    )
+    field_order = ["roster_a", "roster_b", "roster_b_link", "battles"]
 
     def __init__(self, *args, system, rosters=(), **kwargs):
+        """`rosters`: every roster the user may read (their own, their clubs'), each labelled with its owner."""
         super().__init__(*args, system=system, prefix="r", **kwargs)
         choices = [(r.id, r.label) for r in rosters]
         self.fields["roster_a"].choices = choices
-        self.fields["roster_b"].choices = choices
+        self.fields["roster_b"].choices = [("", "—")] + choices
         if len(choices) > 1:  # two different armies by default
             self.fields["roster_b"].initial = choices[1][0]
+
+    def clean(self):
+        data = super().clean()
+        if data.get("roster_b") is None and not (data.get("roster_b_link") or "").strip():
+            self.add_error("roster_b", _("Choose side B's roster or paste its share link."))
+        return data
 
 
 class DuelJobForm(_BattleFields):

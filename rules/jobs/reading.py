@@ -31,6 +31,8 @@ def _percent(p: float) -> int:
 def roster_reading(result: dict, *, name_a: str, name_b: str) -> dict:
     """What the job page leads with: chances in whole percent, a headline, what would even it, how sure it is."""
     verdict = result.get("verdict") or {}
+    if verdict.get("level") == "no_contact" or _never_fought(result):
+        return _no_contact_reading(result, name_a=name_a, name_b=name_b)
     score = float(result["score_a"]["p"])
     cost_a, cost_b = float(result.get("cost_a") or 0), float(result.get("cost_b") or 0)
     chances = [
@@ -85,11 +87,50 @@ def roster_reading(result: dict, *, name_a: str, name_b: str) -> dict:
     }
 
 
+def _never_fought(result: dict) -> bool:
+    """A result stored before analysis.py named it: every battle a draw, each ending the same way."""
+    from rules.jobs.analysis import never_fought
+
+    try:
+        n = int(result["battles"])
+        surviving = {side: result["surviving"][side] for side in ("a", "b")}
+        draws = round(float(result["draw"]["p"]) * n)
+    except (KeyError, TypeError, ValueError):
+        return False
+    return never_fought(draws=draws, battles=n, surviving=surviving)
+
+
+def _no_contact_reading(result: dict, *, name_a: str, name_b: str) -> dict:
+    battles = result.get("battles", 0)
+    return {
+        "chances": [
+            {"side": "a", "label": _("%(name)s wins") % {"name": name_a}, "percent": 0},
+            {"side": "draw", "label": _("Draw"), "percent": 100},
+            {"side": "b", "label": _("%(name)s wins") % {"name": name_b}, "percent": 0},
+        ],
+        "headline": _(
+            "The armies never harmed each other: each of the %(battles)s battles ended in a draw, and every one "
+            "ended the same way."
+        )
+        % {"battles": battles},
+        "even_it": _(
+            "So these battles say nothing about whether the points are fair. The warnings below say why the armies "
+            "could not fight; change the rosters and run the study again."
+        ),
+        "fair": "",
+        "sure": "",
+        "no_contact": True,
+        "verdict": verdict_text({"level": "no_contact"}),
+    }
+
+
 def verdict_text(verdict: dict) -> str:
     """The statistics' verdict (analysis.verdict) in the viewer's language: how far side A's or B's odds are from
     what the points ratio predicts, against the book's advice (or Armlist's, when the system states none). Results
     stored before the thresholds were kept in the verdict read with analysis.py's defaults."""
     level = verdict.get("level")
+    if level == "no_contact":
+        return _("No verdict: the armies never harmed each other, so the battles say nothing about the points.")
     k = verdict.get("k")
     if not isinstance(k, (int, float)) or not math.isfinite(k) or k <= 0:
         return _("Unbalanced: one side has no points to compare.")

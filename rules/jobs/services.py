@@ -155,14 +155,19 @@ def balance_job_submit_rosters(
     settings: dict | None = None,
     seed: int | None = None,
     title: str = "",
+    roster_b_link: str = "",
 ) -> BalanceJob:
     """Roster against roster. The system is the rosters' (both of one system, with a simulator). Rosters the user
-    cannot see are a 404 (Http404 from the roster source)."""
+    cannot see are a 404 (Http404 from the roster source). Side B may instead be the roster behind a share link
+    (`roster_b_link`), as an opponent shares it for a battle."""
     src = source()
     fields = {"roster_a": roster_a_id, "roster_b": roster_b_id}
     sides = {}
     for field, roster_id in fields.items():
-        name, system_slug, snapshot = src.roster_for_user(user, roster_id)
+        if field == "roster_b" and roster_b_link:
+            roster_b_id, name, system_slug, snapshot = src.roster_for_link(user, roster_b_link)
+        else:
+            name, system_slug, snapshot = src.roster_for_user(user, roster_id)
         sides[field] = {"name": name, "system": system_slug, "snapshot": snapshot}
     a, b = sides["roster_a"], sides["roster_b"]
     if a["system"] != b["system"]:

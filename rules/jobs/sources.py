@@ -47,6 +47,10 @@ class RosterSource(Protocol):
     def rosters_for_user(self, user, system: str | None = None) -> list[RosterChoice]:
         """The rosters the user may read (of one system when given), most recently changed first."""
 
+    def roster_for_link(self, user, link: str) -> tuple[int, str, str, dict]:
+        """(id, name, system slug, snapshot) of the roster behind a live share link (as a player pastes it: the
+        address or the token); Http404 for an unknown, revoked or unshared link."""
+
     def pack_for_user(self, user, pack_id) -> PackChoice:
         """A data pack the user may read; Http404 otherwise."""
 

@@ -100,11 +100,16 @@ def roster_job_submit(request):
                 user=request.user,
                 roster_a_id=form.cleaned_data["roster_a"],
                 roster_b_id=form.cleaned_data["roster_b"],
+                roster_b_link=form.cleaned_data["roster_b_link"].strip(),
                 battles=form.cleaned_data["battles"],
                 params=form.params(),
                 settings=form.settings(),
                 seed=form.cleaned_data["seed"],
             )
+        except Http404:
+            if not form.cleaned_data["roster_b_link"].strip():
+                raise
+            form.add_error("roster_b_link", _("No roster is shared by this link: it is mistyped or was revoked."))
         except RuleInputError as exc:
             _apply_errors(form, exc)
         except BrokerUnavailable as exc:

@@ -451,3 +451,40 @@ def test_openapi_schema_has_the_job_endpoints(client):
     text = response.content.decode()
     for path in ("/api/v1/jobs/rosters/", "/api/v1/jobs/duels/", "/api/v1/jobs/{job_id}/cancel/"):
         assert path in text
+
+
+def test_the_form_offers_club_rosters_and_takes_side_b_by_a_share_link(client, alice, bob, pack):
+    """Issue #25: the side lists held only the user's own rosters. A club's roster is offered with its owner, and
+    an opponent's roster that is only shared by link can be side B; a dead link is a clear form error."""
+    from armies import services as armies_services
+    from armies.models import Roster
+
+    club = armies_services.club_create(user=bob, name="Клуб")
+    armies_services.member_add(club=club, username="alice", role="member")
+    mine = make_roster(alice, pack, "Blue", "protectorate", ARMY_A)
+    clubs = make_roster(bob, pack, "Club red", "polaris", ARMY_B)
+    armies_services.roster_update(roster=clubs, user=bob, club=club, visibility=Roster.Visibility.CLUB)
+    stranger = make_user("carol")
+    theirs = make_roster(stranger, pack, "Linked green", "polaris", ARMY_B)
+    link = armies_services.share_link_create(roster=theirs, user=stranger)
+    client.force_login(alice)
+    html = client.get(reverse("jobs:jobs")).content.decode()
+    assert "Club red (bob)" in html
+    assert "Linked green" not in html  # not readable by id: only through its link
+    form = {"r-roster_a": mine.pk, "r-roster_b": "", "r-battles": 40, "r-rounds": 6, "r-seed": 1}
+    dead = client.post(reverse("jobs:submit-rosters"), dict(form, **{"r-roster_b_link": "http://x/s/nope/"}))
+    assert dead.status_code == 400
+    assert "No roster is shared by this link" in dead.content.decode()
+    missing = client.post(reverse("jobs:submit-rosters"), form)
+    assert missing.status_code == 400
+    assert "paste its share link" in missing.content.decode()
+    assert not BalanceJob.objects.exists()
+    url = f"http://testserver/s/{link.token}/"
+    response = client.post(reverse("jobs:submit-rosters"), dict(form, **{"r-roster_b_link": url}))
+    assert response.status_code == 302, response.content.decode()[:2000]
+    job = BalanceJob.objects.get()
+    assert job.inputs["side_b"]["name"] == "Linked green"
+    assert job.roster_b_id == theirs.pk
+    response = client.post(reverse("jobs:submit-rosters"), dict(form, **{"r-roster_b": clubs.pk}))
+    assert response.status_code == 302
+    assert BalanceJob.objects.latest("pk").inputs["side_b"]["name"] == "Club red"

@@ -130,3 +130,50 @@ def test_the_job_page_names_the_battle_parameters_in_the_readers_language(client
     assert "Turns at most" not in russian
     assert "Volleys per firefight" not in russian
     assert "ходов" in russian
+
+
+@pytest.mark.django_db
+def test_a_study_whose_armies_never_harm_each_other_says_so_not_balanced(client):
+    """Two rosters of vehicles without pilots (the book: a vehicle needs a pilot of its rank) never fight: every
+    battle is a draw with both armies whole. The page says the armies never harmed each other and why (the job's
+    warnings), never "balanced" (issue #25)."""
+    try:
+        user = make_user("pilotless")
+        pack = official_pack()
+        blue = make_roster(user, pack, "Blue", "protectorate", ["trex"])
+        red = make_roster(user, pack, "Red", "polaris", ["raptor"])
+        job = services.balance_job_submit_rosters(user=user, roster_a_id=blue.pk, roster_b_id=red.pk, battles=60)
+        for i in range(job.chunk_count):
+            services.balance_chunk_run(job_id=job.pk, index=i)
+    finally:
+        purge_queue()
+    job.refresh_from_db()
+    assert job.result["draw"]["p"] == 1
+    assert job.result["verdict"]["level"] == "no_contact"
+    assert job.warnings, "the simulator says why the armies could not fight"
+    client.force_login(user)
+    for language, never, balanced in (("en", "never harmed each other", "Balanced"), ("ru", "не нанесли", "Сбаланс")):
+        html = client.get(reverse("jobs:job", args=[job.pk]), HTTP_ACCEPT_LANGUAGE=language).content.decode()
+        reading_part = html[html.index('id="reading"') : html.index('<details class="statistics"')]
+        assert never in reading_part
+        assert 'data-testid="no-contact-why"' in reading_part
+        assert balanced not in html
+
+
+def test_a_study_of_drawn_battles_with_real_casualties_is_never_read_as_no_contact():
+    total = {
+        "battles": 4,
+        "wins_a": 0,
+        "wins_b": 0,
+        "draws": 4,
+        "rounds_hist": [0, 4],
+        "surviving_a_sum": 200.0,  # 80, 20, 60, 40: the armies hurt each other, differently each time
+        "surviving_a_sumsq": 12000.0,
+        "surviving_a_hist": [],
+        "surviving_b_sum": 200.0,
+        "surviving_b_sumsq": 12000.0,
+        "surviving_b_hist": [],
+    }
+    result = analysis.roster_result(total, cost_a=100, cost_b=100)
+    assert result["verdict"]["level"] != "no_contact"
+    assert "never harmed" not in words(result)["headline"]
