@@ -196,8 +196,13 @@ ENTRY_VIEW_DOC = """An entry view: {"blocks": [block], "card": [block], "summary
   "muted"}], "empty": str} (the list of checked values);
   {"type": "slots", "option", "label", "placeholder", "slots": [{"choices": [{"value", "label", "selected",
   "disabled"}]}]} (the list of every slot's chosen value, empty slots left out);
-  {"type": "number" | "input" | "json", "option", "label", "value", "min"?, "max"?} (a number, a text, or any
-  value typed as JSON text; empty drops the key).
+  {"type": "number" | "input" | "json", "option", "label", "value", "min"?, "max"?, "path"?} (a number, a text, or
+  any value typed as JSON text; empty drops the key). With "path" (dotted keys, e.g. "figures.rifleman") the
+  control writes that key inside the option's object instead (objects made as needed; empty drops the key there
+  and the objects it leaves empty), so several fields can fill one option;
+  {"type": "counts", "option", "label", "key"?, "items": [{"value", "label", "note", "count", "min", "max"}]} (a
+  number per item: the list of the items' values, each with its number under `key` (default "count"); items left
+  empty or at 0 are dropped; values are objects).
   Values are any JSON values.
 """
 

@@ -112,18 +112,49 @@
       else {
         try { value = JSON.parse(control.value); } catch (e) { return null; }
       }
+    } else if (kind === "counts") {
+      // Every item with its number under data-key; items left empty or at 0 are dropped (ENTRY_VIEW_DOC "counts").
+      value = [];
+      entry.querySelectorAll("input" + same + '[data-control="counts"]').forEach((input) => {
+        const text = input.value.trim();
+        if (text === "" || Number(text) === 0) return;
+        const item = Object.assign({}, parsed(input.dataset.item));
+        item[input.dataset.key || "count"] = Number.isFinite(Number(text)) ? Number(text) : text;
+        value.push(item);
+      });
     } else if (kind === "number") {
-      value = control.value.trim() === "" ? null : Number(control.value);
+      const text = control.value.trim();
+      value = text === "" ? null : (Number.isFinite(Number(text)) ? Number(text) : text);
     } else {
       value = control.value.trim() === "" ? null : control.value.trim();
     }
-    return { key: key, value: value, resets: resets };
+    return { key: key, value: value, resets: resets, path: control.dataset.path ? control.dataset.path.split(".") : null };
+  }
+  // `value` set at the dotted `path` inside `root` (a copy); objects are made as needed, and a null value drops the
+  // key there and every object it leaves empty. Answers null when nothing is left.
+  function setAt(root, path, value) {
+    const top = root && typeof root === "object" && !Array.isArray(root) ? JSON.parse(JSON.stringify(root)) : {};
+    const parents = [];
+    let node = top;
+    path.slice(0, -1).forEach((k) => {
+      if (!node[k] || typeof node[k] !== "object" || Array.isArray(node[k])) node[k] = {};
+      parents.push([node, k]);
+      node = node[k];
+    });
+    const last = path[path.length - 1];
+    if (value === null || value === undefined) delete node[last];
+    else node[last] = value;
+    parents.reverse().forEach(([parent, k]) => {
+      if (Object.keys(parent[k]).length === 0) delete parent[k];
+    });
+    return Object.keys(top).length ? top : null;
   }
   function optionsWith(entryKey, change) {
     const entry = live().querySelector('.entry[data-key="' + CSS.escape(entryKey) + '"]');
     let options = {};
     try { options = JSON.parse((entry && entry.dataset.options) || "{}"); } catch (e) { options = {}; }
     change.resets.forEach((k) => { delete options[k]; });
+    if (change.path) change.value = setAt(options[change.key], change.path, change.value);
     if (change.value === null || change.value === undefined) delete options[change.key];
     else options[change.key] = change.value;
     return { options: options };
