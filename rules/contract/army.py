@@ -199,7 +199,8 @@ ENTRY_VIEW_DOC = """An entry view: {"blocks": [block], "card": [block], "summary
   {"type": "number" | "input" | "json", "option", "label", "value", "min"?, "max"?, "path"?} (a number, a text, or
   any value typed as JSON text; empty drops the key). With "path" (dotted keys, e.g. "figures.rifleman") the
   control writes that key inside the option's object instead (objects made as needed; empty drops the key there
-  and the objects it leaves empty), so several fields can fill one option;
+  and the objects it leaves empty), so several fields can fill one option; a number in the path steps into a list
+  the option holds ("0.damage"). A "choice" or "checks" block takes a "path" too;
   {"type": "counts", "option", "label", "key"?, "items": [{"value", "label", "note", "count", "min", "max"}]} (a
   number per item: the list of the items' values, each with its number under `key` (default "count"); items left
   empty or at 0 are dropped; values are objects).

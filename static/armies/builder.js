@@ -101,7 +101,8 @@
     let value;
     let resets = [];
     if (kind === "checks") {
-      value = Array.from(entry.querySelectorAll("input" + same + ":checked")).map((i) => parsed(i.value));
+      const samePath = control.dataset.path ? '[data-path="' + CSS.escape(control.dataset.path) + '"]' : ":not([data-path])";
+      value = Array.from(entry.querySelectorAll("input" + same + samePath + ":checked")).map((i) => parsed(i.value));
     } else if (kind === "slots") {
       value = Array.from(entry.querySelectorAll("select" + same)).filter((s) => s.value).map((s) => parsed(s.value));
     } else if (kind === "choice") {
@@ -131,13 +132,14 @@
     return { key: key, value: value, resets: resets, path: control.dataset.path ? control.dataset.path.split(".") : null };
   }
   // `value` set at the dotted `path` inside `root` (a copy); objects are made as needed, and a null value drops the
-  // key there and every object it leaves empty. Answers null when nothing is left.
+  // key there and every object it leaves empty. A number in the path steps into a list the option already holds
+  // ("0.damage": the first weapon's damage); a list's items are never dropped. Answers null when nothing is left.
   function setAt(root, path, value) {
-    const top = root && typeof root === "object" && !Array.isArray(root) ? JSON.parse(JSON.stringify(root)) : {};
+    const top = root && typeof root === "object" ? JSON.parse(JSON.stringify(root)) : {};
     const parents = [];
     let node = top;
     path.slice(0, -1).forEach((k) => {
-      if (!node[k] || typeof node[k] !== "object" || Array.isArray(node[k])) node[k] = {};
+      if (!node[k] || typeof node[k] !== "object" || (Array.isArray(node[k]) && !/^\d+$/.test(path[parents.length + 1]))) node[k] = {};
       parents.push([node, k]);
       node = node[k];
     });
@@ -145,7 +147,7 @@
     if (value === null || value === undefined) delete node[last];
     else node[last] = value;
     parents.reverse().forEach(([parent, k]) => {
-      if (Object.keys(parent[k]).length === 0) delete parent[k];
+      if (!Array.isArray(parent) && !Array.isArray(parent[k]) && Object.keys(parent[k]).length === 0) delete parent[k];
     });
     return Object.keys(top).length ? top : null;
   }
