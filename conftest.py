@@ -98,6 +98,19 @@ def _english_by_default(request):
     translation.deactivate()
 
 
+@pytest.fixture(autouse=True)
+def _no_rate_limits_unless_asked(request):
+    """The open endpoints' limits (config/ratelimit.py) count in Redis across every test of the run; a test of a
+    limit is marked `rate_limited` and uses an address of its own, the others are not limited."""
+    if request.node.get_closest_marker("rate_limited") is not None:
+        yield
+        return
+    from django.test import override_settings
+
+    with override_settings(RATE_LIMITS_ENABLED=False):
+        yield
+
+
 @pytest.fixture
 def celery_worker(transactional_db):
     """A real worker process; tests using it see committed rows only (transactional_db)."""

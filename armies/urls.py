@@ -5,6 +5,7 @@ from django.urls import path
 from armies import api, views
 from armies.api.campaign import ScenarioListApi
 from armies.views.campaign import scenario_carry_page
+from config.ratelimit import TokenLimit, limited
 
 app_name = "armies"
 
@@ -32,14 +33,20 @@ api_patterns = [
     path("api/v1/rosters/<int:roster_id>/scenarios/", ScenarioListApi.as_view(), name="api-scenarios"),
     path("api/v1/rosters/<int:roster_id>/links/", api.LinkListApi.as_view(), name="api-links"),
     path("api/v1/rosters/<int:roster_id>/links/<int:link_id>/", api.LinkRevokeApi.as_view(), name="api-link"),
-    path("api/v1/shared/<str:token>/", api.SharedRosterApi.as_view(), name="api-shared"),
-    path("api/v1/shared/<str:token>/export/", api.SharedExportApi.as_view(), name="api-shared-export"),
+    path("api/v1/shared/<str:token>/", api.SharedRosterApi.as_view(throttle_classes=[TokenLimit]), name="api-shared"),
+    path(
+        "api/v1/shared/<str:token>/export/",
+        api.SharedExportApi.as_view(throttle_classes=[TokenLimit]),
+        name="api-shared-export",
+    ),
     path("api/v1/clubs/", api.ClubListApi.as_view(), name="api-clubs"),
     path("api/v1/clubs/<int:club_id>/", api.ClubDetailApi.as_view(), name="api-club"),
     path("api/v1/clubs/<int:club_id>/members/", api.MemberListApi.as_view(), name="api-members"),
     path("api/v1/clubs/<int:club_id>/invites/", api.InviteListApi.as_view(), name="api-invites"),
     path("api/v1/clubs/<int:club_id>/invites/<int:invite_id>/", api.InviteDetailApi.as_view(), name="api-invite"),
-    path("api/v1/clubs/join/<str:token>/", api.ClubJoinApi.as_view(), name="api-club-join"),
+    path(
+        "api/v1/clubs/join/<str:token>/", api.ClubJoinApi.as_view(throttle_classes=[TokenLimit]), name="api-club-join"
+    ),
     path("api/v1/clubs/<int:club_id>/members/<int:user_id>/", api.MemberDetailApi.as_view(), name="api-member"),
 ]
 
@@ -59,11 +66,11 @@ page_patterns = [
     path("rosters/<int:roster_id>/scenarios/", scenario_carry_page, name="scenario-carry"),
     path("rosters/<int:roster_id>/links/", views.link_create, name="link-create"),
     path("rosters/<int:roster_id>/links/<int:link_id>/revoke/", views.link_revoke, name="link-revoke"),
-    path("s/<str:token>/", views.shared_roster, name="shared"),
-    path("s/<str:token>/print/", views.shared_print, name="shared-print"),
-    path("s/<str:token>/text/", views.shared_text, name="shared-text"),
-    path("s/<str:token>/export/", views.shared_export, name="shared-export"),
-    path("s/<str:token>/copy/", views.shared_copy, name="shared-copy"),
+    path("s/<str:token>/", limited("tokens")(views.shared_roster), name="shared"),
+    path("s/<str:token>/print/", limited("tokens")(views.shared_print), name="shared-print"),
+    path("s/<str:token>/text/", limited("tokens")(views.shared_text), name="shared-text"),
+    path("s/<str:token>/export/", limited("tokens")(views.shared_export), name="shared-export"),
+    path("s/<str:token>/copy/", limited("tokens")(views.shared_copy), name="shared-copy"),
     path("packs/", views.pack_list, name="packs"),
     path("packs/templates/<str:kind>/", views.profile_template, name="profile-template"),
     path("packs/<int:pack_id>/", views.pack_detail, name="pack"),
@@ -73,7 +80,7 @@ page_patterns = [
     path("packs/<int:pack_id>/units/<slug:slug>/delete/", views.profile_delete, name="profile-delete"),
     path("clubs/", views.club_list, name="clubs"),
     path("clubs/<int:club_id>/", views.club_detail, name="club"),
-    path("clubs/join/<str:token>/", views.club_join, name="club-join"),
+    path("clubs/join/<str:token>/", limited("tokens")(views.club_join), name="club-join"),
     path("clubs/<int:club_id>/invites/", views.invite_create, name="invite-create"),
     path("clubs/<int:club_id>/invites/<int:invite_id>/revoke/", views.invite_revoke, name="invite-revoke"),
     path("clubs/<int:club_id>/members/", views.member_add, name="member-add"),

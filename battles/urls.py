@@ -1,6 +1,7 @@
 from django.urls import path
 
 from battles import api, views
+from config.ratelimit import limited
 
 app_name = "battles"
 
@@ -12,8 +13,8 @@ urlpatterns = [
     path("battles/<int:battle_id>/board", views.battle_board, name="board"),
     path("battles/<int:battle_id>/stream", views.battle_stream, name="stream"),
     path("battles/<int:battle_id>/log/", views.battle_log_page, name="log"),
-    path("battles/join/<str:token>/", views.battle_join, name="join"),
-    path("battles/watch/<str:token>/", views.battle_watch, name="watch"),
+    path("battles/join/<str:token>/", limited("tokens")(views.battle_join), name="join"),
+    path("battles/watch/<str:token>/", limited("tokens")(views.battle_watch), name="watch"),
     # API
     path("api/v1/battles/", api.BattleListApi.as_view(), name="api-list"),
     path("api/v1/battles/<int:battle_id>/", api.BattleStateApi.as_view(), name="api-state"),
@@ -25,4 +26,7 @@ urlpatterns = [
         name="api-command-dice",
     ),
     path("api/v1/battles/<int:battle_id>/undo", api.UndoApi.as_view(), name="api-undo"),
+    path("api/v1/battles/<int:battle_id>/undo/propose", api.UndoProposeApi.as_view(), name="api-undo-propose"),
+    path("api/v1/battles/<int:battle_id>/undo/confirm", api.UndoConfirmApi.as_view(), name="api-undo-confirm"),
+    path("api/v1/battles/<int:battle_id>/undo/decline", api.UndoDeclineApi.as_view(), name="api-undo-decline"),
 ]

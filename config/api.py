@@ -1,10 +1,12 @@
 """API-wide pieces: the JSON error format and the 503 raised when the job broker is down."""
 
+import math
+
 from django.http import JsonResponse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 from rest_framework import status
-from rest_framework.exceptions import APIException
+from rest_framework.exceptions import APIException, Throttled
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
@@ -31,6 +33,13 @@ def exception_handler(exc, context):
     validation errors so every error has a readable message."""
     if isinstance(exc, ArmlistError):
         return error_response(exc)
+    if isinstance(exc, Throttled):  # config/ratelimit.py: the wait in the asker's language, as on the pages
+        from config.ratelimit import wait_message
+
+        wait = max(1, math.ceil(exc.wait or 1))
+        return Response(
+            {"detail": wait_message(wait), "code": "throttled"}, status=429, headers={"Retry-After": str(wait)}
+        )
     response = drf_exception_handler(exc, context)
     if response is not None and isinstance(response.data, dict) and "detail" not in response.data:
         response.data = {"detail": _("The request has errors; see the fields."), "errors": response.data}

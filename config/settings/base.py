@@ -163,6 +163,16 @@ CONTENT_SECURITY_POLICY = {
 # Sessions and cache never depend on Redis, so pages keep working when it is down.
 SESSION_ENGINE = "django.contrib.sessions.backends.db"
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+# Limits on the open endpoints (config/ratelimit.py, issue #27): requests per window, per user and per address. A
+# club's phones share the router's address, so the address limit is the larger. Counted in Redis when REDIS_URL is
+# set (every process and machine alike), else in each server process's memory.
+RATE_LIMITS_ENABLED = env.bool("RATE_LIMITS_ENABLED", default=True)
+RATE_LIMITS = {
+    # The odds and resolve API: a phone's odds form asks as the player changes an input.
+    "odds": {"user": (env.int("ODDS_LIMIT_PER_MINUTE", default=120), 60), "address": (600, 60)},
+    # Share links, club and battle invitations, spectator links: nobody opens dozens a minute but a guesser.
+    "tokens": {"user": (30, 60), "address": (60, 60)},
+}
 
 REST_FRAMEWORK = {
     # Token first: DRF answers an anonymous or bad-token request with the first class's challenge, so it is a 401
@@ -200,6 +210,16 @@ SPECTACULAR_SETTINGS = {
 # Celery: Redis when REDIS_URL is set, else kombu's filesystem transport under var/ (embedded default).
 REDIS_URL = env_redis_url("REDIS_URL")
 BROKER_DIR = VAR_DIR / "broker"
+CACHES["ratelimit"] = (
+    {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": REDIS_URL,
+        "KEY_PREFIX": "armlist",
+        "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
+    }
+    if REDIS_URL
+    else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "ratelimit"}
+)
 if REDIS_URL:
     CELERY_BROKER_URL = REDIS_URL
     CELERY_RESULT_BACKEND = REDIS_URL
