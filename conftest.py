@@ -77,6 +77,46 @@ def stop_worker(proc, *, sig=None):
             proc.wait()
 
 
+# Tests whose assertions are about time (a stop within seconds, the sync delay between phones, a killed worker's
+# job finishing) or that load the machine on purpose run alone, after the parallel run (scripts/test.sh): beside
+# another test process on a 2-core machine their timings would measure the neighbour.
+SERIAL_FILES = {
+    "tests/test_club_night.py",
+    "tests/test_sqlite_writers.py",
+    "tests/test_db_restart.py",
+    "tests/test_worker.py",
+    "rules/tests/test_jobs_worker.py",
+    "rules/tests/test_jobs_watchdog.py",
+    "battles/tests/test_concurrency.py",
+}
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        path = Path(str(item.fspath)).resolve()
+        if path.is_relative_to(ROOT) and path.relative_to(ROOT).as_posix() in SERIAL_FILES:
+            item.add_marker(pytest.mark.serial)
+
+
+def pytest_configure(config):
+    """Under pytest-xdist each test process gets a Redis database of its own (the broker's queue, the limits'
+    counts), so one process's Celery worker never takes another's tasks; pytest-django gives each its own
+    PostgreSQL database already."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    base = os.environ.get("REDIS_URL", "")
+    if not worker.startswith("gw") or not base:
+        return
+    from urllib.parse import urlsplit, urlunsplit
+
+    from django.conf import settings
+
+    parts = urlsplit(base)
+    url = urlunsplit(parts._replace(path=f"/{int(worker[2:]) + 1}"))
+    os.environ["REDIS_URL"] = url  # the Celery workers the tests start read it
+    settings.REDIS_URL = settings.CELERY_BROKER_URL = settings.CELERY_RESULT_BACKEND = url
+    settings.CACHES["ratelimit"]["LOCATION"] = url
+
+
 @pytest.fixture(autouse=True)
 def _english_by_default(request):
     """The product speaks Russian first; the tests speak English unless they ask for Russian.

@@ -2,6 +2,7 @@
 # make test: throwaway PostgreSQL and Redis on free local ports, lint, then the whole suite.
 # The servers are stopped and their files removed on exit, also when tests fail.
 # Usage: scripts/test.sh [pytest args]   or   scripts/test.sh --bench [benchmark names]
+# Without pytest args: the whole suite, in parallel (TEST_PROCESSES, default one per core), then the serial tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=$(pwd)/.venv/bin
@@ -67,4 +68,15 @@ fi
 "$BIN/python" manage.py makemigrations --check --dry-run >/dev/null || {
   echo "Models changed without a migration: run manage.py makemigrations"; exit 1; }
 "$BIN/python" manage.py compilemessages --ignore=.venv --ignore=var --ignore=node_modules --verbosity 0
-"$BIN/pytest" "$@"
+if [ $# -gt 0 ]; then
+  "$BIN/pytest" "$@"
+  exit $?
+fi
+# The whole suite: in parallel, one test process per core (pytest-xdist; each has its own PostgreSQL and Redis
+# database), then the tests marked `serial` alone (conftest.py: their assertions are about time). The 30 slowest
+# tests are printed every run.
+processes=${TEST_PROCESSES:-$(nproc)}
+status=0
+"$BIN/pytest" -n "$processes" --dist loadfile -m "not serial" --durations=30 || status=$?
+"$BIN/pytest" -m serial --durations=10 || status=$?
+exit $status
