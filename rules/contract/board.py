@@ -153,6 +153,12 @@ def prompt(
     }
 
 
+def fold(title: str, widgets: list[dict], *, key: str, open: bool = False) -> dict:
+    """Widgets folded under a title a tap opens (an action's form on a unit's card). `key` (letters, digits and
+    dashes) names the fold among the card's others, so it stays open when the board is redrawn."""
+    return {"type": "fold", "title": title, "widgets": widgets, "key": key, "open": open}
+
+
 def dice_entry(label: str, dice: list[dict]) -> dict:
     """Boxes for dice rolled at the table, one per die: [{"label": "Д12 дальность", "faces": 12}]."""
     return {"type": "dice_entry", "label": label, "dice": dice}
