@@ -12,6 +12,8 @@ import json
 from urllib.parse import urlencode
 
 from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from armies import systems
 
@@ -40,15 +42,16 @@ def _encoded(value) -> str:
 
 
 def _choices_of(schema: dict) -> list[tuple] | None:
-    """(value, label) of a schema that allows a fixed set of values: enum, const alternatives or a boolean."""
+    """(value, label) of a schema that allows a fixed set of values: enum, const alternatives or a boolean. The
+    labels a system gives (x-labels, titles) are msgids, said in the reader's language."""
     if "enum" in schema:
         labels = schema.get("x-labels") or {}
-        return [(v, labels.get(str(v), str(v))) for v in schema["enum"]]
+        return [(v, _(labels[str(v)]) if labels.get(str(v)) else str(v)) for v in schema["enum"]]
     alternatives = schema.get("oneOf") or schema.get("anyOf")
     if alternatives and all(isinstance(a, dict) and "const" in a for a in alternatives):
-        return [(a["const"], a.get("title") or str(a["const"])) for a in alternatives]
+        return [(a["const"], _(a["title"]) if a.get("title") else str(a["const"])) for a in alternatives]
     if schema.get("type") == "boolean":
-        return [(False, "no"), (True, "yes")]
+        return [(False, _("no")), (True, _("yes"))]
     return None
 
 
@@ -68,7 +71,8 @@ def schema_view(schema: dict, options: dict) -> dict:
     for key, prop in (schema.get("properties") or {}).items():
         if not isinstance(prop, dict):
             continue
-        label, value = prop.get("title") or key.replace("_", " ").capitalize(), options.get(key)
+        # The title is the system's msgid ("Loadout"), said in the reader's language.
+        label, value = _(prop["title"]) if prop.get("title") else key.replace("_", " ").capitalize(), options.get(key)
         choices = _choices_of(prop)
         items = _choices_of(prop.get("items") or {}) if prop.get("type") == "array" else None
         if choices is not None:
@@ -151,7 +155,8 @@ def roster_text(state: dict) -> str:
     limit = f" / {state['points_limit']}" if state["points_limit"] else ""
     lines = [f"{state['name']}: {state['total']}{limit} {currency}".rstrip()]
     packs = state.get("packs") or [state["pack"]]
-    lines += [" + ".join(f"{p['name']} v{p['version']}" for p in packs), f"Faction: {state['faction']}"]
+    faction = state.get("faction_name") or state["faction"]
+    lines += [" + ".join(f"{p['name']} v{p['version']}" for p in packs), _("Faction: {name}").format(name=faction)]
     views = entry_views(state)
     groups = systems.kind_groups(state["system"])
     kinds = list(groups) + sorted({e["profile"]["kind"] for e in state["entries"]} - set(groups))
@@ -168,5 +173,5 @@ def roster_text(state: dict) -> str:
         i for e in state["entries"] for i in e["issues"] if i["severity"] == "error"
     ]
     if problems:
-        lines += ["", f"Not valid: {len(problems)} error(s)"]
+        lines += ["", ngettext("Not valid: {n} error", "Not valid: {n} errors", len(problems)).format(n=len(problems))]
     return "\n".join(lines) + "\n"

@@ -15,6 +15,7 @@ from __future__ import annotations
 from django.core.exceptions import PermissionDenied
 from django.db.models import Count, Prefetch, Q, QuerySet
 from django.http import Http404
+from django.utils.translation import gettext as _
 
 from armies import systems
 from armies.models import Club, ClubInvite, DataPack, Faction, Membership, Roster, RosterEntry, ShareLink, UnitProfile
@@ -226,6 +227,16 @@ def roster_list_for_user(user) -> QuerySet[Roster]:
     )
 
 
+def with_faction_names(rosters) -> list[Roster]:
+    """The rosters, each with `faction_name`: its faction as its pack names it (one query for all)."""
+    rosters = list(rosters)
+    factions = Faction.objects.filter(pack__in={r.pack_id for r in rosters}).values_list("pack_id", "slug", "name")
+    names = {(pack, slug): name for pack, slug, name in factions}
+    for r in rosters:
+        r.faction_name = names.get((r.pack_id, r.faction), r.faction)
+    return rosters
+
+
 def roster_entries(roster: Roster) -> list[RosterEntry]:
     """Entries with profile and faction loaded: one query whatever the number of entries."""
     return list(
@@ -308,11 +319,15 @@ def roster_state(roster: Roster, *, can_write: bool = False, opponent: Roster | 
         }
         for p in packs
     }
+    faction_names = {f.slug: f.name for f in pack.factions.all()}
+    kinds = systems.kind_labels(roster.system)
     return {
         "id": roster.pk,
         "name": roster.name,
         "system": roster.system,
         "faction": roster.faction,
+        # What a person reads: the book's name of the faction, the system's word for a unit's kind (never a slug).
+        "faction_name": faction_names.get(roster.faction, roster.faction),
         "points_limit": roster.points_limit,
         "visibility": roster.visibility,
         "notes": roster.notes,
@@ -334,6 +349,8 @@ def roster_state(roster: Roster, *, can_write: bool = False, opponent: Roster | 
                 "count": e.count,
                 "options": e.options if isinstance(e.options, dict) else {},
                 "colour": e.profile.faction.colour,
+                "faction_name": e.profile.faction.name,
+                "kind_label": _(kinds[e.profile.kind]) if e.profile.kind in kinds else e.profile.kind,
                 "position": e.position,
                 "cost": report.entry_costs.get(e.key, 0),
                 "profile": {**e.profile.as_rules_dict(), "notes": e.profile.notes},

@@ -298,7 +298,11 @@ def event_dict(
         "actor": actor,
         "side": event.side_index,
         "payload": event.payload,
-        "dice": event.dice,
+        "dice": [
+            dict(d, label=event_die_label(d, names), name=_("D{faces}").format(faces=d.get("faces")))
+            for d in event.dice or ()
+            if isinstance(d, dict)
+        ],
         "cause": cause_seq,
         "undoes": undoes_seq,
         "undone": event.seq in undone or (cause_seq is not None and cause_seq in undone),
@@ -361,6 +365,26 @@ class _ProbeDice(dicelib.SeededDice):
         if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= faces:
             return super().roll(faces, purpose)
         return self._record(faces, value, purpose)
+
+
+_WHO = re.compile(r"^(?P<what>[^:]+): (?P<who>.+?)(?: \(re-roll (?P<n>\d+)\))?$")
+
+
+def event_die_label(die: dict, names: dict) -> str:
+    """A die of the log as the table says it, its purpose in the reader's language; a roll-off's "initiative: 0"
+    names the side by its name («Д12 инициатива: Синие»), never by its index."""
+    faces = die.get("faces") or 0
+    match = _WHO.match(str(die.get("purpose") or ""))
+    if not match:
+        return die_label(faces, die.get("purpose") or "")
+    who = match["who"]
+    sides = (names or {}).get("sides") or {}
+    if who.isdigit():
+        who = sides.get(int(who)) or sides.get(who) or who
+    text = _("{what}: {who}").format(what=_(match["what"]), who=who)
+    if match["n"]:
+        text += " " + _("(re-roll {n})").format(n=match["n"])
+    return f"{_('D{faces}').format(faces=faces)} {text}"
 
 
 def die_label(faces: int, purpose: str) -> str:

@@ -23,6 +23,7 @@ from battles.models import Battle
 from config.qr import phone_url
 from rules.errors import RuleInputError
 from rules.registry import all_systems, get_system
+from rules.sources import book_source
 
 BOARD_LOG_LINES = 12
 
@@ -55,7 +56,10 @@ def _settings_form(system: str, values: dict) -> list[dict]:
             default_label = next((label for c, label in s["choice_labels"] if c == s["default"]), s["default"])
             if s["kind"] == "bool":
                 default_label = _("yes") if s["default"] else _("no")
-            items.append(dict(s, value=value, changed=value != s["default"], default_label=default_label))
+            source = book_source(s.get("source", ""))
+            items.append(
+                dict(s, value=value, changed=value != s["default"], default_label=default_label, source=source)
+            )
         if items:
             groups.append({"title": title, "help": help_text, "items": items})
     return groups

@@ -6,15 +6,26 @@ import re
 from django import template
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
 
 register = template.Library()
 
 
 @register.filter
 def join_words(words) -> str:
-    """["squads", "vehicles", "guns"] -> "squads, vehicles and guns"."""
+    """["squads", "vehicles", "guns"] -> "squads, vehicles and guns" (in the reader's language: «и»)."""
     words = [str(w) for w in words or []]
-    return " and ".join([", ".join(words[:-1]), words[-1]]) if len(words) > 1 else "".join(words)
+    if len(words) < 2:
+        return "".join(words)
+    # Translators: the last two items of a list, as in "squads, vehicles and guns".
+    return _("{items} and {last}").format(items=", ".join(words[:-1]), last=words[-1])
+
+
+@register.filter
+def kind_label(kind, labels) -> str:
+    """A unit's kind in the system's words ({kind: msgid} of the army part), never the raw key when one is known."""
+    label = (labels or {}).get(kind)
+    return _(label) if label else str(kind)
 
 
 @register.filter

@@ -36,6 +36,7 @@ def club_detail(request, club_id):
     context = {
         "club": club,
         "role": role,
+        "role_label": Membership.Role(role).label if role in Membership.Role.values else role,
         "members": selectors.club_members(club),
         "rosters": rosters,
         "packs": club.data_packs.order_by("slug", "-version"),
@@ -81,7 +82,10 @@ def member_role(request, club_id, user_id):
             messages.error(request, exc.message)
         else:
             messages.success(
-                request, _("{username} is now {role}.").format(username=membership.user.username, role=membership.role)
+                request,
+                _("{username} is now {role}.").format(
+                    username=membership.user.username, role=membership.get_role_display()
+                ),
             )
     return redirect("armies:club", club_id=club.pk)
 

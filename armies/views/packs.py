@@ -71,6 +71,7 @@ def pack_detail(request, pack_id):
         "factions": selectors.pack_factions(pack),
         "can_write": selectors.pack_can_write(request.user, pack),
         "kinds": _kinds(pack),
+        "kind_labels": systems.kind_labels(pack.system) if systems.known_system(pack.system) else {},
         "newer": newer,
         "draft": draft if draft and draft.pk != pack.pk else None,
         "versions": selectors.pack_visible_to(request.user).filter(slug=pack.slug).order_by("-version"),

@@ -44,7 +44,7 @@ def roster_list(request):
             form_errors(form, exc)
         else:
             return redirect("armies:roster", roster_id=roster.pk)
-    rosters = selectors.roster_list_for_user(request.user)
+    rosters = selectors.with_faction_names(selectors.roster_list_for_user(request.user))
     return render(request, "armies/roster_list.html", {"rosters": rosters, "form": form, "user_id": request.user.pk})
 
 

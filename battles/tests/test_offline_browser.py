@@ -87,3 +87,63 @@ def test_the_board_page_opens_without_a_connection(live_server, phone_context, b
     # The page from the phone's cache works: a change waits in the outbox.
     open_unit(blue, "0.e2.1").get_by_role("button", name="Ammo −1").click()
     expect(blue.locator("#sync-status")).to_contain_text("1 change waiting", timeout=SYNC_MS)
+
+
+def slider(card, name: str):
+    """The value of the slider whose − button is named `name` ("Ammo −1"), as its row shows it ("12/16")."""
+    return card.locator(".slider", has=card.page.get_by_role("button", name=name)).locator("[data-value]")
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_offline_changes_show_at_once_survive_a_reload_and_arrive_in_order(
+    live_server, phone_context, battle, alice, bob
+):
+    blue = phone_for(phone_context, live_server, alice, battle)
+    red = phone_for(phone_context, live_server, bob, battle)
+    blue.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    blue.reload()  # now under the service worker, which keeps the page as it is now
+    expect(blue.locator("#sync-status")).to_contain_text("In sync")
+    card = open_unit(blue, "0.e2.1")
+    strength, ammo = slider(card, "Strength −1"), slider(card, "Ammo −1")
+    expect(strength).to_have_text("7/7")
+    full = int(ammo.inner_text().split("/")[0])
+
+    # Online: a change the board learns by fetching the board, not by loading the page the worker keeps.
+    card.get_by_role("button", name="Strength −1").click()
+    expect(strength).to_have_text("6/7", timeout=SYNC_MS)
+    expect(blue.locator("#sync-status")).to_contain_text("In sync", timeout=SYNC_MS)
+
+    # Offline: each tap shows at once, marked as waiting; nothing reaches the server.
+    blue.context.set_offline(True)
+    card.get_by_role("button", name="Ammo −1").click()
+    expect(ammo).to_contain_text(f"{full - 1}/")
+    card.get_by_role("button", name="Strength −1").click()
+    expect(strength).to_have_text("5/7")
+    expect(card.locator(".slider.pending")).to_have_count(2)
+    expect(card.locator("> summary")).to_contain_text("waiting to be sent")
+    expect(blue.locator("#sync-status")).to_contain_text("2 changes waiting")
+    expect(blue.locator("#pending li.waiting")).to_have_count(2)
+    assert BattleEvent.objects.filter(battle=battle, type="unit.adjusted").count() == 1
+
+    # A reload without a connection: the last board the phone knew (6/7, not the page's 7/7), the waiting changes
+    # on it.
+    blue.reload()
+    card = open_unit(blue, "0.e2.1")
+    strength, ammo = slider(card, "Strength −1"), slider(card, "Ammo −1")
+    expect(strength).to_have_text("5/7")
+    expect(ammo).to_contain_text(f"{full - 1}/")
+    expect(card.locator(".slider.pending")).to_have_count(2)
+    expect(blue.locator("#pending")).to_contain_text("Ammo −1")
+    expect(blue.locator("#sync-status")).to_contain_text("2 changes waiting", timeout=SYNC_MS)
+
+    # Back online: both reach the other phone, in the order they were made.
+    blue.context.set_offline(False)
+    salamander = open_unit(red, "0.e2.1")
+    expect(salamander.locator("> summary")).to_contain_text("strength 5/7", timeout=SYNC_MS)
+    expect(salamander.locator("[data-ammo]")).to_contain_text(f"{full - 1}/", timeout=SYNC_MS)
+    expect(blue.locator("#sync-status")).not_to_contain_text("waiting", timeout=SYNC_MS)
+    expect(blue.locator("#pending")).to_have_count(0)
+    expect(blue.locator('details[data-unit="0.e2.1"] .slider.pending')).to_have_count(0)
+    adjusted = list(BattleEvent.objects.filter(battle=battle, type="unit.adjusted").order_by("seq"))
+    assert [list(e.payload["changes"]) for e in adjusted] == [["strength_step"], ["ammo_step"], ["strength_step"]]

@@ -3,6 +3,7 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.forms import UserCreationForm
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 
@@ -19,7 +20,7 @@ def sign_up(request):
         user = form.save()
         sign_up_record(address=client_address(request))
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        messages.success(request, f"Welcome, {user.username}! Your account is ready.")
+        messages.success(request, _("Welcome, {name}! Your account is ready.").format(name=user.username))
         return redirect("home")
     return render(request, "registration/signup.html", {"form": form})
 

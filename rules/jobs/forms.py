@@ -9,6 +9,8 @@ from django import forms
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from rules.sources import book_source
+
 OPTION = "option"
 
 
@@ -52,15 +54,17 @@ def option_settings(system) -> list:
 
 
 def setting_field(setting) -> forms.Field:
-    help_text = f"{_t(setting.help)} ({setting.source})" if setting.source else _t(setting.help)
+    source = book_source(setting.source)  # «§1.8, с. 33», not "§1.8 p.33"
+    help_text = f"{_t(setting.help)} ({source})" if source else _t(setting.help)
     common = {"required": False, "label": _t(setting.label), "help_text": help_text, "initial": setting.default}
     if setting.kind == "bool":
         return forms.BooleanField(**common)
     if setting.kind == "int":
         return forms.IntegerField(min_value=0, **common)
     choices = tuple(setting.choices)
+    labels = dict(setting.describe()["choice_labels"])  # the book's words for each value, never the raw value
     return forms.TypedChoiceField(
-        choices=[(c, str(c)) for c in choices],
+        choices=[(c, labels.get(c, str(c))) for c in choices],
         coerce=lambda value: next((c for c in choices if str(c) == value), value),
         **common,
     )

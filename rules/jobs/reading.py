@@ -14,6 +14,7 @@ import math
 
 from django.utils import formats
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 ROUND_TO = 5  # points are quoted to the nearest 5: the simulation is not more precise than that
 LOPSIDED = 0.95  # beyond this score (or below 1 − it) the straight-line estimate is meaningless
@@ -26,6 +27,21 @@ def _points(value: float) -> int:
 
 def _percent(p: float) -> int:
     return int(round(100 * p))
+
+
+def title(job) -> str:
+    """A job's title in the reader's language: the titles the services make ("Blue vs Red", "Duels: pack (5
+    units)") are worded again when shown; a title the player typed is theirs, shown as typed."""
+    inputs = job.inputs or {}
+    if job.kind == "rosters":
+        a, b = (inputs.get(side, {}).get("name") or "" for side in ("side_a", "side_b"))
+        if a and b and job.title == f"{a} vs {b}"[:200]:
+            return _("{a} against {b}").format(a=a, b=b)
+    elif job.kind == "duels":
+        pack, n = (inputs.get("pack") or {}).get("name") or "", len(inputs.get("profiles") or [])
+        if job.title == f"Duels: {pack} ({n} units)"[:200]:
+            return ngettext("Duels: {pack} ({n} unit)", "Duels: {pack} ({n} units)", n).format(pack=pack, n=n)
+    return job.title
 
 
 def roster_reading(result: dict, *, name_a: str, name_b: str) -> dict:

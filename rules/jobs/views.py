@@ -24,6 +24,7 @@ from rules.jobs.forms import DuelJobForm, RosterJobForm
 from rules.jobs.sources import source
 from rules.models import BalanceJob
 from rules.registry import get_system, known
+from rules.sources import book_source
 
 
 def _system(request):
@@ -51,6 +52,7 @@ def _page(request, system, roster_form=None, duel_form=None, status=200):
             duel_form = duel_form or DuelJobForm(system=system, packs=packs)
     jobs = list(selectors.job_list_for_user(request.user)[:100])
     for job in jobs:
+        job.display_title = reading.title(job)
         job.system_name = get_system(job.system).name if known(job.system) else job.system
     context = {
         "jobs": jobs,
@@ -72,6 +74,13 @@ def _model(part) -> dict:
         "description": part.description,
         "version": part.model_version,
     }
+
+
+def _setting_value(setting, value):
+    """A setting's value as the battle set-up page says it: the book's word for a choice, yes or no."""
+    if isinstance(value, bool):
+        return _("yes") if value else _("no")
+    return dict(setting.describe()["choice_labels"]).get(value, value)
 
 
 def _apply_errors(form, exc: RuleInputError) -> None:
@@ -156,7 +165,11 @@ def job_page(request, job_id: int):
     part = system.simulator if system else None
     by_key = {s.key: s for s in system.settings} if system else {}
     changed = [
-        {"label": _(str(by_key[k].label)), "value": v, "source": by_key[k].source}
+        {
+            "label": _(str(by_key[k].label)),
+            "value": _setting_value(by_key[k], v),
+            "source": book_source(by_key[k].source),
+        }
         for k, v in job.settings.items()
         if k in by_key and v != by_key[k].default
     ]
@@ -172,6 +185,8 @@ def job_page(request, job_id: int):
         # The system's titles and value names are msgids: shown in the reader's language, as the job form shows them.
         shown = (prop.get("x-labels") or {}).get(value, value) if isinstance(value, str | int) else value
         shown = _(shown) if isinstance(shown, str) and shown else shown
+        if isinstance(value, bool):
+            shown = _("yes") if value else _("no")
         label = _(prop["title"]) if prop.get("title") else key.replace("_", " ").capitalize()
         params.append({"label": label, "value": shown})
     forces = []
@@ -189,6 +204,7 @@ def job_page(request, job_id: int):
             name_a=job.inputs.get("side_a", {}).get("name") or _("Side A"),
             name_b=job.inputs.get("side_b", {}).get("name") or _("Side B"),
         )
+    job.display_title = reading.title(job)
     context = {
         "job": job,
         "reading": words,

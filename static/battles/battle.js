@@ -78,7 +78,35 @@
     etag = newEtag;
     root.dataset.etag = etag;
     root.dataset.version = (etag || "").replace(/[^0-9]/g, "");
+    rememberBoard(html, etag);
+    generation += 1;
+    showPending();
     document.dispatchEvent(new CustomEvent("battle:updated"));
+  }
+
+  // The board this phone last knew, kept for a reload without a connection: the page the service worker kept
+  // may be older than the last board fetched (13/16 on the page, 11/16 on the board).
+  var BOARD_KEY = "armlist-board:" + apiUrl;
+  var generation = Date.now(); // each drawing of the board; a waiting change is shown once per drawing
+
+  function versionOf(tag) {
+    return parseInt((tag || "").replace(/[^0-9]/g, ""), 10) || 0;
+  }
+
+  function rememberBoard(html, tag) {
+    try {
+      window.localStorage.setItem(BOARD_KEY, JSON.stringify({ etag: tag, html: html }));
+    } catch (e) {
+      /* private mode or full: the page's own board is used */
+    }
+  }
+
+  function knownBoard() {
+    try {
+      return JSON.parse(window.localStorage.getItem(BOARD_KEY) || "null");
+    } catch (e) {
+      return null;
+    }
   }
 
   // Focus, scroll and typed values survive a board update (the other phone changed something): the player's
@@ -176,10 +204,13 @@
   }
 
   // `wait`: seconds the server may hold an unchanged board (long polling); 0 for an immediate answer.
-  function refresh(wait) {
+  function refresh(wait, whole) {
     var url = wait ? boardUrl + "?wait=" + wait + "&notify=1" : boardUrl;
     var asked = etag;
-    return fetch(url, { headers: { "If-None-Match": asked }, credentials: "same-origin", cache: "no-store" })
+    // `whole`: the board as the server has it even if the version is the one shown (a refused change drawn
+    // as waiting is taken off it).
+    var headers = whole ? {} : { "If-None-Match": asked };
+    return fetch(url, { headers: headers, credentials: "same-origin", cache: "no-store" })
       .then(function (r) {
         if (r.status === 204) {
           // The long poll says the battle changed (no board in it): fetch the board only if this phone lacks that
@@ -200,7 +231,7 @@
         }
         if (!r.ok) throw new Error("HTTP " + r.status);
         var tag = r.headers.get("ETag");
-        if (asked !== etag && tag === etag) return; // a write of ours already brought this version
+        if (!whole && asked !== etag && tag === etag) return; // a write of ours already brought this version
         return r.text().then(function (html) {
           swapBoard(html, tag);
           setStatus(gettext("Updated") + " · v" + root.dataset.version, "ok");
@@ -299,10 +330,12 @@
       dice.forEach(function (d) {
         var s = document.createElement("span");
         s.className = "die";
-        s.textContent = d.kind + ": " + d.value;
-        s.title = d.purpose;
+        // The die as the table says it («Д12 инициатива: Синие», battles/selectors.event_die_label), never its raw
+        // purpose ("initiative: 0").
+        s.textContent = (d.name || d.kind) + ": " + d.value;
+        s.title = d.label || "";
         var p = document.createElement("small");
-        p.textContent = d.purpose;
+        p.textContent = d.label || "";
         s.appendChild(p);
         row.appendChild(s);
       });
@@ -367,11 +400,146 @@
   function saveOutbox() {
     try {
       window.localStorage.setItem(OUTBOX_KEY, JSON.stringify(outbox));
+      window.localStorage.setItem(REFUSED_KEY, JSON.stringify(refusedWrites));
     } catch (e) {
       /* private mode: the outbox lives as long as the page */
     }
     showWaiting();
+    showPending();
   }
+
+  // What waits, shown at once on this phone: each change in a list under the title, a slider at the value it was
+  // set to, its card marked (templates/battles/widgets/slider.html). A change the server refused stays in the list,
+  // with «Send again» and «Forget», until the player chooses: it is never dropped.
+  var REFUSED_KEY = "armlist-refused:" + apiUrl;
+  var refusedWrites = loadRefused();
+
+  function loadRefused() {
+    try {
+      return JSON.parse(window.localStorage.getItem(REFUSED_KEY) || "[]");
+    } catch (e) {
+      return [];
+    }
+  }
+
+  function pendingPanel() {
+    var panel = document.getElementById("pending");
+    if (!panel) {
+      panel = document.createElement("section");
+      panel.id = "pending";
+      panel.className = "pending-panel card";
+      panel.setAttribute("aria-live", "polite");
+      var head = root.querySelector(".battle-head");
+      root.insertBefore(panel, head ? head.nextSibling : root.firstChild);
+    }
+    return panel;
+  }
+
+  function markCard(unit) {
+    var card = unit ? board.querySelector('details.unit[data-unit="' + CSS.escape(unit) + '"]') : null;
+    if (!card || card.classList.contains("pending")) return card;
+    card.classList.add("pending");
+    var flag = document.createElement("span");
+    flag.className = "flag warn pending-flag";
+    flag.textContent = gettext("waiting to be sent");
+    var summary = card.querySelector("summary");
+    if (summary) summary.appendChild(flag);
+    return card;
+  }
+
+  function showView(view) {
+    var card = markCard(view && view.unit);
+    if (!card || view.slider === undefined || view.slider === null) return;
+    var slider = card.querySelectorAll(".slider")[view.slider];
+    var shown = slider && slider.querySelector("[data-value]");
+    if (!shown) return;
+    var parts = shown.textContent.split("/");
+    var now = parseInt(parts[0], 10);
+    var max = parts.length > 1 ? parseInt(parts[1], 10) : null;
+    var scale = slider.querySelector(".scale");
+    var min = scale && scale.getAttribute("aria-valuemin") !== null ? parseInt(scale.getAttribute("aria-valuemin"), 10) : 0;
+    var value = typeof view.value === "number" ? view.value : now + (view.delta || 0);
+    if (isNaN(value)) return;
+    value = Math.max(min, max === null || isNaN(max) ? value : Math.min(max, value));
+    shown.textContent = value + (parts.length > 1 ? "/" + parts[1] : "");
+    slider.classList.add("pending");
+    if (!slider.querySelector(".pending-note")) {
+      var note = document.createElement("small");
+      note.className = "pending-note";
+      note.textContent = gettext("waiting to be sent");
+      shown.parentNode.insertBefore(note, shown.nextSibling);
+    }
+    if (scale) {
+      scale.setAttribute("aria-valuenow", value);
+      scale.querySelectorAll(".cell[data-n]").forEach(function (c) {
+        var n = parseInt(c.dataset.n, 10);
+        c.classList.toggle("on", n === value);
+        c.classList.toggle("lost", n > value);
+      });
+    }
+  }
+
+  function showPending() {
+    outbox.forEach(function (w) {
+      if (w.shownIn === generation) return;
+      w.shownIn = generation;
+      showView(w.view);
+    });
+    var panel = document.getElementById("pending");
+    if (!outbox.length && !refusedWrites.length) {
+      if (panel) panel.remove();
+      return;
+    }
+    panel = pendingPanel();
+    panel.innerHTML = "";
+    var list = document.createElement("ul");
+    list.className = "plain";
+    outbox.forEach(function (w) {
+      var li = document.createElement("li");
+      li.className = "waiting";
+      li.textContent = w.label + " · " + gettext("waiting to be sent");
+      list.appendChild(li);
+    });
+    refusedWrites.forEach(function (w, i) {
+      var li = document.createElement("li");
+      li.className = "refused";
+      var text = document.createElement("span");
+      text.textContent = interpolate(gettext("Not recorded: %s"), [w.label]) + (w.why ? " (" + w.why + ")" : "");
+      li.appendChild(text);
+      var again = document.createElement("button");
+      again.type = "button";
+      again.className = "small";
+      again.dataset.resend = String(i);
+      again.textContent = gettext("Send again");
+      var forget = document.createElement("button");
+      forget.type = "button";
+      forget.className = "small secondary";
+      forget.dataset.forget = String(i);
+      forget.textContent = gettext("Forget");
+      li.appendChild(again);
+      li.appendChild(forget);
+      list.appendChild(li);
+    });
+    panel.appendChild(list);
+  }
+
+  function resend(writes, base) {
+    writes.forEach(function (w) {
+      outbox.push({ path: w.path, body: w.body, key: newKey(), base: base, label: w.label, view: w.view });
+    });
+    saveOutbox();
+    flush();
+  }
+
+  root.addEventListener("click", function (ev) {
+    var btn = ev.target.closest("#pending button");
+    if (!btn) return;
+    var i = parseInt(btn.dataset.resend || btn.dataset.forget, 10);
+    var w = refusedWrites.splice(i, 1)[0];
+    if (!w) return;
+    if (btn.dataset.resend !== undefined) resend([w], w.base || null);
+    else saveOutbox();
+  });
 
   function showWaiting() {
     if (!outbox.length) return;
@@ -425,7 +593,7 @@
     if (res.status === 412) lines.push(gettext("Nothing of this was recorded. The board now shows the battle as it is:"));
     else if (p.errors) {
       Object.keys(p.errors).forEach(function (k) {
-        lines.push(k + ": " + p.errors[k]);
+        lines.push(String(p.errors[k])); // the message names the field in words; its key ("inputs.unit") is not shown
       });
     }
     if (writes.length > 1 || res.status === 412) {
@@ -441,13 +609,18 @@
     // Sent again on the battle as the refusal found it (its version is in the 412), not on the board this phone
     // shows, which may still be on its way.
     var base = res.status === 412 && p.version ? '"v' + p.version + '"' : null;
+    writes.forEach(function (w) {
+      refusedWrites.push({ path: w.path, body: w.body, label: w.label, view: w.view, base: base, why: title });
+    });
+    saveOutbox();
     again.addEventListener("click", function () {
       resultBox.hidden = true;
-      writes.forEach(function (w) {
-        outbox.push({ path: w.path, body: w.body, key: newKey(), base: base, label: w.label });
+      refusedWrites = refusedWrites.filter(function (r) {
+        return writes.every(function (w) {
+          return w.label !== r.label || JSON.stringify(w.body) !== JSON.stringify(r.body);
+        });
       });
-      saveOutbox();
-      flush();
+      resend(writes, base);
     });
     resultBox.querySelector(".result-actions").appendChild(again);
   }
@@ -482,7 +655,9 @@
           writes.forEach(function (w, i) {
             answer(w.key, { ok: false, status: i ? 0 : res.status, payload: i ? {} : res.payload || {} });
           });
-          return done();
+          flushing = false;
+          busy = false;
+          return refresh(0, true);
         },
         function () {
           flushing = false;
@@ -500,7 +675,8 @@
   function send(path, body, label, opts) {
     if (!canWrite) return Promise.resolve({ ok: false, status: 403 });
     var key = newKey();
-    outbox.push({ path: path, body: body, key: key, base: etag, label: label || path.replace(/^commands\/|\/$/g, "") });
+    var view = (opts && opts.view) || null; // what the change shows at once: {unit, slider, delta | value}
+    outbox.push({ path: path, body: body, key: key, base: etag, label: label || path.replace(/^commands\/|\/$/g, ""), view: view });
     saveOutbox();
     var answered = new Promise(function (resolve) {
       waiters[key] = resolve;
@@ -566,7 +742,7 @@
       var card = btn.closest("details.unit");
       var name = card ? card.querySelector(".name").textContent + ": " : "";
       var label = btn.getAttribute("aria-label") || btn.textContent.trim();
-      command(btn.dataset.command, JSON.parse(btn.dataset.inputs || "{}"), name + label);
+      command(btn.dataset.command, JSON.parse(btn.dataset.inputs || "{}"), name + label, { view: viewOf(btn, card) });
     } else if (btn.dataset.act) {
       document.dispatchEvent(new CustomEvent("battle:act", { detail: { act: btn.dataset.act, unit: btn.dataset.unit } }));
     }
@@ -617,6 +793,25 @@
     });
   }
 
+  // A tap's change as this phone can show it before the server answers: its card, and for − and + of a slider
+  // (the first and the last of its steps) or a value set on its scale, the slider's new value.
+  function viewOf(el, card, value) {
+    if (!card) return null;
+    var view = { unit: card.dataset.unit };
+    var slider = el.closest(".slider");
+    if (slider) {
+      view.slider = Array.prototype.indexOf.call(card.querySelectorAll(".slider"), slider);
+      if (typeof value === "number") view.value = value;
+      else {
+        var steps = slider.querySelectorAll(".steps button");
+        if (steps.length > 1 && el === steps[0]) view.delta = -1;
+        else if (steps.length > 1 && el === steps[steps.length - 1]) view.delta = 1;
+        else delete view.slider;
+      }
+    }
+    return view;
+  }
+
   function setSlider(scale, value) {
     var spec = JSON.parse(scale.dataset.set);
     var inputs = JSON.parse(JSON.stringify(spec.inputs || {}));
@@ -630,7 +825,7 @@
     scale.setAttribute("aria-valuenow", value);
     var card = scale.closest("details.unit");
     var name = card ? card.querySelector(".name").textContent + ": " : "";
-    command(spec.command, inputs, name + scale.getAttribute("aria-label") + " → " + value);
+    command(spec.command, inputs, name + scale.getAttribute("aria-label") + " → " + value, { view: viewOf(scale, card, value) });
   }
 
   board.addEventListener("pointerdown", function (ev) {
@@ -802,6 +997,11 @@
     },
   };
   setStatus(gettext("In sync") + " · v" + root.dataset.version, "ok");
+  var known = knownBoard();
+  if (known && known.html && versionOf(known.etag) > versionOf(etag)) swapBoard(known.html, known.etag);
+  else rememberBoard(board.innerHTML, etag);
+  showWaiting();
+  showPending();
   if (outbox.length) flush(); // changes left waiting when the page was closed
   window.setTimeout(poll, POLL_MS);
 })();

@@ -14,7 +14,10 @@
     t.textContent = value;
     return t;
   }
-  function pct(p) { return (100 * p).toFixed(1) + " %"; }
+  // Numbers as the reader's language writes them («31,5 %» in Russian).
+  var LANG = document.documentElement.lang || undefined;
+  function num(x, digits) { return Number(x).toLocaleString(LANG, { minimumFractionDigits: digits, maximumFractionDigits: digits }); }
+  function pct(p) { return num(100 * p, 1) + " %"; }
   function csrfToken() {
     var m = document.cookie.match(/(?:^|; )csrftoken=([^;]*)/);
     return m ? decodeURIComponent(m[1]) : "";
@@ -190,7 +193,7 @@
         var s = m[i][j];
         var rect = svgEl("rect", { x: label + j * cell, y: top + i * cell, width: cell, height: cell, fill: heat(s),
           class: "cell", tabindex: "0" }, svg);
-        var desc = interpolate(gettext("%(a)s against %(b)s"), { a: units[i].name, b: units[j].name }, true) + ": " + (s === null ? gettext("no duels") : s.toFixed(3));
+        var desc = interpolate(gettext("%(a)s against %(b)s"), { a: units[i].name, b: units[j].name }, true) + ": " + (s === null ? gettext("no duels") : num(s, 3));
         svgEl("title", {}, rect).textContent = desc;
         rect.addEventListener("click", (function (d) { return function () { info.textContent = d; }; })(desc));
         rect.addEventListener("focus", (function (d) { return function () { info.textContent = d; }; })(desc));

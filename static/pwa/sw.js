@@ -2,7 +2,7 @@
 // /jsi18n/) are fetched from the network first and kept; without a network the last copy is shown (the board script then queues every change until the
 // connection returns). Static files are served from the cache first. Writes and the API are never cached.
 "use strict";
-var CACHE = "armlist-v2";
+var CACHE = "armlist-v3"; // a new name drops the files kept by an older worker (battle.js changed)
 
 self.addEventListener("install", function () {
   self.skipWaiting();
@@ -15,6 +15,17 @@ self.addEventListener("activate", function (event) {
     }).then(function () { return self.clients.claim(); })
   );
 });
+
+// Without a connection and without a kept copy: said in the phone's language (Russian first), as the site speaks.
+function offlinePage() {
+  var ru = !/^en/i.test((self.navigator && self.navigator.language) || "ru");
+  var lang = ru ? "ru" : "en";
+  var title = ru ? "Нет связи" : "Offline";
+  var text = ru ? "Откройте эту страницу один раз при связи: тогда она откроется и без неё." :
+    "Open this page once with a connection first.";
+  return '<!doctype html><html lang="' + lang + '"><meta charset="utf-8"><meta name="viewport" ' +
+    'content="width=device-width, initial-scale=1"><title>' + title + "</title><h1>" + title + "</h1><p>" + text + "</p>";
+}
 
 function fromNetworkKeeping(request) {
   return fetch(request).then(function (response) {
@@ -38,8 +49,7 @@ self.addEventListener("fetch", function (event) {
   if (request.mode === "navigate" || url.pathname.indexOf("/jsi18n/") === 0) {
     event.respondWith(fromNetworkKeeping(request).catch(function () {
       return caches.match(request).then(function (hit) {
-        return hit || new Response("<h1>Offline</h1><p>Open this page once with a connection first.</p>",
-          { headers: { "Content-Type": "text/html; charset=utf-8" }, status: 503 });
+        return hit || new Response(offlinePage(), { headers: { "Content-Type": "text/html; charset=utf-8" }, status: 503 });
       });
     }));
   }
