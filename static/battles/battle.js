@@ -184,19 +184,24 @@
       Array.prototype.forEach.call(f.elements, function (el, i) {
         if (el.name) values[el.name + "|" + i] = el.type === "checkbox" ? el.checked : el.value;
       });
-      kept.push({ command: f.dataset.orderCommand, values: values, error: f.querySelector(".form-error") });
+      kept.push({ command: f.dataset.orderCommand, label: f.getAttribute("aria-label") || "", values: values,
+                  error: f.querySelector(".form-error") });
     });
     return kept;
   }
 
+  // Typed values go back only into the same form: same command and same question (the next unit's form of the
+  // same command is another form), and a choice only if the new form still offers it.
   function restoreTyped(kept) {
     kept.forEach(function (k) {
-      var f = board.querySelector('form[data-order-command="' + CSS.escape(k.command) + '"]');
+      var f = Array.prototype.find.call(board.querySelectorAll('form[data-order-command="' + CSS.escape(k.command) + '"]'),
+        function (form) { return (form.getAttribute("aria-label") || "") === k.label; });
       if (!f) return;
       Array.prototype.forEach.call(f.elements, function (el, i) {
         var v = k.values[el.name + "|" + i];
         if (v === undefined) return;
         if (el.type === "checkbox") el.checked = v;
+        else if (el.tagName === "SELECT" && !Array.prototype.some.call(el.options, function (o) { return o.value === v; })) return;
         else el.value = v;
       });
       if (k.error) f.insertBefore(k.error, f.firstChild.nextSibling);
