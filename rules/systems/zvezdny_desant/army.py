@@ -11,6 +11,7 @@ from __future__ import annotations
 from rules.contract import ArmyPart, Issue, RosterReport
 from rules.i18n import N_, _
 from rules.systems.zvezdny_desant import profile as lbh
+from rules.systems.zvezdny_desant import roster_view
 from rules.systems.zvezdny_desant.glossary import GLOSSARY
 from rules.systems.zvezdny_desant.settings import full_settings
 
@@ -134,13 +135,13 @@ def cost_entry(entry: dict, settings: dict) -> tuple[int, list[Issue]]:
             )
         )
         issues.append(Issue(severity, "mixed_stk", text.format(name=name, stks=listed, lowest=stks[0]), key))
-    if unknown:
+    if unknown:  # never a silent 0: the roster is not valid until every cost is typed from the card (L754)
         issues.append(
             Issue(
-                "warning",
+                "error",
                 "cost_unknown",
                 _(
-                    "{name}: the cost of {unknown} is not on this card; type it from your ЛБХ (counted as 0 until then)."
+                    "{name}: type the cost of {unknown} from your ЛБХ card: the demo rules print no costs (L754)."
                 ).format(name=name, unknown=", ".join(sorted(unknown))),
                 key,
             )
@@ -219,11 +220,14 @@ class ZvezdnyDesantArmy(ArmyPart):
         return cost_roster(roster)
 
     def profile_note(self, profile: dict) -> str:
+        """The first figure's stats, short enough for a 360 px line (the name already says «(пример)»)."""
         data = profile.get("data") or {}
         figs = data.get("figures") or [{}]
         f = figs[0]
-        note = f"ПДВ {f.get('pdv')} · СТК {f.get('stk')} · КБР {f.get('kbr')} · БСП {f.get('bsp')}"
-        return note + (" · " + _("example") if data.get("example") else "")
+        return f"ПДВ {f.get('pdv')} · СТК {f.get('stk')} · КБР {f.get('kbr')} · БСП {f.get('bsp')}"
+
+    def entry_views(self, roster: dict) -> dict[str, dict]:
+        return roster_view.entry_views(roster)
 
     def example_roster(self, profiles: list[dict], side: int) -> dict:
         """Two units of one faction's first profile. The demo prints no costs (they are on the ЛБХ cards), so the

@@ -163,8 +163,11 @@ def default_options(profile: dict) -> dict:
 
 
 def loadout_of(entry: dict) -> list[dict]:
+    """The entry's loadout; the card's defaults only when it has none at all (an emptied one stays empty)."""
     options = entry.get("options") or {}
-    return list(options.get("loadout") or default_options(entry["profile"])["loadout"])
+    if options.get("loadout") is None:
+        return list(default_options(entry["profile"])["loadout"])
+    return list(options["loadout"])
 
 
 def compile_unit(entry: dict, settings: dict) -> dict:

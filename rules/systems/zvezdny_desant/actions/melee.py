@@ -163,7 +163,9 @@ class Melee(ZdAction):
     def resolve_clean(self, clean, settings, dice):
         units, bonus = clean["units"], clean["bonus"]
         by_name = {u["unit"]: u for u in units}
-        steps = [_("БСП pluses: side 0 +{bonus}, side 1 +{bonus2} (L652–657).").format(bonus=bonus[0], bonus2=bonus[1])]
+        sides = {s: ", ".join(u["unit"] for u in units if u["side"] == s) for s in (0, 1)}  # a side by its units
+        steps = [_("БСП pluses: {side} +{bonus}, {side2} +{bonus2} (L652–657).").format(
+            side=sides[0], bonus=bonus[0], side2=sides[1], bonus2=bonus[1])]  # fmt: skip
         steps += [f"{u['unit']}: БСП {u['bsp']} → {u['bsp_eff']}" for u in units]
         taken = {u["unit"]: 0 for u in units}
         for u in units:  # all strikes are rolled before anybody is removed: simultaneous (L659)
@@ -212,8 +214,12 @@ class Melee(ZdAction):
             elif settings["melee_result"] == "more_wounds":
                 summary = _("Equal wounds: no winner (house rule).")
         else:
-            how = _("destroyed the enemy") if destroyed[1 - winner] else _("inflicted more wounds (house rule)")
-            summary = _("Side {winner} wins the melee: it {how}.").format(winner=winner, how=how)
+            how = (
+                _("the enemy is destroyed utterly")
+                if destroyed[1 - winner]
+                else _("more wounds inflicted (house rule)")
+            )
+            summary = _("The melee is won by {units}: {how}.").format(units=sides[winner], how=how)
         result = {"units": results, "bonus": bonus, "inflicted": inflicted, "winner": winner,
                   "multi_sided": len(units) > 2}  # fmt: skip
         return self.outcome(summary, result, effects, steps)

@@ -20,6 +20,8 @@ from rules.systems.zvezdny_desant.settings import full_settings
 class ZvezdnyDesantBattle(BattlePart):
     rules_version = 1
     commands = COMMANDS
+    # The reveal turns every order face up (L248): after it, no side may take its orders back alone.
+    closing_events = frozenset({"orders_revealed"})
 
     def start(self, *, sides, settings) -> Start:
         system = full_settings(settings.get("system"))
@@ -44,7 +46,7 @@ class ZvezdnyDesantBattle(BattlePart):
                                            profile={**card, "cost": cost}, entry=entry, state=state))  # fmt: skip
         game = {"turn": 1, "max_turns": system["max_turns"], "cp": system["command_points"], "phase": "start",
                 "first_player": None, "previous_first": None, "orders": {}, "ordered": [], "last_at": {},
-                "melees": [], "next_melee": 1, "fought": [], "result": None,
+                "melees": [], "next_melee": 1, "fought": [], "strikes": None, "result": None,
                 "side_names": {str(side.index): side.name for side in sides}}  # fmt: skip
         return Start(game=game, units=units)
 
@@ -77,6 +79,17 @@ class ZvezdnyDesantBattle(BattlePart):
                         side=rules.side_name(game, slot[0]), n=slot[1]
                     ),
                 )
+        asked = game.get("strikes")
+        if asked:  # the other side rolls its strikes before anybody is removed (L659)
+            other = 1 - asked["side"]
+            return Awaiting(
+                kind="question",
+                sides=(other,),
+                commands=("strike",),
+                message=_("Close combat #{n}: {side} rolls a D20 for each strike of its figures.").format(
+                    n=asked["melee"], side=rules.side_name(game, other)
+                ),
+            )
         waiting = [m["id"] for m in game["melees"] if m["id"] not in game["fought"]]
         message = (
             _("Fight close combat {ids}, then end the turn.").format(ids=", ".join(f"#{i}" for i in waiting))
@@ -84,6 +97,12 @@ class ZvezdnyDesantBattle(BattlePart):
             else _("End the turn.")
         )
         return Awaiting(kind="anyone", commands=("fight", "end_turn"), message=message)
+
+    def commutes(self, state: GameState, name: str, inputs: dict, since: list) -> bool:
+        """Both players fill in their order cards at the same time (L226): one side's orders, sent from a phone
+        that has not yet seen the other side's, are worked out again on top of them (and reveal every card when
+        they are the last), instead of being refused as stale."""
+        return name == "give_orders" and all(e.type == "orders_given" for e in since)
 
     def redact_game(self, game: dict, viewer_sides: frozenset[int]) -> dict:
         return view.redact_game(game, viewer_sides)
@@ -99,7 +118,8 @@ class ZvezdnyDesantBattle(BattlePart):
 
     def example_script(self, state: GameState) -> list[tuple[int, str, dict, list | None]]:
         """Turn 1 of the example rosters, then turn 2's start: the First Player roll, secret orders from both
-        sides, the reveal, a volley each way, an assault, the melee, the turn's end, a tied roll re-rolled and the
+        sides, the reveal, a volley each way, an assault, the melee (one side strikes, the other answers with its
+        strikes), the turn's end, a tied roll re-rolled and the
         orders of turn 2 (the units in melee get none). Dice typed in, so it plays the same under any seed."""
         own = {s: [k for k, u in state.units.items() if u.side == s] for s in rules.SIDES}
         (a1, a2), (b1, b2) = own[0][:2], own[1][:2]
@@ -112,7 +132,8 @@ class ZvezdnyDesantBattle(BattlePart):
             (0, "act", {"unit": a1, "shoot": {"target": b1}}, [20, 20, 20, 3, 2, 15, 14, 2]),
             (1, "act", {"unit": b1, "move": True, "shoot": {"target": a2}}, [12, 5, 19, 1, 12, 3]),
             (0, "act", {"unit": a2, "assault": {"target": b2}}, None),
-            (1, "fight", {"melee": 1}, [7, 7, 7, 7, 1, 1, 1, 1, 1, 1, 20, 1, 1, 1, 1]),
+            (1, "fight", {"melee": 1}, [20, 1, 1, 1, 1]),  # side 1 strikes; side 0 is asked for its strikes
+            (0, "strike", {}, [7, 7, 7, 7, 1, 1, 1, 1, 1, 1]),
             (1, "end_turn", {}, None),
             (1, "start_turn", {}, [3, 3, 10, 2]),
             (0, "give_orders", {"orders": [{"unit": a1, "order": "attack", "initiative": 10}]}, None),

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 
+from rules import dice as dicelib
 from rules.contract import Command, CommandContext, Event, GameConflict, NewEvent, RuleInputError
 from rules.i18n import N_, _
 from rules.systems.zvezdny_desant import tables
@@ -324,52 +325,127 @@ def _end_if_wiped_after(ctx: CommandContext, events: list[NewEvent]) -> list[New
     return events
 
 
+FIGHT_INPUTS = {
+    # The phone's form sends the melee's number as the text of its choice ("1").
+    "melee": {"anyOf": [{"type": "integer", "minimum": 1, "maximum": 1000},
+                        {"type": "string", "pattern": "^[1-9][0-9]{0,2}$"}]},
+    "contact": {"type": "object", "maxProperties": 24, "additionalProperties": COUNT},
+    "near": {"type": "object", "maxProperties": 24, "additionalProperties": COUNT},
+    "targets": {"type": "object", "maxProperties": 24,
+                "additionalProperties": {"type": "object", "maxProperties": 24, "additionalProperties": COUNT}},
+}  # fmt: skip
+
+
+def melee_units(ctx: CommandContext, melee: dict, inputs: dict) -> list[dict]:
+    """The melee action's units, named as the players read them (names are unique in a battle), in the melee's
+    order. By default every figure is in base contact and strikes the first enemy unit listed (§3.13)."""
+    contact, near, targets = inputs.get("contact", {}), inputs.get("near", {}), inputs.get("targets", {})
+    names = {k: ctx.state.units[k].name or k for k in melee["units"]}
+    units = []
+    for key in melee["units"]:
+        u = ctx.state.units[key]
+        enemies = [k for k in melee["units"] if ctx.state.units[k].side != u.side]
+        figures = u.state["figures"]
+        in_contact = min(contact.get(key, figures), figures)
+        close = min(near.get(key, 0), figures - in_contact)
+        strikers = in_contact + close
+        aimed = targets.get(key, {enemies[0]: strikers} if strikers else {})
+        units.append({"unit": names[key], "ref": key, "side": u.side, "figures": figures, "bsp": u.profile["bsp"],
+                      "stk": u.profile["stk"], "markers": u.state["markers"], "in_contact": in_contact, "near": close,
+                      "strikes_per_figure": u.profile["strikes_per_figure"],
+                      "wounds_per_strike": u.profile["wounds_per_strike"],
+                      "targets": {names.get(k, k): n for k, n in aimed.items()}})  # fmt: skip
+    return units
+
+
+def strike_rounds(units: list[dict], settings: dict) -> list[tuple[int, int, str]]:
+    """(side, dice, purpose) of every batch of strikes, in the order the melee action rolls them."""
+    clean = Melee().validate({"units": units}, settings)
+    return [(u["side"], figures * u["strikes_per_figure"], _("strike, {unit} at {name}").format(unit=u["unit"],
+             name=name)) for u in clean["units"] for name, figures in u["targets"].items()]  # fmt: skip
+
+
+def _melee(ctx: CommandContext, number) -> dict:
+    number = int(number)
+    melee = next((m for m in ctx.game["melees"] if m["id"] == number), None)
+    if melee is None:
+        raise RuleInputError({"melee": _("There is no melee #{melee} now.").format(melee=number)})
+    if melee["id"] in ctx.game["fought"]:
+        raise GameConflict(_("Melee #{id} has already fought this turn.").format(id=melee["id"]))
+    return melee
+
+
+def _fought(ctx: CommandContext, melee: dict, units: list[dict], dice) -> list[NewEvent]:
+    """Strikes and casualties of both sides at once (L659), from `dice` in the melee action's order."""
+    outcome = Melee().resolve({"units": units}, ctx.system_settings, dice)
+    keys = {u["unit"]: u["ref"] for u in units}
+    fates = {keys[k]: {"removed": v["removed"], "markers": v["markers"]} for k, v in outcome.result["units"].items()}
+    payload = {"melee": melee["id"], "units": fates, "winner": outcome.result["winner"], "summary": outcome.summary}
+    ctx.outcome = {"summary": outcome.summary, "steps": outcome.steps}
+    return _end_if_wiped_after(ctx, [NewEvent("melee_fought", payload, dice=outcome.dice)])
+
+
 class Fight(Command):
     name = "fight"
     label = N_("Close combat")
     help = N_(
-        "One melee's strikes and casualties (§3.13). By default every figure is in base contact and each unit "
-        "strikes the first enemy unit listed; give contact, near and targets when it is otherwise."
+        "One melee's strikes (§3.13): you roll a D20 for every strike of your figures; then the other player rolls "
+        "for his and the casualties of both sides are removed at once (L659). By default every figure is in base "
+        "contact and each unit strikes the first enemy unit listed; give contact, near and targets when it is "
+        "otherwise."
     )
-    input_schema = {
-        "type": "object",
-        "additionalProperties": False,
-        "required": ["melee"],
-        "properties": {
-            "melee": {"type": "integer", "minimum": 1, "maximum": 1000},
-            "contact": {"type": "object", "maxProperties": 24, "additionalProperties": COUNT},
-            "near": {"type": "object", "maxProperties": 24, "additionalProperties": COUNT},
-            "targets": {"type": "object", "maxProperties": 24,
-                        "additionalProperties": {"type": "object", "maxProperties": 24, "additionalProperties": COUNT}},
-        },
-    }  # fmt: skip
+    input_schema = {"type": "object", "additionalProperties": False, "required": ["melee"], "properties": FIGHT_INPUTS}
 
     def handle(self, ctx, inputs):
-        melee = next((m for m in ctx.game["melees"] if m["id"] == inputs["melee"]), None)
-        if melee is None:
-            raise RuleInputError({"melee": _("There is no melee #{melee} now.").format(melee=inputs["melee"])})
-        if melee["id"] in ctx.game["fought"]:
-            raise GameConflict(_("Melee #{id} has already fought this turn.").format(id=melee["id"]))
-        contact, near, targets = inputs.get("contact", {}), inputs.get("near", {}), inputs.get("targets", {})
-        units = []
-        for key in melee["units"]:
-            u = ctx.state.units[key]
-            enemies = [k for k in melee["units"] if ctx.state.units[k].side != u.side]
-            in_contact = contact.get(key, u.state["figures"])
-            close = near.get(key, 0)
-            strikers = min(in_contact + close, u.state["figures"])
-            units.append({"unit": key, "side": u.side, "figures": u.state["figures"], "bsp": u.profile["bsp"],
-                          "stk": u.profile["stk"], "markers": u.state["markers"], "in_contact": min(in_contact,
-                          u.state["figures"]), "near": min(close, u.state["figures"] - min(in_contact,
-                          u.state["figures"])), "strikes_per_figure": u.profile["strikes_per_figure"],
-                          "wounds_per_strike": u.profile["wounds_per_strike"],
-                          "targets": targets.get(key, {enemies[0]: strikers} if strikers else {})})  # fmt: skip
-        outcome = Melee().resolve({"units": units}, ctx.system_settings, ctx.dice())
-        fates = {k: {"removed": v["removed"], "markers": v["markers"]} for k, v in outcome.result["units"].items()}
-        payload = {"melee": melee["id"], "units": fates, "winner": outcome.result["winner"],
-                   "summary": outcome.summary}  # fmt: skip
-        ctx.outcome = {"summary": outcome.summary, "steps": outcome.steps}
-        return _end_if_wiped_after(ctx, [NewEvent("melee_fought", payload, dice=outcome.dice)])
+        melee = _melee(ctx, inputs["melee"])
+        units = melee_units(ctx, melee, inputs)
+        if len(ctx.sides) > 1:  # one phone holds both sides: all strikes at once
+            return _fought(ctx, melee, units, ctx.dice())
+        side = ctx.one_side()
+        rounds = strike_rounds(units, ctx.system_settings)
+        dice = ctx.dice()
+        rolls = [dice.roll_many(n, tables.D20, purpose) for s, n, purpose in rounds if s == side and n]
+        dice.finish()
+        if not any(n for s, n, _p in rounds if s != side):  # the enemy has nobody who can strike: no question
+            return _fought(ctx, melee, units, dicelib.TableDice([r for batch in rolls for r in batch]))
+        rolled = [r for batch in rolls for r in batch]
+        payload = {"melee": melee["id"], "side": side, "rolls": rolled,
+                   **{k: inputs[k] for k in ("contact", "near", "targets") if k in inputs}}  # fmt: skip
+        other = rules.side_name(ctx.game, 1 - side)
+        ctx.outcome = {"summary": _("Strikes rolled: {rolls}. Now {side} rolls a D20 for each strike of its "
+                                    "figures.").format(rolls=", ".join(map(str, rolled)) or "—", side=other)}  # fmt: skip
+        return [NewEvent("strikes_rolled", payload, dice=dice.as_list())]
+
+
+class Strike(Command):
+    name = "strike"
+    label = N_("Strike back")
+    help = N_(
+        "The answer to the other player's strikes in close combat: a D20 for each strike of your figures; then "
+        "the casualties of both sides are removed at once (L659)."
+    )
+    input_schema = NO_INPUTS
+
+    def handle(self, ctx, inputs):
+        asked = ctx.game.get("strikes")
+        if not asked:
+            raise GameConflict(_("No strikes are waiting for an answer now."))
+        side = ctx.one_side()
+        if side == asked["side"]:
+            raise GameConflict(_("Your strikes are rolled: the other player answers with his."))
+        melee = _melee(ctx, asked["melee"])
+        units = melee_units(ctx, melee, asked)
+        rounds = strike_rounds(units, ctx.system_settings)
+        dice = ctx.dice()
+        mine = [dice.roll_many(n, tables.D20, purpose) for s, n, purpose in rounds if s == side and n]
+        dice.finish()
+        theirs, mine = iter(asked["rolls"]), iter(mine)
+        values = []
+        for s, n, _purpose in rounds:  # both sides' dice in the order the melee action uses them
+            if not n:
+                continue
+            values += next(mine) if s == side else [next(theirs) for _i in range(n)]
+        return _fought(ctx, melee, units, dicelib.TableDice(values))
 
 
 class EndTurn(Command):
@@ -457,4 +533,6 @@ class EndGame(Command):
         return [NewEvent("game_over", {**rules.victory(ctx.state, ctx.system_settings), "reason": "agreed"})]
 
 
-COMMANDS = {c.name: c for c in (StartTurn(), GiveOrders(), Act(), Fight(), EndTurn(), Mark(), Wounds(), EndGame())}
+COMMANDS = {
+    c.name: c for c in (StartTurn(), GiveOrders(), Act(), Fight(), Strike(), EndTurn(), Mark(), Wounds(), EndGame())
+}

@@ -43,6 +43,8 @@ def orders_given(state: GameState, p: dict) -> None:
 
 
 def orders_revealed(state: GameState, p: dict) -> None:
+    if not set(rules.SIDES) <= set(state.game["ordered"]):
+        return  # a side's orders were taken back (an undo both players agreed to): it orders again, then a new reveal
     for key, card in p["orders"].items():
         _touch(state, key).update(order=card["order"], initiative=card["initiative"])
     state.game.update(orders={}, ordered=list(rules.SIDES))
@@ -82,9 +84,15 @@ def melee_started(state: GameState, p: dict) -> None:
     _settle_phase(state)
 
 
+def strikes_rolled(state: GameState, p: dict) -> None:
+    """One side's strikes are rolled; the other side is asked for its own before anybody is removed (L659)."""
+    state.game["strikes"] = {k: p[k] for k in ("melee", "side", "rolls", "contact", "near", "targets") if k in p}
+
+
 def melee_fought(state: GameState, p: dict) -> None:
     """Casualties of both sides at once (L659); the melee ends when one side is gone (L736–738)."""
     game = state.game
+    game["strikes"] = None
     for key, fate in p["units"].items():
         unit = _touch(state, key)
         unit["figures"] -= fate["removed"]
@@ -132,6 +140,7 @@ FOLDS = {
     "activated": activated,
     "shot": shot,
     "melee_started": melee_started,
+    "strikes_rolled": strikes_rolled,
     "melee_fought": melee_fought,
     "turn_ended": turn_ended,
     "game_over": game_over,

@@ -59,6 +59,7 @@ def unit_view(unit) -> dict:
         "pdv": p["pdv"],
         "cost": p["cost"],
         "shots": sum(g["count"] * g["skr"] for g in p["groups"]),
+        "strikes": p.get("strikes_per_figure", 1),
         "weapons": [weapon_line(g) for g in p["groups"]],
         "order": s["order"],  # set only by the public reveal
         "initiative": s["initiative"],
@@ -114,23 +115,17 @@ def board(view: dict, viewer_sides, *, can_write: bool) -> dict:
     ]
     if game.get("first_player") is not None:
         turnbar.append(w.text(_("First Player: {side}").format(side=names.get(game["first_player"], ""))))
-    if live and phase == "start":
-        turnbar.append(w.button(_("Roll D20 for the First Player"), "start_turn", secondary=False))
+    if phase == "start" and game.get("result") is None:
+        turnbar.append(w.text(_("Both players roll a D20: the higher is the First Player this turn (L156)."),
+                              tone="now"))  # fmt: skip
+        if live:
+            turnbar.append(_rolloff_prompt(view, names))
     if phase == "orders":
         turnbar += _orders_widgets(view, viewer_sides, live, names)
     if phase == "execution":
         turnbar += _act_widgets(view, viewer_sides, live, names)
-    if live and phase == "melee":
-        turnbar.append(
-            w.buttons(
-                [
-                    w.button(_("Close combat #{n}").format(n=m["id"]), "fight", {"melee": m["id"]})
-                    for m in game.get("melees", [])
-                    if m["id"] not in game.get("fought", [])
-                ]
-            )
-        )
-        turnbar.append(w.button(_("End the turn"), "end_turn", secondary=False))
+    if phase == "melee" and game.get("result") is None:
+        turnbar += _melee_widgets(view, viewer_sides, live, names)
     by_hand = full_settings((view.get("settings") or {}).get("system"))["states_by_hand"]
     groups = []
     for side in view["sides"]:
@@ -142,10 +137,21 @@ def board(view: dict, viewer_sides, *, can_write: bool) -> dict:
         r = game["result"]
         winner = None if r["winner"] is None else names.get(r["winner"]) or rules.side_name(game, r["winner"])
         title = _("A draw") if winner is None else _("Victory: {side}").format(side=winner)
+        reason = {
+            "turns": _("The last turn ({n}) is over: victory points are counted (L790–796).").format(
+                n=game.get("max_turns")
+            ),
+            "wiped_out": _("A side has no figure left: the game ends at once and victory points are counted."),
+            "agreed": _("The players ended the game by agreement: victory points are counted."),
+        }.get(r.get("reason"), "")
+        points = [
+            _("{side}: {vp} victory points").format(side=names.get(i) or rules.side_name(game, i), vp=r["vp"][i])
+            for i in rules.SIDES
+        ]
         banner = {
             "title": _("Game over."),
             "text": _("{title}, victory points {a} : {b}.").format(title=title, a=r["vp"][0], b=r["vp"][1]),
-            "lines": [],
+            "lines": [line for line in [reason, *points] if line],
             "note": _("To play on, undo the last events in the history."),
         }
     elif live:
@@ -264,6 +270,85 @@ def _act_widgets(view: dict, viewer_sides, live: bool, names: dict) -> list[dict
     return out
 
 
+def _rolloff_prompt(view: dict, names: dict) -> dict:
+    """The First Player roll-off (L152–156): a D20 per player typed in from the table, or left empty for the
+    server to roll; a tie needs two more dice (§5 A6)."""
+    dice = [{"label": _("D20: {side}").format(side=names.get(s["index"], "")), "faces": 20} for s in view["sides"]]
+    form = w.prompt(_("The First Player roll"), "start_turn", dice=dice)
+    form["submit"] = _("Roll for the First Player")
+    return form
+
+
+def _strikes(view: dict, melee: dict, side: int | None) -> int:
+    """D20 a side rolls in a melee (every figure in base contact, as the fight command counts by default); None:
+    both sides."""
+    units = {u["key"]: u for u in view["units"]}
+    total = 0
+    for key in melee["units"]:
+        u = units.get(key)
+        if u is None or (side is not None and _owner(u) != side):
+            continue
+        v = u.get("view") or {}
+        total += v.get("figures", 0) * v.get("strikes", 1)
+    return total
+
+
+def _melee_name(view: dict, melee: dict) -> str:
+    units = {u["key"]: u["name"] for u in view["units"]}
+    return _("Close combat #{n}: {units}").format(
+        n=melee["id"], units=", ".join(units.get(k, k) for k in melee["units"])
+    )
+
+
+def _strike_dice(count: int) -> list[dict]:
+    return [{"label": _("D20 strike {i}").format(i=i), "faces": 20} for i in range(1, min(count, MAX_DICE_BOXES) + 1)]
+
+
+def _melee_widgets(view: dict, viewer_sides, live: bool, names: dict) -> list[dict]:
+    """Close Combat phase (L623–631): each melee's strikes, the side that struck first waits for the other side's
+    strikes (a question on that player's phone), then the turn ends."""
+    game = view["game"]
+    asked = game.get("strikes")
+    melees = [m for m in game.get("melees", []) if m["id"] not in game.get("fought", [])]
+    if asked:
+        melee = next((m for m in game.get("melees", []) if m["id"] == asked["melee"]), {"id": asked["melee"],
+                                                                                        "units": []})  # fmt: skip
+        other = 1 - asked["side"]
+        out = [w.text(_("{side} struck: {rolls}. Now {other} rolls a D20 for each strike of its figures; then the "
+                        "casualties of both sides are removed at once (L659).").format(
+                            side=names.get(asked["side"], ""), rolls=", ".join(map(str, asked["rolls"])),
+                            other=names.get(other, "")), tone="now")]  # fmt: skip
+        if live and other in viewer_sides:
+            count = _strikes(view, melee, other)
+            form = w.prompt(_("{melee}: your strikes").format(melee=_melee_name(view, melee)), "strike",
+                            dice=_strike_dice(count))  # fmt: skip
+            form["submit"] = _("Strike back")
+            out += [w.text(_("Type the D20 of your strikes, or leave them empty and the server rolls.")), form]
+        return out
+    if not melees:
+        out = [w.text(_("No melee to fight: the turn may end."), tone="now")]
+    else:
+        out = [w.text(_("Close combat: in each melee one player rolls a D20 for each strike of his figures, then "
+                        "the other player answers with his (L644)."), tone="now")]  # fmt: skip
+    if not live:
+        return out
+    mine = set(viewer_sides)
+    for m in melees:
+        side = next(iter(mine)) if len(mine) == 1 else None
+        count = _strikes(view, m, side)
+        fields = [{"name": "melee", "label": _("Which melee"), "kind": "choice",
+                   "choices": [{"value": m["id"], "label": _melee_name(view, m)}]}]  # fmt: skip
+        question = _("{melee}: your strikes").format(melee=_melee_name(view, m))
+        form = w.prompt(question, "fight", fields=fields, dice=_strike_dice(count))
+        form["submit"] = _("Strike")
+        out.append(form)
+    if melees:
+        out.append(w.text(_("Type the D20 of your strikes, or leave them empty and the server rolls.")))
+    else:
+        out.append(w.button(_("End the turn"), "end_turn", secondary=False))
+    return out
+
+
 def describe_event(event, names: dict) -> str:
     p = event.payload
     units, sides = names.get("units", {}), names.get("sides", {})
@@ -292,6 +377,10 @@ def describe_event(event, names: dict) -> str:
                                                                  summary=shot_summary(p))  # fmt: skip
     if kind == "melee_started":
         return _("Close combat: {units}.").format(units=", ".join(unit(k) for k in p["units"]))
+    if kind == "strikes_rolled":
+        return _("Close combat #{n}: {side} strikes ({rolls}); the other side strikes back.").format(
+            n=p["melee"], side=side(p["side"]), rolls=", ".join(map(str, p["rolls"])) or "—"
+        )
     if kind == "melee_fought":  # from the numbers, so each reader gets his own language (not the writer's)
         fates = "; ".join(_("{unit}: {removed} removed, {markers} markers left").format(unit=unit(k), **f)
                           for k, f in p["units"].items())  # fmt: skip

@@ -50,6 +50,49 @@ def find_numbers(text: str) -> dict[str, tuple[str, int]]:
     return found
 
 
+# Where the book speaks of costs, points or the ЛБХ: every such line is listed in the provenance with the numbers it
+# prints, so a reader sees that no figure, weapon or upgrade cost is among them (they are on the ЛБХ, L754).
+COST_WORDS = re.compile(r"стоим|\bочк|ЛБХ|Листах Боевых", re.IGNORECASE)
+COST_LINES = {  # what each line's numbers are; a line the book gains or changes here makes the script fail
+    "Стоимость** – показывает": "what a figure's Стоимость is; no number",
+    "Дополнительная стоимость.": "weapons and upgrades may have an extra cost; no number",
+    "Все они указаны в «Листах": "every characteristic is on the ЛБХ that ships with the figures; no number",
+    "командных очков, которое он может": "command points per turn depend on the army's cost; no number",
+    "потратить на него часть своих командных": "initiative costs command points; no number",
+    "Инициатива подразделения равна": "initiative = command points spent; no number",
+    "не может потратить 11 очков": "command points, not army points: 11 and 10",
+    "уже потратил все свои командные": "initiative «0» once the command points are spent",
+    "превышающую количество его командных": "an overspend of command points is cut by the opponent; no number",
+    "Игрок обязан распределить все": "all command points must be spent; no number",
+    "## Инициатива и командные очки": "a heading",
+    "Максимальная стоимость армии – 500": "the «Стычка» army limit 500 and its 10 command points",
+    "на доступные ему игровые очки": "army building buys units with points; no number",
+    "Стоимость армии складывается": "army cost = units' costs = figures + weapons + upgrades; no number",
+    "Стоимость фигурок, оружия и расширений": "figure, weapon and upgrade costs are on the unit's ЛБХ; no number",
+    "армия не должна стоить 501": "the limit again: 501 too much, 500 and 499 allowed",
+    "основной критерий здесь – ее максимальная общая стоимость": "the army's maximum cost comes from the format; no number",
+    "набрал больше победных очков": "victory points decide the winner; no number",
+    "Победные очки подсчитываются": "victory points are counted at the end; no number",
+    "равное полной стоимости уничтоженного": "a destroyed unit gives its full cost in victory points; no number",
+    "игрок получает количество очков равное": "½ of the cost for a unit that lost more than ½ of its figures (the fractions ½)",
+    "Каждый спутник считается отдельным": "a companion is a unit of its own: its full cost in victory points; no number",
+}
+
+
+def cost_lines(text: str) -> list[str]:
+    """Every line of the book about costs, points or the ЛБХ: its number, the numbers it prints, what they are."""
+    out = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not COST_WORDS.search(line):
+            continue
+        what = next((w for key, w in COST_LINES.items() if key.lower() in line.lower()), None)
+        if what is None:
+            raise SystemExit(f"L{number} speaks of costs and is not accounted for: {line[:80]!r}")
+        digits = re.findall(r"\d+", line)
+        out.append(f"L{number}: {what}" + (f" (prints {', '.join(digits)})" if digits else ""))
+    return out
+
+
 def build(text: str) -> dict:
     n = find_numbers(text)
 
@@ -119,14 +162,17 @@ def build(text: str) -> dict:
             "inferred": {
                 "skr_msch": "Скр and Мщ of the Автомат are not printed: 1 each, the least the rules allow (L430: "
                 "«один или более кубиков»; L538: Мщ wounds per passed test).",
-                "costs": "No figure, weapon or upgrade cost is printed (L754: they are on the ЛБХ): null, to be "
-                "typed from the card in a roster entry's card_costs.",
+                "costs": "No figure, weapon or upgrade cost is printed (L754: they are on the ЛБХ; every line "
+                "about costs is listed under costs_searched): null, so the builder asks for each one from the card "
+                "when the unit is added (a roster entry's card_costs) and the roster is not valid without it.",
                 "ldr": "ЛДР has no use and no value in the demo: null.",
                 "attribution": "The book's example numbers belong to unnamed units; they are given to these two "
                 "example units (the human infantryman and the Forcer assault squad the text names, L438, L665).",
                 "counts": "No unit size is in the demo: 1 to 10 figures, 5 by default.",
             },
             "army_limit": f"«Стычка»: {num('army_limit')} points ({line('army_limit')})",
+            "costs_printed": [],
+            "costs_searched": cost_lines(text),
         },
         "profiles": [humans, forcers],
     }

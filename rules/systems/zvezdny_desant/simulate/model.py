@@ -73,6 +73,9 @@ def side_units(side: dict, settings: dict) -> tuple[list[dict], list[str]]:
     for entry in side.get("entries") or []:
         count = int(entry.get("count", 1) or 1)
         cost, issues = cost_entry({**entry, "count": 1}, settings)
+        unknown = [i.message for i in issues if i.code == "cost_unknown"]
+        if unknown:  # victory points are costs (L794–796): a cost taken as 0 would make every battle a draw
+            raise RuleInputError({"sides": unknown[0]})
         warnings += [i.message for i in issues if i.severity != "info"]
         unit = compile_unit(entry, settings)
         if unit["figures"] == 0:

@@ -151,14 +151,52 @@ def test_options_schema_refuses_what_the_card_does_not_have():
 
 
 def test_costs_missing_from_a_card_are_typed_in():
+    """The demo prints no cost (L754): a cost not typed from the card is an error, never a silent 0."""
     example = PACK["profiles"][0]
     bare = ARMY.cost_roster(roster((example, ARMY.default_options(example))))
-    assert bare.total == 0
-    assert warnings(bare) == ["cost_unknown"]
+    assert errors(bare) == ["cost_unknown"]
+    assert bare.has_errors
+    assert "«Пехотинец»" in bare.issues[0].message
+    assert "«Автомат»" in bare.issues[0].message
+    half = {**ARMY.default_options(example), "card_costs": {"figures": {"pehotinec": 40}}}
+    assert errors(ARMY.cost_roster(roster((example, half)))) == ["cost_unknown"]  # the rifle's extra cost too
     typed = {**ARMY.default_options(example), "card_costs": {"figures": {"pehotinec": 40}, "weapons": {"avtomat": 5}}}
     report = ARMY.cost_roster(roster((example, typed)))
     assert report.total == 5 * 45
     assert not report.issues
+
+
+def test_the_builder_asks_each_missing_cost_at_the_top_of_the_entry_and_counts_figures_by_the_cards_names():
+    example = PACK["profiles"][1]  # the Forcer assault squad: no cost printed
+    entry = {"key": "e1", "profile": example, "count": 1, "options": ARMY.default_options(example)}
+    view = ARMY.entry_views({"entries": [entry]})["e1"]
+    kinds = [b["type"] for b in view["blocks"]]
+    assert kinds[:3] == ["text", "number", "number"]  # the costs come first
+    fields = {b["path"]: b for b in view["blocks"] if b["type"] == "number"}
+    assert set(fields) == {"figures.forser", "weapons.avtomat"}
+    assert all(b["option"] == "card_costs" and b["value"] is None and b["min"] == 0 for b in fields.values())
+    (counts,) = [b for b in view["blocks"] if b["type"] == "counts"]
+    assert counts["option"] == "loadout"
+    assert [(i["value"], i["count"], i["label"]) for i in counts["items"]] == [
+        ({"figure": "forser", "weapon": "avtomat"}, 5, "Форсер with «Автомат»")
+    ]
+    assert "json" not in kinds
+    assert "checks" not in kinds
+    entry["options"]["card_costs"] = {"figures": {"forser": 50}, "weapons": {"avtomat": 0}}
+    view = ARMY.entry_views({"entries": [entry]})["e1"]
+    assert {b["path"]: b["value"] for b in view["blocks"] if b["type"] == "number"} == {
+        "figures.forser": 50,
+        "weapons.avtomat": 0,
+    }
+    assert view["lines"] == ["5 × Форсер («Автомат»)", "costs from the ЛБХ: Форсер 50, Автомат 0"]
+
+
+def test_an_emptied_loadout_stays_empty_and_is_an_error():
+    example = PACK["profiles"][1]
+    options = {"loadout": [], "card_costs": {"figures": {"forser": 50}, "weapons": {"avtomat": 0}}}
+    report = ARMY.cost_roster(roster((example, options)))
+    assert "empty_unit" in errors(report)
+    assert report.total == 0
 
 
 def test_example_rosters_are_legal_skirmish_armies_of_one_faction():

@@ -180,8 +180,19 @@ def test_assault_melee_and_its_end():
     assert t.state.game["phase"] == "melee"  # b2 lost its card: nobody is left to act
     with pytest.raises(GameConflict, match="Fight every melee"):
         t.command(0, "end_turn")
-    # Forcers: 5 figures × 2 strikes at БСП 7; humans 5 strikes back. All hit: 10 wounds on СТК 2 → destroyed.
-    t.command(1, "fight", {"melee": 1}, dice=[20] * 10 + [1] * 5)
+    # The humans strike first: 5 strikes, all miss. Nobody is removed until the forcers have struck too (L659).
+    t.command(1, "fight", {"melee": 1}, dice=[1] * 5)
+    assert t.state.units[a1].state["figures"] == 5
+    asked = t.awaiting()
+    assert (asked.kind, asked.sides, asked.commands) == ("question", (0,), ("strike",))
+    with pytest.raises(GameConflict):  # the side that struck cannot answer its own question
+        t.command(1, "strike", {}, dice=[20] * 10)
+    with pytest.raises(GameConflict):  # nor may anything else happen before the answer
+        t.command(0, "end_turn")
+    # Forcers: 5 figures × 2 strikes at БСП 7, all hit: 10 wounds on СТК 2 → destroyed.
+    t.command(0, "strike", {}, dice=[20] * 10)
+    with pytest.raises(GameConflict):  # answered once: a second answer is refused
+        t.command(0, "strike", {}, dice=[20] * 10)
     assert t.state.units[b2].state["destroyed"]
     assert t.state.game["melees"] == []
     assert not t.state.units[a1].state["in_melee"]
@@ -224,7 +235,9 @@ def test_wiping_out_a_side_ends_the_game_at_once():
     start(t)
     play_orders(t, [(a1, "move", 10)], [(b1, "defence", 10)])
     t.command(0, "act", {"unit": a1, "assault": {"target": b1}})
-    t.command(0, "fight", {"melee": 1}, dice=[20] * 10 + [1] * 5)  # 10 wounds on СТК 2: all 5 figures
+    t.command(0, "fight", {"melee": 1}, dice=[20] * 10)  # 10 wounds on СТК 2: all 5 figures
+    assert t.state.game["result"] is None  # not before the other side has struck back (L659)
+    t.command(1, "strike", {}, dice=[1] * 5)
     assert t.state.game["result"] == {"vp": [250, 0], "winner": 0, "draw": False, "reason": "wiped_out"}
 
 
@@ -288,3 +301,17 @@ def test_flat_order_form_fields_and_the_board():
     lines = [SYSTEM.battle.describe_event(Event(e["seq"], e["type"], e["payload"]), names) for e in t.events]
     assert lines[0].startswith("Turn 1: the First Player is A")
     assert "«Атака» 4" in lines[1]
+
+
+def test_orders_sent_before_the_other_sides_arrived_commute_with_them():
+    """Both players fill in their cards at once (L226): a phone that has not yet seen the other side's orders may
+    still send its own; anything else in between makes it stale."""
+    t = table()
+    start(t)
+    a1, a2 = keys(t, 0)
+    b1, b2 = keys(t, 1)
+    given = t.command(1, "give_orders", orders((b1, "attack", 6), (b2, "defence", 4)))
+    since = [Event(e["seq"], e["type"], e["payload"], e["side"], e["visible_to"]) for e in given]
+    assert SYSTEM.battle.commutes(t.state, "give_orders", {}, since)
+    assert not SYSTEM.battle.commutes(t.state, "act", {}, since)
+    assert not SYSTEM.battle.commutes(t.state, "give_orders", {}, [Event(9, "turn_started", {}, 0, None)])

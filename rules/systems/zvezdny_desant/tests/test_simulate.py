@@ -161,3 +161,13 @@ def test_bad_parameters_are_refused_with_their_field(params, field):
     with pytest.raises(RuleInputError) as exc:
         SIM.check_params(params)
     assert any(k.startswith(field) for k in exc.value.errors)
+
+
+def test_a_unit_whose_cost_is_not_typed_is_refused_not_priced_at_zero():
+    """Victory points are the units' costs (L794–796): with a cost taken as 0 every simulated battle would be a
+    draw, so a roster whose ЛБХ cost is missing is refused, naming what to type."""
+    a, b = (SYSTEM.army.example_roster(PACK["profiles"], s) for s in (0, 1))
+    del b["entries"][0]["options"]["card_costs"]
+    with pytest.raises(RuleInputError) as exc:
+        prepared({}, None, a, b)
+    assert "«Пехотинец»" in exc.value.errors["sides"]

@@ -108,7 +108,9 @@ def test_secret_orders_the_reveal_a_shot_and_an_undo_on_two_phones(live_server, 
         assert page.evaluate("document.documentElement.scrollWidth") <= 360  # no sideways scrolling
 
     # Turn 1: the First Player roll (server dice), then A's orders in secret.
-    a.get_by_role("button", name="Roll D20 for the First Player").click()
+    a.locator('form.prompt[data-order-command="start_turn"]').get_by_role(
+        "button", name="Roll for the First Player"
+    ).click()
     a.locator("#result").get_by_role("button", name="OK").click()
     give_orders(a, A_CARDS)
     expect(a.locator(".turnbar")).to_contain_text("«Оборона» 7")  # A sees its own cards, face up for A only
