@@ -4,9 +4,15 @@ A profile is an archetype (stats, equipment allowance in REQ, perk count, defaul
 book gives (armour, prayers, the perk Prayer) or that a group writes itself (weapons, perks). Only archetypes
 are hired; a roster entry's options say how:
 
-    {"name": "Kate", "stat_bump": 1, "stats": {...rolled stats, L23...}, "own_gear": true,
-     "armour": "enforcer-gear", "weapons": [{"name", "damage", "reach_cm", "traits", "ranged", "capacity",
-     "req"}], "items": [{"name": "мед.кит", "req": 0}], "perks": ["Prayer"], "campaign": {...carried over...}}
+    {"name": "Kate", "stat_bump": 1, "stats": {...typed in or rolled, L23...}, "rolled": {...the roll...},
+     "own_gear": true, "armour": "enforcer-gear", "weapons": [{"name", "damage", "reach_cm", "traits", "ranged",
+     "capacity", "req"}], "medkit": true, "spare_magazines": 1, "items": [{"name": "гранаты", "req": 0}],
+     "perks": ["Prayer"], "campaign": {...carried over...}}
+
+The other tables of the pack can be added to a crew too (the builder offers every profile with «+»): a piece of
+armour or a perk is given to one of the crew's agents (options {"agent": entry key}); it is then worn or held by
+that agent as if chosen in its own options, and its REQ comes out of that agent's allowance. A prayer is a card of
+the crew's: the four prayers are what an agent with the perk Prayer may pray (L127), so it only tells who can.
 
 Price (L51–57): 20 REQ, +10 for each +1 to all stats, + half the archetype's equipment allowance rounded up
 when it comes with its own gear; it then spends that allowance on gear (armour REQ from the table). Without its
@@ -16,10 +22,24 @@ the other way round; an info issue says so).
 
 from __future__ import annotations
 
-from rules.contract import ArmyPart, Issue, RosterReport
+from rules.contract import ArmyPart, BuilderResult, Issue, RosterReport
 from rules.i18n import _
-from rules.systems.enforcers import tables
+from rules.systems.enforcers import builder, tables
 from rules.systems.enforcers.actions.common import TRAITS
+from rules.systems.enforcers.hiring import (  # noqa: F401 (the crew's model, read from here by the other parts)
+    CARD_KINDS,
+    GIVEN_KINDS,
+    HIRED_KINDS,
+    agent_stats,
+    base_stats,
+    count_of,
+    crew,
+    entry_cost,
+    gear_spent,
+    given_cost,
+    label_of,
+    missing_stats,
+)
 
 STATS_OBJECT = {
     "type": "object",
@@ -29,6 +49,9 @@ STATS_OBJECT = {
         s: {"type": "integer", "minimum": tables.STAT_MIN, "maximum": tables.STAT_MAX} for s in tables.STATS
     },
 }
+# An entry's stats are typed in one at a time on the builder page: any of them may still be missing (an issue says
+# which); the hired agent needs all nine.
+STATS_TYPED = {**STATS_OBJECT, "required": []}
 WEAPON_DATA = {
     "type": "object",
     "additionalProperties": False,
@@ -112,50 +135,23 @@ PROFILE_SCHEMA = {
     ],
 }
 
-HIRED_KINDS = ("archetype",)
+# A weapon of an entry: the book has no weapon table, so the player writes each weapon; its damage may still be
+# missing while it is being written (an issue asks for it).
+WEAPON_OPTION = {**WEAPON_DATA, "required": []}
+ROLLED = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["seed", "dice"],
+    "properties": {
+        "seed": {"type": "integer", "minimum": 0, "maximum": 2**53 - 1},
+        "dice": {"type": "object", "additionalProperties": False,
+                 "properties": dict.fromkeys(tables.STATS, {"type": "integer", "minimum": 1, "maximum": 20})},
+    },
+}  # fmt: skip
 
 
 def _issue(issues: list, severity: str, code: str, message: str, entry: str | None = None) -> None:
     issues.append(Issue(severity=severity, code=code, message=message, entry=entry))
-
-
-def _count(entry: dict) -> int:
-    count = entry.get("count", 1)
-    return count if isinstance(count, int) and not isinstance(count, bool) and count > 0 else 0
-
-
-def base_stats(profile: dict, options: dict) -> dict | None:
-    """The rolled stats of the entry, else the archetype's defaults (L23); None when neither is given."""
-    stats = options.get("stats") or (profile.get("data") or {}).get("stats")
-    return dict(stats) if stats else None
-
-
-def agent_stats(profile: dict, options: dict) -> dict | None:
-    """Stats as hired (+1 to all per bump, L53) minus what injuries took (L256, L258)."""
-    stats = base_stats(profile, options)
-    if stats is None:
-        return None
-    bump = options.get("stat_bump", 0)
-    losses = (options.get("campaign") or {}).get("stat_losses") or {}
-    return {s: max(tables.STAT_MIN, v + bump - losses.get(s, 0)) for s, v in stats.items()}
-
-
-def gear_spent(options: dict) -> int:
-    armour = tables.ARMOUR.get(options.get("armour") or "")
-    spent = armour["req"] if armour else 0
-    spent += sum(w.get("req", 0) for w in options.get("weapons") or [])
-    spent += sum(i.get("req", 0) for i in options.get("items") or [])
-    return spent
-
-
-def entry_cost(profile: dict, options: dict) -> int:
-    """REQ of one agent: the hire (L51–57) plus gear bought beyond what its own allowance covers."""
-    data = profile.get("data") or {}
-    own = options.get("own_gear", True)
-    hire = tables.hire_cost(options.get("stat_bump", 0), own, data.get("gear_req", 0))
-    if own:
-        return hire  # its gear comes out of its own allowance (spending more is an error issue)
-    return hire + gear_spent(options)
 
 
 class EnforcersArmy(ArmyPart):
@@ -163,9 +159,16 @@ class EnforcersArmy(ArmyPart):
     currency = "REQ"
     profile_schema = PROFILE_SCHEMA
     profile_kinds = {"archetype": "Архетип", "weapon": "Оружие", "armour": "Броня", "perk": "Перк", "prayer": "Молитва"}
+    kind_groups = {"archetype": "Архетипы", "armour": "Броня", "perk": "Перки", "prayer": "Молитвы",
+                   "weapon": "Оружие"}  # fmt: skip
 
     def options_schema(self, profile: dict) -> dict:
-        if profile.get("kind") not in HIRED_KINDS:
+        kind = profile.get("kind")
+        if kind in GIVEN_KINDS:
+            return {"type": "object", "additionalProperties": False,
+                    "properties": {"agent": {"type": ["string", "null"], "maxLength": 80,
+                                             "description": "The agent it is given to (its entry's key)"}}}  # fmt: skip
+        if kind not in HIRED_KINDS:
             return {"type": "object", "maxProperties": 0}
         return {
             "type": "object",
@@ -173,10 +176,13 @@ class EnforcersArmy(ArmyPart):
             "properties": {
                 "name": {"type": "string", "maxLength": 120, "description": "The agent's name"},
                 "stat_bump": {"type": "integer", "minimum": 0, "maximum": 19, "description": "+1 to all stats each"},
-                "stats": STATS_OBJECT,
+                "stats": STATS_TYPED,
+                "rolled": ROLLED,
                 "own_gear": {"type": "boolean", "description": "Hired with its own equipment allowance (L55–57)"},
                 "armour": {"enum": [None, *tables.ARMOUR]},
-                "weapons": {"type": "array", "items": WEAPON_DATA, "maxItems": 8},
+                "weapons": {"type": "array", "items": WEAPON_OPTION, "maxItems": 8},
+                "medkit": {"type": "boolean", "description": "Carries a med-kit (L117)"},
+                "spare_magazines": {"type": "integer", "minimum": 0, "maximum": 9, "description": "L97"},
                 "items": {"type": "array", "items": ITEM, "maxItems": 20},
                 "perks": {"type": "array", "items": {"type": "string", "maxLength": 60}, "maxItems": 5},
                 "campaign": CAMPAIGN,
@@ -194,6 +200,32 @@ class EnforcersArmy(ArmyPart):
         ]
         return {"stat_bump": 0, "own_gear": True, "armour": armour, "weapons": weapons,
                 "perks": list(data.get("perks") or [])}  # fmt: skip
+
+    def copy_options(self, entry: dict) -> dict:
+        """A copy of a piece of armour or a perk is given to nobody yet (one agent wears one armour)."""
+        options = dict(entry.get("options") or {})
+        if entry["profile"].get("kind") in GIVEN_KINDS:
+            options.pop("agent", None)
+        return options
+
+    def options_without(self, entry: dict, removed: set[str]) -> dict:
+        options = dict(entry.get("options") or {})
+        if options.get("agent") in removed:
+            del options["agent"]
+        return options
+
+    def profile_note(self, profile: dict) -> str:
+        return builder.profile_note(profile)
+
+    def entry_views(self, roster: dict) -> dict[str, dict]:
+        return builder.entry_views(roster, self.cost_roster(roster))
+
+    builder_tools = (builder.ROLL_STATS,)
+
+    def run_builder_tool(self, key: str, roster: dict, profiles: list[dict], inputs: dict) -> BuilderResult:
+        if key != builder.ROLL_STATS.key:
+            return super().run_builder_tool(key, roster, profiles, inputs)
+        return builder.roll_agent(roster, profiles, inputs)
 
     def example_roster(self, profiles: list[dict], side: int) -> dict:
         """A legal crew of one Apprentice for a demo or the contract suite. The book prints no stats, weapons or
@@ -218,8 +250,9 @@ class EnforcersArmy(ArmyPart):
     def cost_roster(self, roster: dict) -> RosterReport:
         issues: list[Issue] = []
         costs: dict[str, int] = {}
+        merged = crew(roster)
         for entry in roster.get("entries") or []:
-            costs[entry["key"]] = self._entry(entry, issues)
+            costs[entry["key"]] = self._entry(entry, merged, roster, issues)
         total = sum(costs.values())
         limit = roster.get("points_limit")
         if limit is not None and total > limit:
@@ -229,68 +262,81 @@ class EnforcersArmy(ArmyPart):
                 "over_budget",
                 _("The crew costs {total} REQ, over the {limit} REQ available.").format(total=total, limit=limit),
             )
-        if not any(e["profile"].get("kind") in HIRED_KINDS for e in roster.get("entries") or []):
+        if not merged:
             _issue(issues, "info", "no_agents", _("No agent hired yet: add an archetype."))
         return RosterReport(total=total, entry_costs=costs, issues=issues)
 
-    def _entry(self, entry: dict, issues: list) -> int:
+    def _entry(self, entry: dict, merged: dict[str, dict], roster: dict, issues: list) -> int:
         profile, key = entry["profile"], entry["key"]
-        name = profile.get("name", "?")
         kind = profile.get("kind")
+        if kind in GIVEN_KINDS:
+            self._given(entry, merged, issues)
+            return given_cost(entry, merged)
+        if kind in CARD_KINDS:
+            if not any("prayer" in {p.lower() for p in o.get("perks") or []} for o in merged.values()):
+                _issue(issues, "warning", "nobody_prays", _("{name}: only an agent with the perk Prayer may pray "
+                                                            "(L127): tick Prayer in one agent's perks.").format(
+                    name=profile.get("name", "?")), key)  # fmt: skip
+            return 0
         if kind not in HIRED_KINDS:
             word = self.profile_kinds.get(kind, kind)
             _issue(issues, "error", "not_hired", _("{name} ({word}) is not an agent: choose it in an agent's options instead "
-                                                   "of hiring it.").format(name=name, word=word), key)  # fmt: skip
+                                                   "of hiring it.").format(name=profile.get("name", "?"), word=word), key)  # fmt: skip
             return 0
         options = entry.get("options") or {}
+        crew_options = merged.get(key, options)
         data = profile.get("data") or {}
-        count = _count(entry)
-        label = options.get("name") or name
-        stats = base_stats(profile, options)
-        if stats is None:
-            _issue(issues, "error", "no_stats", _("{label}: the book gives {name} no stats. Roll them or write your "
-                                                  "group's (L23) in the entry's stats.").format(label=label, name=name),
+        count = count_of(entry)
+        name = profile.get("name", "?")
+        label = label_of(entry)
+        missing = missing_stats(profile, options)
+        if missing:
+            _issue(issues, "error", "no_stats", _("{label}: type in its stats {stats} (each from 1 to 20, L29), or hire "
+                                                  "an agent with rolled stats (L23).").format(label=label,
+                                                                                            stats=", ".join(missing)),
                    key)  # fmt: skip
-        else:
-            bump = options.get("stat_bump", 0)
-            over = sorted(s for s, v in stats.items() if v + bump > tables.STAT_MAX)
-            if over:
-                _issue(issues, "error", "stat_over_20", _("{label}: +{bump} to all stats takes {stats} above 20; stats run "
-                                                          "from 1 to 20 (L29).").format(label=label, bump=bump,
-                                                                                        stats=", ".join(over)), key)  # fmt: skip
-        perks = options.get("perks") or []
+        stats = base_stats(profile, options) or {}
+        bump = options.get("stat_bump", 0)
+        over = [s for s in tables.STATS if s in stats and stats[s] + bump > tables.STAT_MAX]
+        if over:
+            _issue(issues, "error", "stat_over_20", _("{label}: +{bump} to all stats takes {stats} above 20; stats run "
+                                                      "from 1 to 20 (L29): lower the bump or those stats.").format(
+                label=label, bump=bump, stats=", ".join(over)), key)  # fmt: skip
+        for i, weapon in enumerate(options.get("weapons") or [], start=1):
+            if "damage" not in weapon:
+                _issue(issues, "error", "weapon_damage", _("{label}, weapon {n}: type in its damage (the book has no "
+                                                           "weapon table, L146).").format(label=label, n=i), key)  # fmt: skip
+        perks = crew_options.get("perks") or []
         allowed = data.get("perks_allowed")
         if allowed is not None and len(perks) > allowed:
-            _issue(
-                issues,
-                "error",
-                "too_many_perks",
-                _("{label} may have {allowed} perk(s), not {count} (L25).").format(
-                    label=label, allowed=allowed, count=len(perks)
-                ),
-                key,
-            )
+            _issue(issues, "error", "too_many_perks", _("{label} may have {allowed} perk(s), not {count} (L25): untick "
+                                                        "one.").format(label=label, allowed=allowed, count=len(perks)),
+                   key)  # fmt: skip
         elif allowed is None and perks:
-            _issue(
-                issues,
-                "info",
-                "perk_count_unknown",
-                _("The book gives no perk count for {name} (1 or 2, L25).").format(name=name),
-                key,
-            )
-        spent = gear_spent(options)
+            _issue(issues, "info", "perk_count_unknown", _("The book gives no perk count for {name} (1 or 2, L25).").format(
+                name=name), key)  # fmt: skip
+        given = crew_options.get("given_armour") or []
+        worn = [a for a in [options.get("armour"), *given] if a]
+        if len(worn) > 1:
+            names = [tables.ARMOUR.get(a, {}).get("name", a) for a in worn]
+            _issue(issues, "error", "two_armours", _("{label} wears {armours}: one armour at a time; keep one.").format(
+                label=label, armours=" + ".join(names)), key)  # fmt: skip
+        spent = gear_spent(crew_options)
         own = options.get("own_gear", True)
         if own and spent > data.get("gear_req", 0):
-            _issue(issues, "error", "over_allowance", _("{label} spends {spent} REQ on gear; {name}'s allowance is {allowance} REQ "
-                                                        "(L55).").format(label=label, spent=spent, name=name,
-                                                                         allowance=data.get("gear_req", 0)), key)  # fmt: skip
+            _issue(issues, "error", "over_allowance", _("{label} spends {spent} REQ on gear; {name}'s allowance is "
+                                                        "{allowance} REQ (L55): take cheaper gear, or hire it without "
+                                                        "its own gear.").format(label=label, spent=spent, name=name,
+                                                                               allowance=data.get("gear_req", 0)),
+                   key)  # fmt: skip
         if not own and spent:
             _issue(issues, "info", "gear_full_price", _("{label} came without its own gear: its {spent} REQ of gear is paid in "
                                                         "full (own gear costs half, L57).").format(label=label,
                                                                                                   spent=spent), key)  # fmt: skip
         campaign = options.get("campaign") or {}
         if campaign.get("dead"):
-            _issue(issues, "error", "dead", _("{label} died in a scenario.").format(label=label), key)
+            _issue(issues, "error", "dead", _("{label} died in a scenario: remove it from the crew.").format(label=label),
+                   key)  # fmt: skip
         if campaign.get("injury_days"):
             _issue(issues, "warning", "injured", _("{label} is injured for {days} more days and cannot take part in "
                                                    "scenarios (L240).").format(label=label, days=campaign["injury_days"]),
@@ -301,6 +347,22 @@ class EnforcersArmy(ArmyPart):
                        _("{label}'s armour is unusable until repaired (L262–268)."))  # fmt: skip
             _issue(issues, "warning", "armour_broken", message.format(label=label, days=days), key)
         return count * entry_cost(profile, options)
+
+    def _given(self, entry: dict, merged: dict[str, dict], issues: list) -> None:
+        """A piece of armour or a perk: it must be given to one of the crew's agents, one each."""
+        profile, key = entry["profile"], entry["key"]
+        name = profile.get("name", "?")
+        armour = profile.get("kind") == "armour"
+        if (entry.get("options") or {}).get("agent") not in merged:
+            message = (_("{name}: choose the agent who wears it («Worn by»), or remove it.") if armour else
+                       _("{name}: choose the agent who has it («Agent»), or remove it."))  # fmt: skip
+            _issue(issues, "error", "not_given", message.format(name=name), key)
+        if count_of(entry) > 1:
+            _issue(issues, "error", "given_count", _("{name}: one for one agent; keep ×1 and add another for another "
+                                                     "agent.").format(name=name), key)  # fmt: skip
+        if armour and profile.get("slug") not in tables.ARMOUR:
+            _issue(issues, "warning", "armour_unknown", _("{name} is not in the book's armour table (L327–350): the "
+                                                          "battle tracks no AP for it.").format(name=name), key)  # fmt: skip
 
 
 ARMY = EnforcersArmy()

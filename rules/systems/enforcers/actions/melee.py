@@ -126,6 +126,16 @@ class Melee(EnfAction):
             },
             "as_fear_action": {"type": "boolean"},
             "use_reroll": USE_REROLL,
+            "counter": {
+                "type": "boolean",
+                "description": "This blow is a counter-attack (L212–214): a curse, no "
+                "charge; the striker's one counter of the turn",
+            },
+            "ask_counter": {
+                "type": "boolean",
+                "description": "Stop after this blow and say whether the one struck "
+                "at may counter-attack (the table asks its player)",
+            },
             **GM_DICE,
         },
     }
@@ -138,7 +148,7 @@ class Melee(EnfAction):
         _needs_for_hit(inputs["defender"], inputs["attacker_weapon"], "defender")
         _needs_for_hit(inputs["attacker"], inputs["defender_weapon"], "attacker")
         reach = inputs["attacker_weapon"]["reach_cm"]
-        if inputs.get("distance_cm", 0) > reach:
+        if inputs.get("distance_cm", 0) > reach and not inputs.get("counter"):  # a counter's reach: may_counter
             raise err(
                 "distance_cm",
                 _("The defender is {distance} cm away; the weapon reaches {reach} cm.").format(
@@ -158,7 +168,11 @@ class Melee(EnfAction):
             "attacker": may_counter(distance, clean["attacker_weapon"], clean["defender_weapon"], settings),
         }
         effects, steps, exchanges = [], [], []
-        striker, target, counter = "attacker", "defender", False
+        striker, target, counter = "attacker", "defender", bool(clean.get("counter"))
+        if counter:  # a counter asked of its player: the striker answers a failed blow at once (L212–214)
+            emit(att, effects, {"kind": "counter_used", **who(att, "attacker")})
+            steps.append(T("{name} counter-attacks (no action, L214).", name=name_of(att, "attacker")))
+        may_answer = False
         while True:
             s_sheet, s_weapon = sides[striker]
             t_sheet, t_weapon = sides[target]
@@ -188,6 +202,9 @@ class Melee(EnfAction):
             if (answering.get("counter_used") or not can_counter[target] or incapacitated(answering)
                     or DEAD in answering["statuses"]):  # fmt: skip
                 break
+            if clean.get("ask_counter"):  # «может немедленно атаковать в ответ» (L212): its player decides
+                may_answer = True
+                break
             emit(answering, effects, {"kind": "counter_used", **who(answering, target)})
             steps.append(T("{name} counter-attacks (no action, L214).", name=name_of(answering, target)))
             striker, target, counter = target, striker, True
@@ -202,6 +219,7 @@ class Melee(EnfAction):
             "defender_hp": dfn["hp"],
             "attacker_statuses": sorted(att["statuses"]),
             "defender_statuses": sorted(dfn["statuses"]),
+            "counter_possible": may_answer,
         }
         attacker = name_of(att, T("The attacker"))
         summary = T("{name} hits", name=attacker) if result["hit"] else T("{name} misses", name=attacker)
@@ -212,6 +230,8 @@ class Melee(EnfAction):
             elif result["winner"]:
                 summary += T(", the defender lands a blow")
         summary += T(". HP: attacker {attacker}, defender {defender}.", attacker=att["hp"], defender=dfn["hp"])
+        if may_answer:
+            summary = summary + " " + T("{name} may counter-attack (L212).", name=name_of(dfn, "defender"))
         return Run(summary, result, effects, steps)
 
     def summarise(self, clean, settings, runs):

@@ -10,9 +10,9 @@ from __future__ import annotations
 from rules.contract import Awaiting, BattlePart, Event, GameState, SideSetup, Start, UnitSetup
 from rules.i18n import _, ngettext
 from rules.systems.enforcers import agents
-from rules.systems.enforcers.battle import board, commands, fold, rulings
+from rules.systems.enforcers.battle import board, commands, fold, questions, rulings
 from rules.systems.enforcers.battle.units import build_units
-from rules.systems.enforcers.texts import render
+from rules.systems.enforcers.texts import parts, render
 from rules.systems.enforcers.wounds import current_wound
 
 TURN_COMMANDS = ("shoot", "throw", "melee", "move", "listen", "aim", "overwatch", "take_cover", "suppressive_fire",
@@ -36,6 +36,10 @@ COMMANDS = {
         rulings.ReadyWeapon(),
         commands.EndActivation(),
         rulings.ReactionShot(),
+        questions.HoldFire(),
+        questions.CounterAttack(),
+        questions.ProposeEnd(),
+        questions.ConfirmEnd(),
         rulings.Damage(),
         rulings.Fall(),
         rulings.FearTest(),
@@ -49,16 +53,24 @@ COMMANDS = {
 class EnforcersBattle(BattlePart):
     rules_version = 1
     commands = COMMANDS
+    board_template = "enforcers/board_sheets.html"  # the stylesheet of its folds and dice boxes
+    board_script = "enforcers/board.js"  # dice typed in from the table, one box per die the test asks for
+
+    def client_data(self, view: dict) -> dict:
+        """For the board script: the commands whose dice may be typed in, and its words."""
+        return {"dice_commands": list(board.DICE_COMMANDS), "dice_legend": _("Dice rolled at the table (optional)"),
+                "dice_note": _("Empty: the server rolls.")}  # fmt: skip
 
     def start(self, *, sides: list[SideSetup], settings: dict) -> Start:
         units: list[UnitSetup] = []
-        notes: list[str] = []
+        notes: list = []
         for side in sides:
             built, left_home = build_units(side.index, side.roster)
-            notes += [f"{side.name}: {note}" for note in left_home]
+            notes += [{"side": side.name, "text": parts(note)} for note in left_home]
             units += [UnitSetup(key=u["key"], side=side.index, name=u["name"], kind=u["kind"], profile=u["profile"],
                                 entry=u["entry"], state=u["state"]) for u in built]  # fmt: skip
-        return Start(game=fold.initial_game([s.index for s in sides], notes), units=units)
+        names = {s.index: s.name for s in sides}
+        return Start(game=fold.initial_game([s.index for s in sides], notes, names), units=units)
 
     def apply(self, state: GameState, event: Event) -> None:
         fold.apply(state, event)
@@ -66,25 +78,46 @@ class EnforcersBattle(BattlePart):
     def awaiting(self, state: GameState) -> Awaiting:
         game = state.game
         if game.get("result") is not None:
-            return Awaiting(kind="over", message=_("The scenario is over. Undo the last events to play on."))
-        if not state.settings.get("enforce_turns", True):
-            return Awaiting(kind="anyone")
+            return Awaiting(kind="over", message=_("The scenario is over: {result}. Undo the last events to play "
+                                                   "on.").format(result=questions.result_text(
+                                                       game, game["result"].get("winner"))))  # fmt: skip
+        asked = questions.current(game)
+        if asked is not None:
+            sides = tuple(asked.get("sides") or (asked["side"],))
+            return Awaiting(kind="question", sides=sides, commands=questions.ANSWERS[asked["kind"]], prompt=asked,
+                            message=questions.message(state, asked))  # fmt: skip
+        awaited = self._turn(state)
+        if not state.settings.get("enforce_turns", True):  # a free game: anyone may act, the next step is still said
+            return Awaiting(kind="anyone", sides=awaited.sides, message=awaited.message)
+        return awaited
+
+    def _turn(self, state: GameState) -> Awaiting:
+        """Whose turn it is: the side of the acting model, or the side that picks the next one (L63–69)."""
+        game = state.game
         if game["phase"] == "activation":
             unit = state.units[game["active"]]
             left = unit.state["actions_left"]
             allowed = TURN_COMMANDS if left else ("ready_weapon", "end_activation")
-            message = ngettext(
-                "{name} is acting ({n} action left).", "{name} is acting ({n} actions left).", left
-            ).format(name=unit.name, n=left)
+            side = questions.side_name(game, unit.side)
+            if left:
+                message = ngettext(
+                    "{side}: {name} is acting ({n} action left): an action, or end the activation.",
+                    "{side}: {name} is acting ({n} actions left): an action, or end the activation.",
+                    left,
+                ).format(side=side, name=unit.name, n=left)
+            else:
+                message = _("{side}: {name} has no action left: end its activation (its statuses tick then).").format(
+                    side=side, name=unit.name
+                )
             return Awaiting(kind="sides", sides=(unit.side,), commands=allowed, message=message)
         picker = game.get("picker")
         sides = tuple(game["sides"]) if picker is None else (picker,)
         if picker is None:
-            message = _("Round {round}: the players choose the next model to activate.")
+            message = _("Popcorn initiative: the players choose who activates first (L63).")
         else:
-            message = _("Round {round}: the side of the last model picks the next model to activate.")
-        return Awaiting(kind="sides", sides=sides, commands=("activate",),
-                        message=message.format(round=game["round"]))  # fmt: skip
+            message = _("Popcorn initiative: {side} picks the next model to activate, one that has not acted this "
+                        "round (L63–65).").format(side=questions.side_name(game, picker))  # fmt: skip
+        return Awaiting(kind="sides", sides=sides, commands=("activate",), message=message)
 
     def unit_view(self, state: GameState, unit, viewer_sides: frozenset[int]) -> dict:
         s = unit.state

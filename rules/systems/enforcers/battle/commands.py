@@ -11,9 +11,17 @@ from rules.errors import GameConflict, RuleInputError
 from rules.i18n import N_, _
 from rules.systems.enforcers import statuses
 from rules.systems.enforcers.actions import ACTIONS
-from rules.systems.enforcers.actions.common import GM_DICE, USE_REROLL
-from rules.systems.enforcers.battle import fold
-from rules.systems.enforcers.battle.units import action_weapon, best_friendly_ld, defence_weapon, sheet, weapon_of
+from rules.systems.enforcers.actions.common import GM_DICE
+from rules.systems.enforcers.battle import fold, questions
+from rules.systems.enforcers.battle.questions import BOOL, truth
+from rules.systems.enforcers.battle.units import (
+    action_weapon,
+    best_friendly_ld,
+    defence_weapon,
+    map_effects,
+    sheet,
+    weapon_of,
+)
 from rules.systems.enforcers.rolling import LiveRoller
 from rules.systems.enforcers.texts import T, join, parts
 from rules.systems.enforcers.wounds import DEAD
@@ -24,29 +32,27 @@ WEAPON_INDEX = {"anyOf": [{"type": "integer", "minimum": 0, "maximum": 20},
                           {"type": "string", "pattern": "^(1?[0-9]|20)$"}]}  # fmt: skip
 
 
+BOOL_INPUTS = ("out_of_arc", "as_fear_action", "use_reroll", "same_point", "kinetic", "bypass_armour", "on")
+
+
 def numbered(inputs: dict) -> dict:
-    """The inputs with a weapon index sent as a digit string read as a number."""
-    if isinstance(inputs.get("weapon"), str):
-        return {**inputs, "weapon": int(inputs["weapon"])}
-    return inputs
+    """The inputs as a phone's form sends them, read as the rules take them: a weapon index sent as a digit
+    string is a number, «true»/«false» from a select are yes and no, one target picked for suppressive fire is
+    a list of one."""
+    out = dict(inputs)
+    if isinstance(out.get("weapon"), str):
+        out["weapon"] = int(out["weapon"])
+    for key in BOOL_INPUTS:
+        if isinstance(out.get(key), str):
+            out[key] = truth(out[key])
+    if isinstance(out.get("targets"), str):
+        out["targets"] = [out["targets"]]
+    return out
 
 
 def schema(properties: dict | None = None, required: tuple = ()) -> dict:
     return {"type": "object", "additionalProperties": False, "required": list(required),
             "properties": properties or {}}  # fmt: skip
-
-
-def map_effects(effects: list[dict], roles: dict[str, str], **extra_by_kind) -> list[dict]:
-    """Action effects (by role) as battle effects (by unit key); roles with no unit are dropped."""
-    out = []
-    for effect in effects:
-        key = roles.get(effect.get("role"))
-        if key is None:
-            continue
-        mapped = {k: v for k, v in effect.items() if k not in ("role", "ref")}
-        mapped.update(extra_by_kind.get(effect["kind"], {}))
-        out.append({"unit": key, **mapped})
-    return out
 
 
 def active_unit(ctx: CommandContext):
@@ -87,7 +93,14 @@ class ActionCommand(Command):
         ends = self.ends_activation or any(e["kind"] == "activation_ends" for e in effects)
         payload = {"unit": actor.key, "effects": effects, "spent": self.cost, "summary": outcome.summary,
                    "text": parts(outcome.summary), "ends_activation": ends}  # fmt: skip
+        asked = self.questions(ctx, actor, inputs, outcome) + questions.reactions(ctx, self.name, actor, effects)
+        if asked:
+            payload["questions"] = asked + list(ctx.game.get("questions") or [])
         return [NewEvent(self.name, payload, dice=outcome.dice)]
+
+    def questions(self, ctx: CommandContext, actor, inputs: dict, outcome) -> list[dict]:
+        """What this action asks of the other player (a counter-attack); reaction shots are added by handle."""
+        return []
 
 
 class Activate(Command):
@@ -163,11 +176,11 @@ SHOT_INPUTS = {
     "cover": {"enum": ["none", "partial", "full"]},
     "range_band": {"enum": ["short", "medium", "long"]},
     "height_cm": {"type": "number", "minimum": -500, "maximum": 500},
-    "out_of_arc": {"type": "boolean"},
+    "out_of_arc": BOOL,
     "stray_victim": {"anyOf": [KEY, {"type": "null"}]},
     "stray_victim_off_line_cm": {"type": "number", "minimum": 0, "maximum": 100},
-    "as_fear_action": {"type": "boolean"},
-    "use_reroll": USE_REROLL,
+    "as_fear_action": BOOL,
+    "use_reroll": BOOL,
     **GM_DICE,
 }
 
@@ -223,8 +236,8 @@ class Melee(ActionCommand):
                            "distance_cm": {"type": "number", "minimum": 0, "maximum": 50},
                            "start_distance_cm": {"type": "number", "minimum": 0, "maximum": 500},
                            "height_cm": {"type": "number", "minimum": -500, "maximum": 500},
-                           "out_of_arc": {"type": "boolean"}, "as_fear_action": {"type": "boolean"},
-                           "use_reroll": USE_REROLL, **GM_DICE}, ("target",))  # fmt: skip
+                           "out_of_arc": BOOL, "as_fear_action": BOOL, "use_reroll": BOOL, **GM_DICE},
+                          ("target",))  # fmt: skip
 
     def build(self, ctx, actor, inputs):
         target = target_unit(ctx, inputs["target"])
@@ -237,8 +250,13 @@ class Melee(ActionCommand):
                                              "as_fear_action", "use_reroll", *GM_DICE) if k in inputs}  # fmt: skip
         action = {"attacker": sheet(ctx.state, actor.key), "attacker_weapon": weapon,
                   "defender": sheet(ctx.state, target.key), "defender_weapon": defence_weapon(ctx.state, target.key),
-                  **situation}  # fmt: skip
+                  **situation, "ask_counter": True}  # fmt: skip
         return action, {"attacker": actor.key, "defender": target.key}, {}
+
+    def questions(self, ctx, actor, inputs, outcome):
+        if not outcome.result.get("counter_possible"):
+            return []
+        return [questions.counter_offer(ctx, inputs["target"], actor.key, inputs)]
 
 
 class _Simple(ActionCommand):
@@ -257,7 +275,7 @@ class Move(_Simple):
     help = N_("Движение: up to DX cm; difficult terrain counts double (§3.4).")
     passed = ("distance_cm", "difficult_cm", "jump_across_cm", "jump_up_cm", "use_reroll")
     input_schema = schema({k: {"type": "number", "minimum": 0, "maximum": 200} for k in passed[:4]}
-                          | {"use_reroll": USE_REROLL})  # fmt: skip
+                          | {"use_reroll": BOOL})  # fmt: skip
 
 
 class Listen(_Simple):
@@ -265,7 +283,7 @@ class Listen(_Simple):
     label = N_("Listen")
     help = N_("Слушать: a PR test reveals every enemy within PR cm (§3.5).")
     passed = ("use_reroll",)
-    input_schema = schema({"use_reroll": USE_REROLL})
+    input_schema = schema({"use_reroll": BOOL})
 
 
 class Aim(_Simple):
@@ -273,7 +291,7 @@ class Aim(_Simple):
     label = N_("Aim")
     help = N_("Прицеливание: +1 blessing on the next shot at the point; aims stack (§3.6).")
     passed = ("same_point",)
-    input_schema = schema({"same_point": {"type": "boolean"}})
+    input_schema = schema({"same_point": BOOL})
 
 
 class Overwatch(_Simple):
@@ -296,8 +314,9 @@ class SuppressiveFire(ActionCommand):
     name = action_key = "suppressive_fire"
     label = N_("Suppressive fire")
     help = N_("Подавляющий огонь: everyone at the point and on the line is Pinned; half the magazine (§3.7).")
-    input_schema = schema({"weapon": WEAPON_INDEX, "targets": {"type": "array", "items": KEY, "maxItems": 20,
-                                                               "uniqueItems": True}}, ("weapon", "targets"))  # fmt: skip
+    input_schema = schema({"weapon": WEAPON_INDEX, "targets": {"anyOf": [KEY, {"type": "array", "items": KEY,
+                                                                                "maxItems": 20, "uniqueItems": True}]}},
+                          ("weapon", "targets"))  # fmt: skip
 
     def build(self, ctx, actor, inputs):
         weapon = weapon_of(ctx.state, actor.key, inputs["weapon"])
@@ -316,7 +335,7 @@ class MedicalAid(ActionCommand):
                            "mode": {"enum": ["restore_hp", "revive", "stabilize"]},
                            "remove_status": {"enum": [None, "fear", "bleeding", "poisoned", "burning", "stunned",
                                                       "disoriented", "pinned"]},
-                           "use_reroll": USE_REROLL}, ("mode",))  # fmt: skip
+                           "use_reroll": BOOL}, ("mode",))  # fmt: skip
 
     def build(self, ctx, actor, inputs):
         target = inputs.get("target")
@@ -338,7 +357,7 @@ class Prayer(ActionCommand):
                            "anointing": {"enum": ["heal", "remove_status"]},
                            "remove_status": {"enum": [None, "fear", "bleeding", "poisoned", "burning", "stunned",
                                                       "disoriented", "pinned"]},
-                           "use_reroll": USE_REROLL}, ("prayer",))  # fmt: skip
+                           "use_reroll": BOOL}, ("prayer",))  # fmt: skip
 
     def build(self, ctx, actor, inputs):
         target = inputs.get("target")

@@ -9,6 +9,7 @@ from __future__ import annotations
 import copy
 
 from rules.contract import Event, GameState
+from rules.systems.enforcers.battle import questions
 from rules.systems.enforcers.statuses import stun_now
 from rules.systems.enforcers.wounds import DEAD, apply_effect
 
@@ -16,9 +17,12 @@ BATTLE_KINDS = ("ammo_spent", "actions", "activation_ends", "moved", "prayer_use
                 "medkit_used", "reloaded", "weapon_readied")  # fmt: skip
 
 
-def initial_game(side_indexes: list[int], notes: list[str]) -> dict:
+def initial_game(side_indexes: list[int], notes: list, side_names: dict | None = None) -> dict:
     return {
         "round": 1,
+        "side_names": {str(k): v for k, v in (side_names or {}).items()},  # prompts name sides by their rosters
+        "questions": [],  # what the game asks of a player before anything else (questions.py)
+        "last_text": None,  # the latest result, read on both phones
         "phase": "pick",  # pick: someone picks the next model; activation: a model is acting
         "active": None,
         "picker": None,  # the side that picks next (None: the players choose, L63)
@@ -139,10 +143,18 @@ def apply(state: GameState, event: Event) -> None:
             _new_round(state)
     elif event.type == "game_ended":
         game["result"] = {"winner": p.get("winner"), "note": p.get("note", ""), "round": game["round"]}
+        if "confirmed_by" in p:
+            game["result"]["confirmed_by"] = p["confirmed_by"]
     elif actor is not None and p.get("spent"):
         actor.state["actions_left"] = max(0, actor.state["actions_left"] - p["spent"])
     if actor is not None:
         state.changed.add(actor.key)
+    if "questions" in p:
+        game["questions"] = copy.deepcopy(p["questions"])
+    if game.get("questions"):
+        questions.prune(state)
+    if p.get("text"):
+        game["last_text"] = {"seq": event.seq, "text": p["text"]}
 
 
 def waiting_units(state: GameState) -> list[str]:

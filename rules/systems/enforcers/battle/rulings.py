@@ -9,18 +9,18 @@ from rules.errors import GameConflict, RuleInputError
 from rules.i18n import N_, _
 from rules.systems.enforcers import agents
 from rules.systems.enforcers.actions import ACTIONS
+from rules.systems.enforcers.battle import questions
 from rules.systems.enforcers.battle.commands import (
     KEY,
     SHOT_INPUTS,
     WEAPON_INDEX,
     active_unit,
-    map_effects,
     numbered,
     schema,
     shot_inputs,
     target_unit,
 )
-from rules.systems.enforcers.battle.units import best_friendly_ld, sheet, weapon_of
+from rules.systems.enforcers.battle.units import best_friendly_ld, map_effects, sheet, weapon_of
 from rules.systems.enforcers.glossary import GLOSSARY
 from rules.systems.enforcers.texts import T, parts
 from rules.systems.enforcers.wounds import set_hp
@@ -112,13 +112,18 @@ class ReactionShot(Command):
     label = N_("Reaction shot")
     help = N_(
         "A model on Overwatch shoots the first enemy that moves, shoots or fights (L103); a suppressor shoots the "
-        "model it pinned when that model moves or shoots (L317). No action is spent."
+        "model it pinned when that model moves or shoots (L317). No action is spent: the answer to the question "
+        "the move or the shot asked."
     )
-    free = True
-    input_schema = schema({"shooter": KEY, **SHOT_INPUTS}, ("shooter", "target", "weapon"))
+    input_schema = schema({"shooter": KEY, **SHOT_INPUTS}, ("shooter", "weapon"))
 
     def handle(self, ctx, inputs):
         inputs = numbered(inputs)
+        asked = questions.current(ctx.game)
+        if asked and asked["kind"] == "reaction" and not inputs.get("target"):
+            inputs["target"] = asked["target"]
+        if not inputs.get("target"):
+            raise RuleInputError({"target": _("Choose the target.")})
         shooter = ctx.own_unit(inputs["shooter"], field_name="shooter")
         target = target_unit(ctx, inputs["target"])
         pinned_by = target.state["statuses"].get("pinned", {}).get("by")
@@ -140,6 +145,7 @@ class ReactionShot(Command):
             "spent": 0,
             "summary": outcome.summary,
             "text": parts(outcome.summary),
+            "questions": questions.after_reaction_shot(ctx.game, shooter.key),
         }
         return [NewEvent("reaction_shot", payload, dice=outcome.dice)]
 
@@ -199,12 +205,13 @@ class SetStatus(Command):
     label = N_("Status by hand")
     help = N_("Give or take a status by hand (water on a burning agent, the GM's ruling).")
     free = True
-    input_schema = schema({"unit": KEY, "status": {"enum": list(STATUS_NAMES)}, "on": {"type": "boolean"},
+    input_schema = schema({"unit": KEY, "status": {"enum": list(STATUS_NAMES)}, "on": questions.BOOL,
                            "turns": {"type": ["integer", "null"], "minimum": 0, "maximum": 99},
                            "stacks": {"type": "integer", "minimum": 1, "maximum": 9}},
                           ("unit", "status", "on"))  # fmt: skip
 
     def handle(self, ctx, inputs):
+        inputs = numbered(inputs)
         unit = ctx.unit(inputs["unit"])
         status = inputs["status"]
         if inputs["on"]:
@@ -214,6 +221,8 @@ class SetStatus(Command):
             else:
                 effect["turns"] = inputs.get("turns")
         else:
+            if status not in unit.state["statuses"]:
+                raise RuleInputError({"status": _("{name} does not have this status.").format(name=unit.name)})
             effect = {"unit": unit.key, "kind": "status_removed", "status": status, "reason": "by hand"}
         label = T(GLOSSARY[status]) if status in GLOSSARY else status
         if inputs["on"]:
@@ -280,13 +289,18 @@ class EndGame(Command):
     def handle(self, ctx, inputs):
         winner = inputs.get("winner")
         if winner is not None and winner not in ctx.game["sides"]:
-            raise RuleInputError({"winner": _("There is no side {side} in this battle.").format(side=winner)})
-        ends = T("The scenario ends: side {side} wins.", side=winner) if winner is not None else None
-        summary = ends or T("The scenario ends.")
+            raise RuleInputError({"winner": _("There is no such side in this battle.")})
+        summary = T("The scenario ends: {result}.", result=questions.result_text(ctx.game, winner))
         ctx.outcome = {"summary": summary}
         return [
             NewEvent(
                 "game_ended",
-                {"winner": winner, "note": inputs.get("note", ""), "summary": summary, "text": parts(summary)},
+                {
+                    "winner": winner,
+                    "note": inputs.get("note", ""),
+                    "questions": [],
+                    "summary": summary,
+                    "text": parts(summary),
+                },
             )
         ]

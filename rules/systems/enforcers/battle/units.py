@@ -9,8 +9,9 @@ A unit's state is an agent sheet (agents.py) plus what the tracker keeps for the
 from __future__ import annotations
 
 from rules.systems.enforcers import agents, tables
-from rules.systems.enforcers.army import HIRED_KINDS, agent_stats
+from rules.systems.enforcers.hiring import HIRED_KINDS, agent_stats, crew
 from rules.systems.enforcers.statuses import incapacitated
+from rules.systems.enforcers.texts import T
 from rules.systems.enforcers.wounds import DEAD
 
 FISTS = {"name": "fists", "damage": 1, "reach_cm": 0, "traits": []}  # the book gives no unarmed blow; 1 damage
@@ -38,9 +39,9 @@ def unit_state(entry: dict, copy_no: int) -> dict | None:
         armour = None
     items = options.get("items") or []
     weapons = []
-    for i, w in enumerate(options.get("weapons") or []):
-        capacity = w.get("capacity")
-        weapons.append({**w, "drawn": i == 0, "ammo": capacity})
+    for w in options.get("weapons") or []:
+        if "damage" in w:  # a weapon still being written in the builder stays at home
+            weapons.append({**w, "drawn": not weapons, "ammo": w.get("capacity")})
     sheet = {"stats": stats, "armour": armour}
     name = options.get("name") or profile.get("name", "Agent")
     if entry.get("count", 1) > 1:
@@ -67,9 +68,10 @@ def unit_state(entry: dict, copy_no: int) -> dict | None:
         "benediction_rounds": 0,
         "intercession_rounds": 0,
         "weapons": weapons,
-        "spare_magazines": sum(1 for i in items if _has_word(i.get("name", ""), MAGAZINE_WORDS)),
-        "medkit": any(_has_word(i.get("name", ""), MEDKIT_WORDS) for i in items),
-        "items": len(items) + len(weapons),
+        "spare_magazines": options.get("spare_magazines", 0)
+        + sum(1 for i in items if _has_word(i.get("name", ""), MAGAZINE_WORDS)),
+        "medkit": bool(options.get("medkit")) or any(_has_word(i.get("name", ""), MEDKIT_WORDS) for i in items),
+        "items": len(items) + len(weapons) + int(bool(options.get("medkit"))) + options.get("spare_magazines", 0),
         "weapons_carried": len(weapons),
         "perks": list(options.get("perks") or []),
         "activated": False,
@@ -82,18 +84,21 @@ def unit_state(entry: dict, copy_no: int) -> dict | None:
     }
 
 
-def build_units(side_index: int, roster: dict) -> tuple[list[dict], list[str]]:
-    """Every agent of a roster (count copies each), with notes on those left at home."""
+def build_units(side_index: int, roster: dict) -> tuple[list[dict], list]:
+    """Every agent of a roster (count copies each) with the armour and perks other entries give it, and a note
+    (a text, texts.py) on each left at home."""
     units, notes = [], []
+    merged = crew(roster)
     for entry in roster.get("entries") or []:
         profile = entry.get("profile") or {}
         if profile.get("kind") not in HIRED_KINDS:
             continue
+        entry = {**entry, "options": merged.get(entry["key"], entry.get("options") or {})}
         for copy_no in range(1, max(1, entry.get("count", 1)) + 1):
             state = unit_state(entry, copy_no)
             label = (entry.get("options") or {}).get("name") or profile.get("name")
             if state is None:
-                notes.append(f"{label} stays at home (dead, injured or without stats).")
+                notes.append(T("{name} stays at home (dead, injured or without stats).", name=label))
                 continue
             key = f"s{side_index}-{entry['key']}" + (f"-{copy_no}" if entry.get("count", 1) > 1 else "")
             units.append({"key": key, "name": state["name"], "kind": "agent", "profile": profile, "entry": entry,
@@ -153,3 +158,16 @@ def defence_weapon(state, key: str) -> dict:
 
 def standing(unit) -> bool:
     return DEAD not in unit.state["statuses"]
+
+
+def map_effects(effects: list[dict], roles: dict[str, str], **extra_by_kind) -> list[dict]:
+    """Action effects (by role) as battle effects (by unit key); roles with no unit are dropped."""
+    out = []
+    for effect in effects:
+        key = roles.get(effect.get("role"))
+        if key is None:
+            continue
+        mapped = {k: v for k, v in effect.items() if k not in ("role", "ref")}
+        mapped.update(extra_by_kind.get(effect["kind"], {}))
+        out.append({"unit": key, **mapped})
+    return out

@@ -110,8 +110,8 @@ def test_perk_count_and_tables_that_are_not_agents():
               "data": {"stats": STATS, "gear_req": 10, "perks_allowed": 1, "perks": ["Prayer"]}}  # fmt: skip
     validate(PROFILE_SCHEMA, custom)
     report = ARMY.cost_roster(roster((custom, {"perks": ["Prayer", "Medic"]}), (PROFILES["kevlar-vest"], {})))
-    assert {"too_many_perks", "not_hired"} <= codes(report)
-    assert report.entry_costs["e1"] == 0
+    assert {"too_many_perks", "not_given"} <= codes(report)
+    assert report.entry_costs["e1"] == 2  # worn by nobody yet: paid from no allowance
 
 
 def test_a_budget_is_checked():

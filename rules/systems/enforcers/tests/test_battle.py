@@ -5,9 +5,10 @@ undo, replay, whose turn it is, and what the tracker keeps for each agent (spec 
 import pytest
 
 from rules.contract.testing import Table
-from rules.errors import GameConflict, NotYours, RuleInputError
+from rules.errors import GameConflict, RuleInputError
 from rules.systems.enforcers import tables
 from rules.systems.enforcers.system import SYSTEM
+from rules.systems.enforcers.texts import render
 
 APPRENTICE = next(p for p in tables.PACK["profiles"] if p["slug"] == "apprentice")
 STATS = dict.fromkeys(tables.STATS, 10)
@@ -53,7 +54,7 @@ def test_a_short_game_through_commands_undo_and_replay():
     t.command(0, "activate", {"unit": THUG}, dice=[])
     with pytest.raises(GameConflict, match="Thug is acting"):
         t.command(0, "move", {"distance_cm": 6}, dice=[])
-    with pytest.raises(NotYours):
+    with pytest.raises(GameConflict, match="Thug is acting"):  # nobody asked for a reaction shot
         t.command(0, "reaction_shot", {"shooter": THUG, "target": KATE, "weapon": 0}, dice=[])
     t.command(1, "move", {"distance_cm": 6}, dice=[])
     # WS 10 with reach +2 and a charge (+3 blessings) against Kate's parry (2 curses): d20 5 − d6 3 hits.
@@ -225,9 +226,10 @@ def test_the_board_and_the_history_read_in_the_books_words():
     board = SYSTEM.battle.board(view, frozenset({0}), can_write=True)
     kate_card = board["groups"][0]["units"][0]
     thug_card = board["groups"][1]["units"][0]
-    assert any(w["type"] == "prompt" and w["command"] == "shoot" for w in kate_card["widgets"])
+    folded = [x for w in kate_card["widgets"] if w["type"] == "fold" for x in w["widgets"]]
+    assert any(w["type"] == "prompt" and w["command"] == "shoot" for w in folded)
     assert {"type": "status", "label": "Горит", "turns": 3, "tone": "bad"} in thug_card["widgets"]
-    assert not any(w["type"] == "prompt" for w in thug_card["widgets"])
+    assert not any(w["type"] in ("prompt", "fold") for w in thug_card["widgets"])
     from rules.contract import Event
 
     line = SYSTEM.battle.describe_event(
@@ -240,7 +242,9 @@ def test_injured_and_dead_agents_stay_at_home():
     hurt = roster("Bob", campaign={"injury_days": 4})
     t = Table(SYSTEM, rosters=[hurt, roster("Thug", weapons=[BLADE])])
     assert list(t.state.units) == [THUG]
-    assert "Bob stays at home" in t.state.game["notes"][0]
+    note = t.state.game["notes"][0]
+    assert note["side"] == "Side 0"
+    assert "Bob stays at home" in render(note["text"])
 
 
 COMMAND_NAMES = sorted(SYSTEM.battle.commands)
