@@ -123,7 +123,7 @@ def battle_create(
         raise RuleInputError(
             {"my_side": _("Pick your side: a number from 0 to {rosters}.").format(rosters=len(rosters) - 1)}
         )
-    name = (name or "").strip() or " vs ".join(r.name for r in rosters)[:120]
+    name = (name or "").strip() or _(" vs ").join(r.name for r in rosters)[:120]  # «Синие против Красных»
     resolved = get_system(system).resolve_settings(system_settings or {})
     settings = {"system": resolved, "enforce_turns": bool(enforce_turns)}
     snapshots = [roster_for_rules(roster) for roster in rosters]

@@ -214,6 +214,7 @@ def text_problems(texts: list[tuple[str, str]], language: str, allowed: dict) ->
     for where, raw in texts:
         text = re.sub(r"https?://\S+|(?<!\w)/[\w./?=&%-]*/", " ", raw)  # addresses are not words
         text = re.sub(r"§\s*[\d.]+|\b\d{1,2}\.\d{1,2}\.\d{2,4}\b|\bv\d+(?:\.\d+)*\b", " ", text)  # sections, dates
+        text = re.sub(r"\.(?:json|csv|txt)\b", " ", text)  # a file's extension is no word
         short = raw[:90]
         if language == "ru":
             for word in LATIN.findall(text):
@@ -336,3 +337,19 @@ def test_every_linked_page_speaks_the_phone_language(live_server, phone_context,
     with open(f"/tmp/crawl-{language}.txt", "w", encoding="utf-8") as out:  # the whole list, for the report
         out.write(report(findings))
     assert not findings, f"{len(findings)} pages with findings ({language}):\n" + report(findings)
+
+
+@pytest.mark.browser
+def test_sign_up_greets_in_russian(live_server, phone_context, transactional_db):
+    """The first page after sign-up (a message made on the server) speaks Russian too: «Welcome, Алиса306!» was
+    the first English a new player saw."""
+    page = phone_context(locale="ru-RU").new_page()
+    page.goto(f"{live_server.url}/accounts/signup/")
+    page.fill("input[name=username]", "Алиса306")
+    page.fill("input[name=password1]", PASSWORD)
+    page.fill("input[name=password2]", PASSWORD)
+    page.locator("main button[type=submit]").click()
+    greeting = page.locator(".messages")
+    expect(greeting).to_contain_text("Добро пожаловать, Алиса306!")
+    allowed = {"latin": LATIN_ALLOWED, "cyrillic": set(), "slugs": set()}
+    assert not text_problems(page.evaluate(VISIBLE_TEXTS), "ru", allowed)
