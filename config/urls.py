@@ -36,6 +36,7 @@ urlpatterns = [
         csp_update(REDOC_POLICY)(SpectacularRedocView.as_view(url_name="api-schema", template_name="api/redoc.html")),
         name="api-docs",
     ),
+    path("", include("battles.results.urls")),
     path("", include("rules.urls")),
     path("", include("armies.urls")),
 ]

@@ -184,3 +184,21 @@ def ok(page: Page) -> None:
     """Closes the result panel after a command."""
     page.locator("#result").get_by_role("button", name="OK").click()
     expect(page.locator("#result")).to_be_hidden()
+
+
+def new_club(page: Page, base: str, name: str) -> str:
+    """Creates a club on /clubs/ and answers an invitation link to it (made on the club's page)."""
+    page.goto(f"{base}/clubs/")
+    page.fill("main form #id_name", name)
+    page.locator("main form button[type=submit]").last.click()
+    expect(page.locator("h1")).to_have_text(name)
+    page.locator("#invites form button[type=submit]").click()
+    link = page.locator('#invites li[data-state="live"] input').first
+    expect(link).to_be_visible()
+    return link.input_value()
+
+
+def join_club(page: Page, invitation: str) -> None:
+    page.goto(invitation)
+    page.locator('[data-testid="join"]').click()
+    expect(page).to_have_url(re.compile(r"/clubs/\d+/$"))

@@ -42,6 +42,7 @@ INSTALLED_APPS = [
     "rules",
     "armies",
     "battles",
+    "battles.results",
 ]
 
 MIDDLEWARE = [
