@@ -7,14 +7,28 @@ from rules.contract import Command, CommandContext, GameConflict, NewEvent, Rule
 from rules.i18n import N_, _
 from rules.systems.thw5150 import core, equipment, words
 from rules.systems.thw5150.actions import ACTIONS
-from rules.systems.thw5150.battle.units import may_activate, member, outgun_of, own_weapons, system_settings
+from rules.systems.thw5150.battle.explain import explained
+from rules.systems.thw5150.battle.units import (
+    may_activate,
+    member,
+    outgun_of,
+    own_weapons,
+    side_name,
+    system_settings,
+)
 
 UNIT = {"type": "string", "minLength": 1, "maxLength": 80}
 NO_INPUTS = {"type": "object", "properties": {}, "additionalProperties": False}
 
 
 class Cmd(Command):
-    """A command whose label and help are msgids, read in the reader's language."""
+    """A command whose label and help are msgids, read in the reader's language. Its result on the acting phone
+    ends with what the command's roll means and what each side does next (explain.py), as both boards say."""
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if "handle" in cls.__dict__:
+            cls.handle = explained(cls.__dict__["handle"])
 
     def describe(self) -> dict:
         return {**super().describe(), "label": _(self.label), "help": _(self.help)}
@@ -52,7 +66,7 @@ def require_activation(ctx: CommandContext, unit) -> None:
     if game.get("phase") != "acting" or game.get("doubles"):
         raise GameConflict(_("No figure moves or fires now: roll the activation dice (doubles: reload only)."))
     if ctx.owner(unit.key) != game.get("active"):
-        raise GameConflict(_("Side {side} is active now, not yours.").format(side=game.get("active")))
+        raise GameConflict(_("{side} is active now, not you.").format(side=side_name(game, game.get("active"))))
     die = game["dice"][str(game["active"])]
     if not may_activate(ctx.state.units, unit, die):
         raise GameConflict(_("{name} (Rep {rep}) cannot act on a {die}: neither it nor its Leader has Rep {die} or "
@@ -70,14 +84,17 @@ class RollActivation(Cmd):
         require_playing(ctx)
         sides = sorted({u.side for u in ctx.state.units.values()})
         dice = ctx.dice()
-        rolled = {str(s): dice.roll(6, _("activation die (side {side})").format(side=s)) for s in sides}
+        rolled = {str(s): dice.roll(6, _("activation die ({side})").format(side=side_name(ctx.game, s)))
+                  for s in sides}  # fmt: skip
         dice.finish()
         values = list(rolled.values())
         doubles = len(set(values)) < len(values)
         order = [] if doubles else sorted(sides, key=lambda s: -rolled[str(s)])
-        text = _("doubles: reload only") if doubles else _("side {side} acts first").format(side=order[0])
-        ctx.outcome = {"summary": _("Activation dice {dice}: {what}.").format(dice=", ".join(map(str, values)),
-                                                                           what=text)}  # fmt: skip
+        text = (
+            _("doubles: reload only") if doubles else _("{side} acts first").format(side=side_name(ctx.game, order[0]))
+        )
+        said = ", ".join(f"{side_name(ctx.game, s)} {rolled[str(s)]}" for s in sides)
+        ctx.outcome = {"summary": _("Activation dice {dice}: {what}.").format(dice=said, what=text)}
         return [NewEvent("turn.rolled", {"dice": rolled, "doubles": doubles, "order": order},
                          dice=[r.as_dict() for r in dice.rolls])]  # fmt: skip
 
@@ -161,9 +178,17 @@ class Shoot(Cmd):
         roles = {"shooter": shooter.key, **{f"targets.{i}": u.key for i, u in enumerate(targets)}}
         effects = mapped(outcome, roles)
         questions = self._questions(ctx, shooter, targets, effects)
+        if (
+            ret is not None
+            and ret.get("why") == "charged"
+            and not system_settings(ctx.settings).get("charger_received_fire")
+        ):
+            questions = []  # §5 A21 off: a charger missed by the charged figure's fire comes on without a test
         ctx.outcome = record(outcome)
         payload = {"shooter": shooter.key, "targets": [u.key for u in targets], "effects": effects,
                    "questions": questions, "return_fire": ret is not None, "result": outcome.result}  # fmt: skip
+        if ret is not None and ctx.game.get("active") != shooter.side:
+            payload["reaction"] = True  # an inactive figure's fire: it may still act at its own activation
         return [NewEvent("shot", payload, dice=outcome.dice)]
 
     @staticmethod
@@ -191,6 +216,9 @@ class AnswerReaction(Cmd):
             "flank_or_rear": {"type": "array", "items": UNIT, "maxItems": 20, "description": "Fired on from the flank"},
             "hero_choices": {"type": "object", "maxProperties": 20,
                              "additionalProperties": {"type": "integer", "minimum": 0, "maximum": 2}},
+            # the board's question form: one choice for every figure fired on, one for the Heroes among them
+            "fired_from": {"enum": ["front", "flank_or_rear"], "description": "Where the fire came from"},
+            "hero_choice": {"enum": ["2", "1", "0"], "description": "A Hero's chosen result (L934)"},
         },
     }  # fmt: skip
 
@@ -207,7 +235,11 @@ class AnswerReaction(Cmd):
         group = [u for u in units.values() if u.state["group"] == q["group"] and u.state["condition"] in (
             core.FINE, core.DUCK_BACK, core.KNOCKED_DOWN, core.HUNKER_DOWN)]  # fmt: skip
         flank = set(inputs.get("flank_or_rear", []))
-        choices = inputs.get("hero_choices", {})
+        if inputs.get("fired_from") == "flank_or_rear":
+            flank |= testers
+        choices = dict(inputs.get("hero_choices", {}))
+        if "hero_choice" in inputs:  # «"Герой" может выбрать свою реакцию» (L934): the Heroes fired on
+            choices.update({k: int(inputs["hero_choice"]) for k in testers if units[k].state["hero"]})
         members = []
         for u in group:
             extra = {"tests": u.key in testers, "in_cover": u.state["in_cover"], "flank_or_rear": u.key in flank,
@@ -321,7 +353,10 @@ class Move(Cmd):
         "additionalProperties": False,
         "required": ["unit"],
         "properties": {"unit": UNIT, "in_cover": {"type": "boolean"}, "prone": {"type": "boolean"},
-                       "fast": {"type": "boolean"}},
+                       "fast": {"type": "boolean"},
+                       # the board's form: where it ends, how it moved, whose sight it came into (L598–601)
+                       "ends": {"enum": ["open", "cover", "prone"]}, "pace": {"enum": ["normal", "fast"]},
+                       "seen_by": {"type": "string", "maxLength": 80}},
     }  # fmt: skip
 
     def handle(self, ctx, inputs):
@@ -331,8 +366,25 @@ class Move(Cmd):
         if unit.state["condition"] != core.FINE:
             raise RuleInputError({"unit": _("{name} is {condition} and cannot move.").format(
                 name=unit.name, condition=words.outcome(unit.state["condition"]))})  # fmt: skip
-        return [NewEvent("moved", {"unit": unit.key, "in_cover": bool(inputs.get("in_cover")),
-                                   "prone": bool(inputs.get("prone")), "fast": bool(inputs.get("fast"))})]  # fmt: skip
+        ends = inputs.get("ends")
+        payload = {"unit": unit.key, "in_cover": bool(inputs.get("in_cover")) or ends == "cover",
+                   "prone": bool(inputs.get("prone")) or ends == "prone",
+                   "fast": bool(inputs.get("fast")) or inputs.get("pace") == "fast"}  # fmt: skip
+        if inputs.get("seen_by"):
+            payload["question"] = self._in_sight(ctx, unit, inputs["seen_by"])
+        return [NewEvent("moved", payload)]
+
+    @staticmethod
+    def _in_sight(ctx, mover, group: str) -> dict:
+        """«Каждый раз, когда противник … входит в ее поле видимости, эта фигурка проходит тест» (L598–601): the
+        enemy group it came into sight of takes «В ПОЛЕ ВИДИМОСТИ», asked of its player."""
+        testers = [
+            u for u in ctx.state.units.values() if u.state["group"] == group and u.state["condition"] == core.FINE
+        ]
+        if not testers or testers[0].side == mover.side:
+            raise RuleInputError({"seen_by": _("Pick an enemy group with a figure in normal state.")})
+        return {"kind": "in_sight", "side": testers[0].side, "testers": [u.key for u in testers], "group": group,
+                "mover": mover.key}  # fmt: skip
 
 
 class EndActivation(Cmd):
@@ -349,8 +401,27 @@ class EndActivation(Cmd):
             raise GameConflict(_("Roll the activation dice first."))
         active = ctx.game.get("active")
         if ctx.settings.get("enforce_turns") and active is not None and active not in ctx.sides:
-            raise GameConflict(_("Side {side} is active: only its player ends its activation.").format(side=active))
-        return [NewEvent("activation.ended", {"side": active})]
+            raise GameConflict(_("{side} is active: only its player ends its activation.").format(
+                side=side_name(ctx.game, active)))  # fmt: skip
+        payload = {"side": active}
+        due = stay_or_run_due(ctx.game, ctx.settings)
+        if due:
+            payload["stay_or_run"] = due
+        return [NewEvent("activation.ended", payload)]
+
+
+def stay_or_run_due(game: dict, settings: dict) -> list[dict]:
+    """«Каждый раз, когда на конец активации ваша сторона достигает этого количества потерь» (L1189–1190): the
+    sides whose casualties reached another threshold since their last test, each asked in turn."""
+    sets = system_settings(settings)
+    due = []
+    for side, initial in sorted((game.get("initial") or {}).items()):
+        lost = (game.get("casualties") or {}).get(side, 0)
+        tested = (game.get("stay_or_run_at") or {}).get(side, 0)
+        asked = any(q["kind"] == "stay_or_run" and str(q["side"]) == side for q in game.get("pending") or [])
+        if initial > 0 and not asked and core.stay_or_run_tests_due(initial, lost, tested, sets) > 0:
+            due.append({"side": int(side), "casualties": lost, "initial": initial})
+    return due
 
 
 class RollTable(Cmd):

@@ -1,26 +1,43 @@
 """How each event changes a «5150» battle (spec §4.4). Pure and deterministic: replaying the log gives the state.
 
 Game dict: {"turn", "phase": "roll" | "acting", "dice": {side: die}, "doubles", "order": [sides], "active": side,
-"pending": [question…], "initial": {side: figures}, "casualties": {side: n}, "result": None | {...}}.
-A pending question is {"kind": "received_fire", "side", "testers": [unit keys], "shooter", "shooter_outgun"} or
-{"kind": "return_fire", "side", "shooters": {unit key: {"at": unit key | None, "rep_modifier": 0 | -1}}, "why"?}
-("why": "in_sight" when In Sight lets them fire). "stay_or_run_at": {side: casualties at its last Stay or Run}.
+"pending": [question…], "initial": {side: figures}, "casualties": {side: n}, "result": None | {...},
+"side_names": {side: roster name}, "last": None | {"seq", "type", "payload"} (the activation's last roll, which the
+board explains on both phones)}. "stay_or_run_at": {side: casualties at its last Stay or Run}.
+
+A pending question, asked of one side's player (the first one waits for its answer):
+- {"kind": "received_fire", "side", "testers": [unit keys], "group", "shooter", "shooter_outgun"} (L925–931);
+- {"kind": "return_fire", "side", "shooters": {unit key: {"at": unit key | None, "rep_modifier": 0 | -1}}, "why"?}
+  ("why": "in_sight" when In Sight lets them fire, "charged" when a charged figure fires at its charger);
+- {"kind": "in_sight", "side", "testers", "group", "mover"}: an enemy moved into their sight (L598–601);
+- {"kind": "being_charged", "side", "testers", "charger"}: «МЕНЯ АТАКОВАЛИ» (L1060–1063);
+- {"kind": "melee", "side", "fighter", "opponents", "penalised": [unit keys]}: the charge meets (L1082–1087);
+- {"kind": "stay_or_run", "side", "casualties", "initial"}: at the end of an activation (L1187–1191).
+Questions other than the first two come only from events that name them (new payload fields), so the logs of older
+battles replay as they were played.
 """
 
 from __future__ import annotations
 
+import copy
+
 from rules.contract import Event, GameState
 from rules.i18n import N_
 from rules.systems.thw5150 import core
-from rules.systems.thw5150.battle.units import standing_sides, system_settings
+from rules.systems.thw5150.battle.units import ON_TABLE, standing_sides, system_settings
 
 UNIT_FIELDS = ("condition", "prone", "loaded", "in_cover", "hero", "covering_fire", "fast_moved", "moved",
                "activated", "stopped_fighting")  # fmt: skip
 
 
-def initial_game(sides: list[int], units: dict) -> dict:
+ROLLS = ("turn.rolled", "shot", "reaction", "in_sight", "melee", "grenade", "stay_or_run", "recovered", "tested",
+         "charge", "charged")  # fmt: skip
+
+
+def initial_game(sides: list[int], units: dict, names: dict | None = None) -> dict:
     initial = {str(s): sum(1 for side in units.values() if side == s) for s in sides}
     return {
+        "side_names": {str(s): n for s, n in (names or {}).items()},
         "turn": 0,
         "phase": "roll",
         "dice": {},
@@ -91,9 +108,34 @@ def _start_side(state: GameState, side: int | None) -> None:
             _set(state, u.key, covering_fire=False)
 
 
+def _ask(game: dict, questions: list[dict]) -> None:
+    """New questions wait behind those already asked, but before a charge's melee: the fire it draws is resolved
+    before contact (spec §3.15 [interp])."""
+    pending = game["pending"]
+    at = next((i for i, q in enumerate(pending) if q["kind"] == "melee"), len(pending))
+    pending[at:at] = copy.deepcopy(questions)
+
+
+def _melee_still_on(state: GameState, q: dict) -> bool:
+    """A charger hit, ducking back or running away does not arrive (spec §3.15 [interp]); nor at a gone target."""
+    fighter = state.units.get(q["fighter"])
+    opponents = [state.units[k] for k in q["opponents"] if k in state.units]
+    return (fighter is not None and fighter.state["condition"] == core.FINE
+            and any(o.state["condition"] in ON_TABLE for o in opponents))  # fmt: skip
+
+
 def apply(state: GameState, event: Event) -> None:
     game, p = state.game, event.payload
     kind = event.type
+    if kind in ROLLS:
+        # the runner keeps the head's result beside its payload ("outcome"), which the board does not read
+        game["last"] = {
+            "seq": event.seq,
+            "type": kind,
+            "payload": copy.deepcopy({k: v for k, v in p.items() if k != "outcome"}),
+        }
+    elif kind in ("activation.ended",):
+        game["last"] = None
     if kind == "turn.rolled":
         game["turn"] += 1
         game["dice"] = dict(p["dice"])
@@ -112,15 +154,18 @@ def apply(state: GameState, event: Event) -> None:
             _start_side(state, later[0])
         else:
             game["phase"], game["active"] = "roll", None
+        for q in p.get("stay_or_run", []):  # «на конец активации» (L1189): each side due answers it
+            game["pending"].append({"kind": "stay_or_run", **q})
     elif kind == "shot":
         _apply_effects(state, p["effects"])
-        _set(state, p["shooter"], activated=True)
+        if not p.get("reaction"):  # fire in reaction is not the figure's activation (L975–981); older events lack it
+            _set(state, p["shooter"], activated=True)
         if p.get("return_fire"):
             head = game["pending"][0]
             head["shooters"].pop(p["shooter"], None)
             if not head["shooters"]:
                 game["pending"].pop(0)
-        game["pending"].extend(p.get("questions", []))
+        _ask(game, p.get("questions", []))
     elif kind == "reaction":
         _apply_effects(state, p["effects"])
         game["pending"].pop(0)
@@ -128,16 +173,32 @@ def apply(state: GameState, event: Event) -> None:
             game["pending"].insert(0, p["return_fire"])
     elif kind == "in_sight":
         _apply_effects(state, p["effects"])
+        if p.get("answers"):  # the question a recorded move asked
+            game["pending"].pop(0)
         if p.get("return_fire"):  # those that passed fire at once (L609–624): asked like return fire
             game["pending"].insert(0, p["return_fire"])
     elif kind == "melee":
         _apply_effects(state, p["effects"])
+        if p.get("answers"):  # the melee a charge brought on
+            game["pending"].pop(0)
+    elif kind == "charge":
+        _apply_effects(state, p["effects"])
+        if not p.get("stays_and_fires"):  # «остаются на месте и по возможности стреляют»: it may still fire
+            _set(state, p["charger"], activated=True)
+        if p.get("question"):
+            game["pending"].append(copy.deepcopy(p["question"]))
+    elif kind == "charged":
+        _apply_effects(state, p["effects"])
+        game["pending"].pop(0)
+        game["pending"][0:0] = copy.deepcopy(p.get("then", []))
     elif kind == "grenade":
         _apply_effects(state, p["effects"])
         _set(state, p["thrower"], grenades=max(0, state.units[p["thrower"]].state["grenades"] - 1), activated=True)
-        game["pending"].extend(p.get("questions", []))
+        _ask(game, p.get("questions", []))
     elif kind == "stay_or_run":
         _apply_effects(state, p["effects"])
+        if p.get("answers"):
+            game["pending"].pop(0)
         game.setdefault("stay_or_run_at", {})[str(p["side"])] = p["casualties"]
     elif kind == "return_fire.declined":
         game["pending"].pop(0)
@@ -148,6 +209,8 @@ def apply(state: GameState, event: Event) -> None:
     elif kind == "covering_fire":
         _set(state, p["unit"], covering_fire=True, activated=True)
     elif kind == "moved":
+        if p.get("question"):  # it came into an enemy group's sight: «В ПОЛЕ ВИДИМОСТИ» is asked of them
+            game["pending"].append(copy.deepcopy(p["question"]))
         changes = {"moved": True, "activated": True, "in_cover": p["in_cover"], "prone": p["prone"],
                    "fast_moved": p.get("fast", False)}  # fmt: skip
         if system_settings(state.settings).get("covering_fire_ends") == "when_moving":
@@ -160,6 +223,8 @@ def apply(state: GameState, event: Event) -> None:
         if p.get("why") == "more points still standing":  # since issue 13: a msgid, the points shown beside it
             game["result"]["points"] = p.get("points", {})
         return
+    if any(q["kind"] == "melee" for q in game["pending"]):
+        game["pending"] = [q for q in game["pending"] if q["kind"] != "melee" or _melee_still_on(state, q)]
     _casualties(state)
     if game["result"] is None:
         _check_victory(state)

@@ -35,6 +35,20 @@ def no_question_pending(ctx) -> None:
         raise GameConflict(_("A reaction is pending: the other player answers it first."))
 
 
+def answering(ctx, kind: str) -> dict | None:
+    """The question of this kind the caller answers now, or None when nothing is asked (a free test). Another
+    question first, or this one asked of the other player, is refused: the game waits for that answer."""
+    pending = ctx.game["pending"]
+    if not pending:
+        return None
+    q = pending[0]
+    if q["kind"] != kind:
+        raise GameConflict(_("A reaction is pending: the other player answers it first."))
+    if q["side"] not in ctx.sides:
+        raise GameConflict(_("This question is for the other player."))
+    return q
+
+
 def figure_of(unit, **extra) -> dict:
     """A unit as a figure of the melee and grenade actions."""
     st = unit.state
@@ -77,9 +91,8 @@ class InSight(Cmd):
     input_schema = {
         "type": "object",
         "additionalProperties": False,
-        "required": ["units"],
         "properties": {
-            "units": {**UNITS, "minItems": 1},
+            "units": {**UNITS, "minItems": 1, "description": "The figures that take it (default: those asked)"},
             "hidden": {**UNITS, "description": "Hidden figures (hidden deployment only)"},
             "in_the_open": {"enum": ["duck_back", "prone"], "description": "Pass 1 in the open: duck back or go prone"},
         },
@@ -87,8 +100,11 @@ class InSight(Cmd):
 
     def handle(self, ctx, inputs):
         require_playing(ctx)
-        no_question_pending(ctx)
-        testers = [ctx.own_unit(k, field_name=f"units.{i}") for i, k in enumerate(inputs["units"])]
+        asked = answering(ctx, "in_sight")
+        keys = inputs.get("units") or (asked["testers"] if asked else [])
+        if not keys:
+            raise RuleInputError({"units": _("Name the figures that take the test.")})
+        testers = [ctx.own_unit(k, field_name=f"units.{i}") for i, k in enumerate(keys)]
         testers = on_table(ctx, [u.key for u in testers], "units")
         groups = {u.state["group"] for u in testers}
         if len(groups) > 1:
@@ -115,6 +131,11 @@ class InSight(Cmd):
         ctx.outcome = record(outcome)
         payload = {"group": sorted(groups)[0], "testers": sorted(keys), "effects": effects, "return_fire": fire,
                    "result": outcome.result}  # data only: the log reads it in the reader's language  # fmt: skip
+        if asked is not None:
+            payload["answers"] = True
+            if fire is not None and asked.get("mover") in ctx.state.units:
+                for rule in shooters.values():  # they fire at the figure that came into sight
+                    rule["at"] = asked["mover"]
         return [NewEvent("in_sight", payload, dice=outcome.dice)]
 
 
@@ -125,9 +146,8 @@ class Melee(Cmd):
     input_schema = {
         "type": "object",
         "additionalProperties": False,
-        "required": ["fighter", "opponents"],
         "properties": {
-            "fighter": UNIT,
+            "fighter": {**UNIT, "description": "Default: the charger whose melee is due"},
             "opponents": {**UNITS, "minItems": 1, "maxItems": 3},
             "flank_penalty": {"type": "boolean", "description": "Charged in the flank, passed 2: Rep −1 this round"},
         },
@@ -135,7 +155,11 @@ class Melee(Cmd):
 
     def handle(self, ctx, inputs):
         require_playing(ctx)
-        no_question_pending(ctx)
+        due = answering(ctx, "melee")
+        if due is not None:  # the charge meets: these fighters, whoever sends it (L1082–1087)
+            inputs = {**inputs, "fighter": due["fighter"], "opponents": due["opponents"]}
+        elif "fighter" not in inputs or "opponents" not in inputs:
+            raise RuleInputError({"opponents": _("Name the fighter and the opponents.")})
         fighter = ctx.own_unit(inputs["fighter"], field_name="fighter")
         (fighter,) = on_table(ctx, [fighter.key], "fighter")
         opponents = on_table(ctx, inputs["opponents"], "opponents")
@@ -150,13 +174,16 @@ class Melee(Cmd):
             return figure_of(u, weapon=u.state["melee_weapon"] or "unarmed", **extra)
 
         extra = {"first_round_flank_penalty": True} if inputs.get("flank_penalty") else {}
-        outcome = run_action(ctx, "melee", {"fighter": armed(fighter, **extra),
-                                            "opponents": [armed(o) for o in opponents]})  # fmt: skip
+        penalised = set(due.get("penalised", [])) if due else set()  # charged in the flank, passed 2 (L1069–1070)
+        outcome = run_action(ctx, "melee", {"fighter": armed(fighter, **extra), "opponents": [
+            armed(o, **({"first_round_flank_penalty": True} if o.key in penalised else {})) for o in opponents]})  # fmt: skip
         roles = {"fighter": fighter.key, **{f"opponents.{i}": o.key for i, o in enumerate(opponents)}}
         effects = [e for e in mapped(outcome, roles) if e["kind"] == "condition"]
         ctx.outcome = record(outcome)
         payload = {"fighter": fighter.key, "opponents": [o.key for o in opponents], "effects": effects,
                    "result": outcome.result}  # fmt: skip
+        if due is not None:
+            payload["answers"] = True
         return [NewEvent("melee", payload, dice=outcome.dice)]
 
 
@@ -228,8 +255,8 @@ class StayOrRun(Cmd):
 
     def handle(self, ctx, inputs):
         require_playing(ctx)
-        no_question_pending(ctx)
-        side = ctx.one_side()
+        asked = answering(ctx, "stay_or_run")
+        side = asked["side"] if asked else ctx.one_side()
         game = ctx.game
         initial = game["initial"].get(str(side), 0)
         casualties = game["casualties"].get(str(side), 0)
@@ -254,6 +281,8 @@ class StayOrRun(Cmd):
         effects = mapped(outcome, {f"members.{i}": u.key for i, u in enumerate(figures)})
         ctx.outcome = record(outcome)
         payload = {"side": side, "casualties": casualties, "effects": effects, "result": outcome.result}
+        if asked is not None:
+            payload["answers"] = True
         return [NewEvent("stay_or_run", payload, dice=outcome.dice)]
 
 

@@ -4,6 +4,7 @@ commands read from them (who leads a group, who may activate on the turn's die, 
 
 from __future__ import annotations
 
+from rules.i18n import _
 from rules.systems.thw5150 import army, core, equipment
 from rules.systems.thw5150.settings import full as full_settings
 
@@ -23,7 +24,7 @@ def build_units(side_index: int, roster: dict, settings: dict) -> list[dict]:
         options = army.options_of(e)
         rep = int((profile.get("data") or {}).get("rep") or 4)
         for copy in range(1, army.count_of(e) + 1):
-            name = profile.get("name", e.get("key", "?")) + (f" #{copy}" if army.count_of(e) > 1 else "")
+            name = profile.get("name", e.get("key", "?"))  # numbered by number_alike() when not alone
             units.append(
                 {
                     "key": f"{side_index}.{e.get('key')}.{copy}",
@@ -55,6 +56,25 @@ def build_units(side_index: int, roster: dict, settings: dict) -> list[dict]:
                 }
             )
     return units
+
+
+def number_alike(units: list[dict]) -> None:
+    """Figures of one name in a battle get «#1», «#2»… in roster order: a target list must tell them apart (two
+    entries of «Преступники У4» on one side, or the same Normals on both)."""
+    seen: dict[str, int] = {}
+    for u in units:
+        seen[u["name"]] = seen.get(u["name"], 0) + 1
+    counter: dict[str, int] = {}
+    for u in units:
+        if seen[u["name"]] > 1:
+            counter[u["name"]] = counter.get(u["name"], 0) + 1
+            u["name"] = f"{u['name']} #{counter[u['name']]}"
+
+
+def side_name(game: dict, side) -> str:
+    """A side by its roster's name, kept in the game since the start (older battles: «Сторона 1»)."""
+    name = (game.get("side_names") or {}).get(str(side))
+    return name if name else _("Side {side}").format(side=side)
 
 
 def group_members(units: dict, group: str) -> list:

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from rules.contract import Event
 from rules.contract import board as w
 from rules.i18n import N_, _
 from rules.systems.thw5150 import core, equipment, words
 from rules.systems.thw5150.actions import ACTIONS
 from rules.systems.thw5150.actions.common import member_summary
+from rules.systems.thw5150.actions.reactions import WANTING_TO_CHARGE
 from rules.systems.thw5150.actions.shooting import shot_summary
-from rules.systems.thw5150.battle.units import ON_TABLE
+from rules.systems.thw5150.battle import prompts
+from rules.systems.thw5150.battle.units import ON_TABLE, side_name
 from rules.systems.thw5150.glossary import ENGLISH, GLOSSARY
 
 TONE = {core.FINE: "good", core.KNOCKED_DOWN: "warn", core.DUCK_BACK: "warn", core.HUNKER_DOWN: "warn",
@@ -50,10 +53,6 @@ def _st(u: dict) -> dict:
     return u.get("view") or u.get("state") or u
 
 
-def _name(units: list[dict], key: str) -> str:
-    return next((u.get("name", key) for u in units if u["key"] == key), key)
-
-
 def _side_of(u: dict):
     return u.get("owner", u.get("side"))
 
@@ -66,40 +65,115 @@ def _rof(st: dict) -> int:
     return equipment.RANGED.get(st.get("weapon") or "", {}).get("rof", 1)
 
 
-def _shots(u: dict, enemies: list[dict]) -> list[dict]:
-    """One button per enemy: all the weapon's dice at that figure (split the dice with «roll any table»)."""
-    st = _st(u)
-    return [w.button(_("at {name} ({n}d6)").format(name=e.get("name", e["key"]), n=_rof(st)), "shoot",
-                     {"shooter": u["key"], "targets": [{"unit": e["key"], "dice": _rof(st)}]})
-            for e in enemies]  # fmt: skip
+def group_label(group: str) -> str:
+    """«группа 1»: a group's name as its roster gave it (the state keys it by side: «0.1»)."""
+    return _("group {group}").format(group=str(group).split(".", 1)[-1])
 
 
-def shoot_form(u: dict, enemies: list[dict]) -> dict:
-    """The shot: a target and the dice at it (the weapon's RoF), the table's dice typed in or the server's."""
+def _one(name: str, label: str, u: dict) -> dict:
+    return {
+        "name": name,
+        "label": label,
+        "kind": "choice",
+        "choices": [{"value": u["key"], "label": u.get("name", u["key"])}],
+    }
+
+
+def _pick(name: str, label: str, units: list[dict]) -> dict:
+    return {"name": name, "label": label, "kind": "choice",
+            "choices": [{"value": e["key"], "label": e.get("name", e["key"])} for e in units]}  # fmt: skip
+
+
+def shoot_form(u: dict, enemies: list[dict], title: str = "") -> dict:
+    """The shot: a target and the dice at it (the weapon's RoF); the table's dice typed in (to-hit first, then
+    lucky re-rolls and damage, actions/shooting.py) or none for a server roll."""
     st = _st(u)
     rof = _rof(st)
-    fields = [
-        {"name": "shooter", "label": _("Shooter"), "kind": "choice", "choices": [{"value": u["key"],
-                                                                                 "label": u.get("name", u["key"])}]},
-        {"name": "target", "label": _("Target"), "kind": "choice",
-         "choices": [{"value": e["key"], "label": e.get("name", e["key"])} for e in enemies]},
-        {"name": "n", "label": _("Dice at it"), "kind": "number", "min": 1, "max": rof, "value": rof},
-    ]  # fmt: skip
-    dice = [{"label": _("d6 {n}").format(n=i + 1), "faces": 6} for i in range(2 * rof)]
-    form = w.prompt(_("Shoot"), "shoot", fields=fields, dice=dice)
+    fields = [_one("shooter", _("Shooter"), u), _pick("target", _("Target"), enemies),
+              {"name": "n", "label": _("Dice at it"), "kind": "number", "min": 1, "max": rof, "value": rof}]  # fmt: skip
+    dice = [{"label": _("to-hit d6 {n}").format(n=i + 1), "faces": 6} for i in range(rof)]
+    dice += [{"label": _("next d6 {n} (lucky shot, damage)").format(n=i + 1), "faces": 6} for i in range(rof)]
+    form = w.prompt(title or _("Shoot"), "shoot", fields=fields, dice=dice)
     form["submit"] = _("Shoot")
     return form
 
 
-def card(u: dict, can_write: bool, mine: bool, game: dict, enemies: list[dict]) -> dict:
+def move_form(u: dict, units: list[dict]) -> dict:
+    """«Record a move»: where it ends, how fast, and whose sight it came into: that group's player is asked
+    «В ПОЛЕ ВИДИМОСТИ» (L598–601)."""
+    groups: dict[str, list[str]] = {}
+    for e in units:
+        st = _st(e)
+        if _side_of(e) != _side_of(u) and st["condition"] == core.FINE:
+            groups.setdefault(st["group"], []).append(e.get("name", e["key"]))
+    seen = [{"value": "", "label": _("nobody new")}]
+    seen += [{"value": g, "label": f"{group_label(g)}: {', '.join(names)}"} for g, names in groups.items()]
+    fields = [
+        _one("unit", _("Figure"), u),
+        {"name": "ends", "label": _("It ends"), "kind": "choice", "choices": [
+            {"value": "open", "label": _("in the open")}, {"value": "cover", "label": _("behind cover")},
+            {"value": "prone", "label": _("lying prone")}]},
+        {"name": "pace", "label": _("Pace"), "kind": "choice", "choices": [
+            {"value": "normal", "label": _("normal move")}, {"value": "fast", "label": word("fast_move")}]},
+        {"name": "seen_by", "label": _("Came into the sight of"), "kind": "choice", "choices": seen},
+    ]  # fmt: skip
+    form = w.prompt(_("Record a move"), "move", fields=fields)
+    form["submit"] = _("Record the move")
+    return form
+
+
+def charge_form(u: dict, enemies: list[dict], units: list[dict], settings: dict) -> dict:
+    """«ХОЧУ АТАКОВАТЬ» first (L1042–1058): the group's dice, read by the charger."""
+    st = _st(u)
+    group = [e for e in units if _st(e)["group"] == st["group"] and _st(e)["condition"] == core.FINE]
+    members = [{"name": e.get("name", ""), "rep": _st(e)["rep"], "leader": _st(e).get("leader", False),
+                "tests": e["key"] == u["key"], "condition": core.FINE} for e in group]  # fmt: skip
+    fields = [_one("charger", _("Charger"), u), _pick("target", _("Target"), enemies)]
+    title = _("Charge: test «{test}»").format(test=prompts.test_name("wanting_to_charge"))
+    form = w.prompt(title, "charge", fields=fields, dice=prompts.group_dice(WANTING_TO_CHARGE, members, settings))
+    form["submit"] = _("Charge into melee")
+    return form
+
+
+def recover_form(u: dict) -> dict:
+    """«ВОССТАНОВЛЕНИЕ»: 2d6 (a Leader 3); on pass 1 the same again at once (L749–762)."""
+    n = 3 if _st(u).get("leader") else 2
+    dice = [{"label": _("d6 {n}").format(n=i + 1), "faces": 6} for i in range(n)]
+    dice += [{"label": _("re-roll d6 {n} (only on pass 1)").format(n=i + 1), "faces": 6} for i in range(n)]
+    form = w.prompt(_("Test «{test}»").format(test=word("recovery")), "recover", fields=[_one("unit", _("Figure"), u)],
+                    dice=dice)  # fmt: skip
+    form["submit"] = _("Take the test")
+    return form
+
+
+def by_hand(u: dict) -> dict:
+    """«Set a figure»: a ruling by hand, folded away (a condition, cover, lying, loaded)."""
+    st = _st(u)
+    items = [w.button(word(c), "set_state", {"unit": u["key"], "changes": {"condition": c}})
+             for c in core.CONDITIONS if c != st["condition"]]  # fmt: skip
+    for key in ("in_cover", "prone", "loaded"):
+        value = bool(st.get(key, key == "loaded"))
+        label = word(key if key != "loaded" else "out_of_ammo")
+        if key == "loaded":
+            label = _("reloaded") if not value else word("out_of_ammo")
+            items.append(w.button(label, "set_state", {"unit": u["key"], "changes": {"loaded": not value}}))
+            continue
+        items.append(w.button(_("{what}: {value}").format(what=label, value=_("no") if value else _("yes")),
+                              "set_state", {"unit": u["key"], "changes": {key: not value}}))  # fmt: skip
+    return w.buttons(items, title=_("Set by hand"), folded=True,
+                     help=_("A ruling the players agree on: it changes only this figure."))  # fmt: skip
+
+
+def card(u: dict, can_write: bool, mine: bool, game: dict, enemies: list[dict], units: list[dict],
+         settings: dict) -> dict:  # fmt: skip
     st = _st(u)
     widgets = [stats(st)]
     live = can_write and mine and game.get("result") is None and not game.get("pending")
     acting = live and game.get("phase") == "acting" and not game.get("doubles") and game.get("active") == _side_of(u)
     if live and st["condition"] in ON_TABLE:
+        if acting and st["condition"] in (core.KNOCKED_DOWN, core.DUCK_BACK) and not st.get("activated"):
+            widgets.append(recover_form(u))
         buttons = []
-        if acting and st["condition"] in (core.KNOCKED_DOWN, core.DUCK_BACK):
-            buttons.append(w.button(word("recovery"), "recover", {"unit": u["key"]}))
         if (acting or game.get("doubles")) and st["condition"] == core.FINE and not st.get("loaded", True):
             buttons.append(w.button(word("reload"), "reload", {"unit": u["key"]}))
         if acting and st["condition"] == core.FINE and not st.get("moved") and not st.get("activated"):
@@ -108,100 +182,93 @@ def card(u: dict, can_write: bool, mine: bool, game: dict, enemies: list[dict]) 
             buttons.append(w.button(_("«В ПОЛЕ ВИДИМОСТИ»"), "in_sight", {"units": [u["key"]]}))
         if buttons:
             widgets.append(w.buttons(buttons))
-        if acting and st["condition"] == core.FINE and not st.get("activated") and enemies:
-            if st.get("weapon") and st.get("loaded", True):
+        if acting and st["condition"] == core.FINE and not st.get("activated"):
+            if enemies and st.get("weapon") and st.get("loaded", True):
                 widgets.append(shoot_form(u, enemies))
-            widgets.append(w.buttons([w.button(_("with {name}").format(name=e.get("name", e["key"])), "melee",
-                                               {"fighter": u["key"], "opponents": [e["key"]]}) for e in enemies],
-                                     title=_("Hand-to-hand fight"), folded=True))  # fmt: skip
-            if st.get("grenades"):
+            widgets.append(move_form(u, units))
+            if enemies:
+                widgets.append(charge_form(u, enemies, units, settings))
+                widgets.append(w.buttons([w.button(_("with {name}").format(name=e.get("name", e["key"])), "melee",
+                                                   {"fighter": u["key"], "opponents": [e["key"]]}) for e in enemies],
+                                         title=_("Melee already in contact"), folded=True))  # fmt: skip
+            if st.get("grenades") and enemies:
                 widgets.append(w.buttons([w.button(_("at {name}").format(name=e.get("name", e["key"])), "grenade",
                                                    {"thrower": u["key"], "blast": [e["key"]]}) for e in enemies],
                                          title=_("Throw a grenade ({n} left)").format(n=st["grenades"]),
                                          folded=True))  # fmt: skip
-    return {"key": u["key"], "title": u.get("name", u["key"]), "subtitle": st.get("group", ""),
+    if can_write and mine and game.get("result") is None:
+        widgets.append(by_hand(u))
+    return {"key": u["key"], "title": u.get("name", u["key"]), "subtitle": group_label(st.get("group", "")),
             "flags": flags(st), "stats": None, "done": bool(st.get("activated")),
             "dead": st["condition"] in core.GONE, "widgets": widgets}  # fmt: skip
-
-
-def question(game: dict, units: list[dict], viewer_sides: frozenset[int], can_write: bool) -> list[dict]:
-    """The pending question: a form for its player (typed-in dice or a server roll), a line for the others."""
-    pending = game.get("pending") or []
-    if not pending:
-        return []
-    q = pending[0]
-    if not can_write or q["side"] not in viewer_sides:
-        return [w.text(_("Waiting for side {side} to answer.").format(side=q["side"]), "warning")]
-    if q["kind"] == "received_fire":
-        names = ", ".join(_name(units, k) for k in q["testers"])
-        ask = _("«ОБСТРЕЛЯН»: {names} fired on by {shooter}, no damage. Type in the dice or let the server roll.")
-        return [w.prompt(ask.format(names=names, shooter=_name(units, q["shooter"])), "answer_reaction",
-                         options=[w.button(_("Roll for me"), "answer_reaction", {}, secondary=False)],
-                         dice=[{"label": _("d6 {n}").format(n=i + 1), "faces": 6} for i in range(3)])]  # fmt: skip
-    out = [w.text(_("They may fire now: {names}.").format(names=", ".join(_name(units, k) for k in q["shooters"])),
-                  "warning")]  # fmt: skip
-    for key, rule in q["shooters"].items():
-        shooter = next((u for u in units if u["key"] == key), None)
-        if shooter is None:
-            continue
-        targets = (
-            [u for u in units if u["key"] == rule["at"]]
-            if rule.get("at")
-            else [u for u in units if _side_of(u) != q["side"] and _st(u)["condition"] in ON_TABLE]
-        )
-        out.append(w.buttons(_shots(shooter, targets), title=shooter.get("name", key)))  # fmt: skip
-    out.append(w.button(_("Do not fire"), "decline_return_fire", {}))
-    return out
 
 
 def stay_or_run_due(game: dict, side: int, settings: dict) -> bool:
     initial = (game.get("initial") or {}).get(str(side), 0)
     lost = (game.get("casualties") or {}).get(str(side), 0)
     tested = (game.get("stay_or_run_at") or {}).get(str(side), 0)
-    return initial > 0 and core.stay_or_run_tests_due(initial, lost, tested, settings) > 0
+    asked = any(q["kind"] == "stay_or_run" and q["side"] == side for q in game.get("pending") or [])
+    return initial > 0 and not asked and core.stay_or_run_tests_due(initial, lost, tested, settings) > 0
 
 
 def board(view: dict, viewer_sides: frozenset[int], can_write: bool, settings: dict | None = None) -> dict:
-    game = view.get("game", {})
-    units = view.get("units") or []
-    if isinstance(units, dict):
-        units = [{"key": k, **v} for k, v in units.items()]
+    settings = settings or {}
+    t = prompts.Table(view, viewer_sides, can_write, settings)
+    game = t.game
+    units = list(t.units.values())
     dice = game.get("dice") or {}
-    turnbar = [w.stats([(_("Turn"), game.get("turn", 0))] + [(_("d6 side {side}").format(side=s), d)
+    names = {"units": {k: t.name(k) for k in t.units},
+             "sides": {s: (t.sides.get(s) or {}).get("name") or side_name(game, s) for s in t.all_sides()}}  # fmt: skip
+    turnbar = [w.stats([(_("Turn"), game.get("turn", 0))] + [(_("{side}, d6").format(side=names["sides"].get(int(s), s)), d)
                                                            for s, d in dice.items()])]  # fmt: skip
     live = can_write and game.get("result") is None
-    if game.get("active") is not None:
-        turnbar.append(w.text(_("Side {side} activates.").format(side=game["active"]), "now"))
-    elif game.get("doubles"):
-        turnbar.append(w.text(_("Doubles: nobody moves or fires; reload, then end the turn."), "warning"))
-    if live and game.get("phase") == "roll":
+    if live and game.get("phase") == "roll" and not game.get("pending"):
         roll = w.button(_("Roll for us"), "activation", {}, secondary=False)
-        boxes = [{"label": _("d6 side {side}").format(side=s["index"]), "faces": 6} for s in view.get("sides") or []]
+        boxes = [{"label": _("{side}, d6").format(side=names["sides"][s]), "faces": 6} for s in t.all_sides()]
         form = w.prompt(_("Roll the activation dice"), "activation", options=[roll], dice=boxes)
         form["submit"] = _("Use these dice")
         turnbar.append(form)
-    turnbar += question(game, units, viewer_sides, can_write) if game.get("result") is None else []
-    if live and game.get("phase") == "acting" and not game.get("pending"):
-        active = game.get("active")
-        if game.get("doubles") or active in viewer_sides:
-            turnbar.append(w.button(_("End the activation"), "end_activation", {}, secondary=False))
-    sides = view.get("sides") or [{"index": s, "name": _("Side {side}").format(side=s)}
-                                  for s in sorted({_side_of(u) for u in units})]  # fmt: skip
+    turnbar += prompts.question(t, shoot_form)
+    turnbar += prompts.next_steps(t, settings, lambda last: describe(_last_event(last), names), stay_or_run_due)
+    acting = live and game.get("phase") == "acting" and not game.get("pending")
+    if acting and (game.get("doubles") or game.get("active") in viewer_sides):
+        turnbar.append(w.button(_("End the activation"), "end_activation", {}, secondary=False))
     groups = []
-    for side in sides:
-        mine = side["index"] in viewer_sides
-        enemies = [u for s in sides if s["index"] != side["index"] for u in _standing(units, s["index"])]
-        cards = [card(u, can_write, mine, game, enemies) for u in units if _side_of(u) == side["index"]]
-        groups.append({"title": side.get("name", ""), "subtitle": "", "units": cards})
+    for index in t.all_sides():
+        side = t.sides.get(index) or {"index": index, "name": names["sides"][index]}
+        mine = index in viewer_sides
+        enemies = [u for s in t.all_sides() if s != index for u in _standing(units, s)]
+        cards = [card(u, can_write, mine, game, enemies, units, settings) for u in units if _side_of(u) == index]
+        groups.append({"title": side.get("name", ""), "subtitle": side.get("player") or "", "units": cards})
     footer = []
-    for side in sides:
-        if live and side["index"] in viewer_sides and stay_or_run_due(game, side["index"], settings or {}):
-            motives = [w.button(word(f"motivation.{m}"), "stay_or_run", {"motivation": m}) for m in core.MOTIVATIONS]
-            footer.append(w.buttons(motives, title=_("«ОСТАТЬСЯ ИЛИ УБЕЖАТЬ» is due: the side's motivation")))
+    if live and viewer_sides:
+        footer.append(w.button(_("End the battle by points"), "end_battle", {},
+                               attrs={"confirm": _("End the battle now? The side with more points still standing "
+                                                   "wins (L1329–1335).")}))  # fmt: skip
     banner = None
     if game.get("result"):
-        banner = {"title": _("The battle is over."), "text": why(game["result"])}
+        banner = result_banner(game, t)
     return {"banner": banner, "turnbar": turnbar, "groups": groups, "footer": footer}
+
+
+def _last_event(last: dict):
+    return Event(last["seq"], last["type"], last["payload"])
+
+
+def result_banner(game: dict, t) -> dict:
+    """Who won and by what (§1.9), the points when the players ended it, and the casualties of each side."""
+    result = game["result"]
+    winner = result.get("winner")
+    said = why(result, game)
+    text = (_("Victory: {side} — {why}.").format(side=t.side(winner), why=said) if winner is not None
+            else _("A draw: {why}.").format(why=said))  # fmt: skip
+    lines = [_("Turns played: {n}.").format(n=game.get("turn", 0))]
+    for side in t.all_sides():
+        lost = (game.get("casualties") or {}).get(str(side), 0)
+        lines.append(_("{side}: casualties {lost} of {initial}.").format(
+            side=t.side(side), lost=lost, initial=(game.get("initial") or {}).get(str(side), 0)))  # fmt: skip
+    return {"title": _("The battle is over."), "text": text, "lines": lines,
+            "note": _("Undo the last events to play on.")}  # fmt: skip
 
 
 FIELDS = {"condition": N_("the figure's condition"), "loaded": N_("loaded")}  # «Set a figure» fields
@@ -213,12 +280,16 @@ def _value(v) -> str:
     return words.outcome(v)
 
 
-def why(result: dict) -> str:
+def why(result: dict, game: dict | None = None, sides: dict | None = None) -> str:
     """Why the battle ended: the stored English msgid in the reader's language, with the points when kept."""
     text = _(result.get("why") or "")
     points = result.get("points")
     if points:
-        text += " (" + ", ".join(_("side {side}: {points}").format(side=s, points=p) for s, p in points.items()) + ")"
+
+        def name(s):
+            return (sides or {}).get(int(s)) or side_name(game or {}, s)
+
+        text += " (" + ", ".join(_("{side}: {points}").format(side=name(s), points=p) for s, p in points.items()) + ")"
     return text
 
 
@@ -236,36 +307,74 @@ def describe(event, names: dict) -> str:
     def n(key):
         return units.get(key, key)
 
+    def side(index):
+        sides = names.get("sides") or {}
+        return sides.get(index) or sides.get(str(index)) or _("Side {side}").format(side=index)
+
     kind = event.type
     if kind == "turn.rolled":
-        dice = ", ".join(f"{s}: {d}" for s, d in p["dice"].items())
+        dice = ", ".join(f"{side(int(s))} {d}" for s, d in p["dice"].items())
         tail = (
             _("doubles, nobody moves or fires")
             if p["doubles"]
-            else _("side {side} acts first").format(side=p["order"][0])
+            else _("{side} acts first").format(side=side(p["order"][0]))
         )
         return f"{word('activation_roll')}: {dice} — {tail}."
     if kind == "shot":  # events since issue 13 keep only the result's data; older ones their English summary
         text = shot_summary(p["result"]) if "targets" in p.get("result", {}) else p["summary"]
         return _("{name} fires: {summary}").format(name=n(p["shooter"]), summary=text)
-    if kind in ("reaction", "in_sight", "stay_or_run"):
-        table = {"reaction": "received_fire"}.get(kind, kind)
+    if kind in ("reaction", "in_sight", "stay_or_run", "charged"):
+        table = {"reaction": "received_fire", "charged": "being_charged"}.get(kind, kind)
         rows = p.get("result", {}).get("members")
         text = "; ".join(member_summary(r) for r in rows) if rows else p.get("summary", "")
+        if kind == "stay_or_run":
+            return f"«{word(table)}», {side(p['side'])}: {text}"
         return f"«{word(table)}»: {text}"
+    if kind == "charge":
+        rows = p.get("result", {}).get("members") or []
+        text = "; ".join(member_summary(r) for r in rows if r.get("name") == n(p["charger"])) or "; ".join(
+            member_summary(r) for r in rows
+        )
+        return _("{name} charges {target}: «{test}» — {text}").format(
+            name=n(p["charger"]), target=n(p["target"]), test=word("wanting_to_charge"), text=text
+        )
     if kind == "melee":
-        return f"{word('melee').capitalize()}: {n(p['fighter'])} — {_summary(p)}"
+        pairs = (p.get("result") or {}).get("pairs")
+        fights = _summary(p)
+        if pairs:
+            fights = "; ".join(
+                _("{fighter} against {opponent}: passed {a} to {b}").format(
+                    fighter=n(p["fighter"]), opponent=r["opponent"], a=r["fighter_passes"], b=r["opponent_passes"]
+                )
+                for r in pairs
+            )
+        hurt = [
+            f"{n(e['unit'])} — {words.outcome(e['value'])}" for e in p.get("effects", []) if e["kind"] == "condition"
+        ]
+        return f"{word('melee').capitalize()}: " + "; ".join([fights, *hurt])
     if kind == "grenade":
         return f"{n(p['thrower'])}: {word('grenade')} — {_summary(p)}"
     if kind == "recovered":
-        return f"«{word('recovery')}» {n(p['unit'])}: {_summary(p)}"
+        return f"«{word('recovery')}»: {_summary(p)}"
     if kind in ("reloaded", "covering_fire"):
         return f"{n(p['unit'])}: {word({'reloaded': 'reload'}.get(kind, kind))}."
     if kind == "moved":
         what = _("{name} moves fast.") if p.get("fast") else _("{name} moves.")
-        return what.format(name=n(p["unit"]))
+        line = what.format(name=n(p["unit"]))
+        if p.get("in_cover"):
+            line += " " + _("It ends behind cover.")
+        if p.get("prone"):
+            line += " " + _("It ends lying prone.")
+        q = p.get("question")
+        if q:
+            line += " " + _("It came into the sight of {names}: they take «{test}».").format(
+                names=", ".join(n(k) for k in q["testers"]), test=word("in_sight")
+            )
+        return line
     if kind == "activation.ended":
-        return _("Side {side} ends its activation.").format(side=p.get("side"))
+        if p.get("side") is None:
+            return _("The turn ends.")
+        return _("{side} ends its activation.").format(side=side(p.get("side")))
     if kind == "return_fire.declined":
         return _("They hold their fire.")
     if kind == "tested":
@@ -276,5 +385,8 @@ def describe(event, names: dict) -> str:
             f"{_(FIELDS[k]) if k in FIELDS else word(k)} → {_value(v)}" for k, v in p["changes"].items()
         )
     if kind == "battle.ended":
-        return _("The battle ends: {why}.").format(why=why(p))
+        said = why(p, sides=names.get("sides"))
+        if p.get("winner") is None:
+            return _("The battle ends in a draw: {why}.").format(why=said)
+        return _("The battle ends: {side} wins — {why}.").format(side=side(p["winner"]), why=said)
     return kind

@@ -188,8 +188,13 @@ def test_views_board_and_log(table):
     # The question is a form in the turn bar (the banner slot draws no form): dice boxes and a server roll.
     (prompt,) = [x for x in board["turnbar"] if x["type"] == "prompt"]
     assert prompt["command"] == "answer_reaction"
-    assert len(prompt["dice"]) == 3
+    assert [d["label"] for d in prompt["dice"]] == ["group d6 1", "group d6 2", "group d6 3"]  # the Leader reads 3
     assert prompt["options"][0]["command"] == "answer_reaction"
+    assert [f["name"] for f in prompt["fields"]] == ["fired_from"]
+    # Both phones say what is owed and by whom: the gunner's side takes «ОБСТРЕЛЯН», the other waits.
+    texts = [x["value"] for x in board["turnbar"] if x["type"] == "text"]
+    assert "B answers: test «RECEIVED FIRE»: Преступники У4; shooter Полиция У4 #1, no damage (L926)." in texts
+    assert "A: no test now — waiting for B to answer." in texts
     assert board["banner"] is None
     assert len(board["groups"]) == 2
     assert [c["key"] for c in board["groups"][1]["units"]] == ["1.b.1", "1.p.1", "1.p.2"]

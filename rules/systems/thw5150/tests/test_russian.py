@@ -101,7 +101,8 @@ def test_a_russian_viewer_sees_no_english_5150_msgid(battle_and_roster):
     pages["board, asked"] = red.get(f"/battles/{battle.pk}/").content.decode()
     pages["board, waiting"] = blue.get(f"/battles/{battle.pk}/").content.decode()
     pages["odds"] = blue.get("/odds/?system=5150").content.decode()
-    assert "«ОБСТРЕЛЯН»: по" in pages["board, asked"]  # the question, asked in Russian
+    assert "Ваш ответ: тест «ОБСТРЕЛЯН»" in pages["board, asked"]  # the question, asked in Russian
+    assert "Ждём ответа: Gang (bob) — тест «ОБСТРЕЛЯН»" in pages["board, waiting"]  # and said on the other phone
     assert "Брошено с зерном 3." in pages["builder"]
     assert "Тест «В ПОЛЕ ВИДИМОСТИ»" in pages["odds"]
     left = {name: untranslated(page) for name, page in pages.items()}

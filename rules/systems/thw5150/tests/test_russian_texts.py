@@ -117,7 +117,7 @@ def test_the_actions_errors_read_in_russian():
 
 
 def test_the_board_commands_and_the_log_read_in_russian():
-    table = Table(SYSTEM, rosters=[POLICE, GANG])
+    table = Table(SYSTEM, rosters=[POLICE, GANG], names={0: "Патруль", 1: "Банда"})
     texts = []
 
     def run(side, name, inputs=None, dice=None):

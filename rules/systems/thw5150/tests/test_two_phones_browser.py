@@ -1,6 +1,6 @@
 """«5150» on two 360 px phones (issue 13): the activation dice typed in, a shot with the table's die, the target's
-«ОБСТРЕЛЯН» asked on the OTHER phone and answered there with its dice, and an undo of that answer, which puts the
-question back. Reuses the two-phone helpers of battles/tests."""
+«ОБСТРЕЛЯН» asked on the OTHER phone and answered there with its dice, and an undo of that answer by agreement, which
+puts the question back. Reuses the two-phone helpers of battles/tests."""
 
 from __future__ import annotations
 
@@ -48,7 +48,7 @@ def test_activation_a_shot_the_reaction_on_the_other_phone_and_an_undo(live_serv
     boxes.nth(1).fill("2")
     roll.locator("[type=submit]").click()
     close_result(blue)
-    expect(red.locator(".turnbar")).to_contain_text("Side 0 activates", timeout=SYNC_MS)
+    expect(red.locator(".turnbar")).to_contain_text("Patrol (alice): active on a 5", timeout=SYNC_MS)
 
     # The Leader fires his pistol at the gang boss with a 1: 1 + 5 = 6, a miss (L687–713).
     card = open_unit(blue, leader)
@@ -58,12 +58,12 @@ def test_activation_a_shot_the_reaction_on_the_other_phone_and_an_undo(live_serv
     shot.locator('input[name="dice"]').first.fill("1")
     shot.locator("[type=submit]").click()
     close_result(blue)
-    expect(blue.locator(".turnbar")).to_contain_text("Waiting for side 1", timeout=SYNC_MS)
+    expect(blue.locator(".turnbar")).to_contain_text("Waiting for Gang (bob): test «RECEIVED FIRE»", timeout=SYNC_MS)
 
     # Red's phone is asked «ОБСТРЕЛЯН» and answers with the table's dice: the Leader reads 6, 6, 6: pass 0 in the
     # open, he runs away (L932–951).
     question = red.locator('form[data-order-command="answer_reaction"]')
-    expect(question).to_contain_text("ОБСТРЕЛЯН", timeout=SYNC_MS)
+    expect(question).to_contain_text("test «RECEIVED FIRE»", timeout=SYNC_MS)  # the English term on an English phone
     for i in range(3):
         question.locator('input[name="dice"]').nth(i).fill("6")
     question.locator("[type=submit]").click()
@@ -73,10 +73,12 @@ def test_activation_a_shot_the_reaction_on_the_other_phone_and_an_undo(live_serv
     expect(red.locator(boss)).to_contain_text("Runaway")
     expect(blue.locator(boss)).to_contain_text("Runaway", timeout=SYNC_MS)
 
-    # Red undoes the answer from the history: the boss is back and the question is asked again.
+    # Red takes the answer back from the history: blue saw it, so red proposes and blue agrees (DESIGN.md); the boss
+    # is back and the question is asked again.
     line = red.locator("ol.log li.event", has_text="RECEIVED FIRE")
     line.locator("button[data-undo]").first.click()
-    expect(red.locator("#result")).to_contain_text("Undone #")
+    close_result(red)
+    blue.locator(".undo-proposal").get_by_role("button", name="Agree to undo").click(timeout=SYNC_MS)
     expect(red.locator(boss)).not_to_contain_text("Runaway", timeout=SYNC_MS)
     expect(blue.locator(boss)).not_to_contain_text("Runaway", timeout=SYNC_MS)
     expect(red.locator('form[data-order-command="answer_reaction"]')).to_be_visible(timeout=SYNC_MS)
