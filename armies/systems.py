@@ -178,6 +178,8 @@ def validate_options(system: str, profile: dict, options) -> dict:
             {"options": _("the system's options schema is invalid: {message}").format(message=exc.message)}
         ) from None
     except RuleInputError as exc:  # the same errors in the words of profile_errors, where the schema explains them
+        if part.words_option_errors:
+            raise  # the system words its errors itself (in the reader's language)
         validator = jsonschema.Draft202012Validator(part.options_schema(profile))
         readable = schema_errors(validator, options, root="options", prefix="options.")
         raise RuleInputError(readable or exc.errors) from None

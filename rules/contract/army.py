@@ -100,6 +100,10 @@ class ArmyPart(ABC):
         """The options a new entry of this profile starts with."""
         return {}
 
+    #: True when validate_options words its errors itself (in the reader's language); else `armies` says the
+    #: schema's errors in its own words.
+    words_option_errors: bool = False
+
     def validate_options(self, profile: dict, options: dict) -> dict:
         """Schema check of an entry's options; rule checks that involve the whole roster belong to cost_roster."""
         validator = jsonschema.Draft202012Validator(self.options_schema(profile))

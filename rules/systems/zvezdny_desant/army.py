@@ -8,7 +8,9 @@ the club's: army_limit, tournament, mixed_stk); a roster's own points_limit, whe
 
 from __future__ import annotations
 
-from rules.contract import ArmyPart, Issue, RosterReport
+import jsonschema
+
+from rules.contract import ArmyPart, Issue, RosterReport, RuleInputError
 from rules.i18n import N_, _
 from rules.systems.zvezdny_desant import profile as lbh
 from rules.systems.zvezdny_desant import roster_view
@@ -199,6 +201,23 @@ def cost_roster(roster: dict) -> RosterReport:
     return RosterReport(total=total, entry_costs=costs, issues=issues)
 
 
+def _option_error(path: list[str], value) -> str:
+    """What is wrong with one field of an entry's options, in the player's words."""
+    if path[:1] == ["card_costs"]:
+        return _("A cost is a whole number of points from 0 to {most}.").format(most=roster_view.MAX_COST)
+    if path[:1] == ["loadout"] and path[-1:] == ["count"]:
+        return _("A number of figures is a whole number from 1 to {most}.").format(most=lbh.MAX_PER_FIGURE)
+    if path[:1] == ["loadout"] and path[-1:] == ["figure"]:
+        return _("The card has no figure «{value}».").format(value=value)
+    if path[:1] == ["loadout"] and path[-1:] == ["weapon"]:
+        return _("The card has no weapon «{value}».").format(value=value)
+    if path[:1] == ["upgrades"] and len(path) > 1:
+        return _("The card has no upgrade «{value}».").format(value=value)
+    if path and path[0] not in ("loadout", "upgrades", "card_costs"):
+        return _("This unit has no such choice.")
+    return _("This value does not fit here.")
+
+
 class ZvezdnyDesantArmy(ArmyPart):
     pricing = "points"
     currency = N_("points")
@@ -215,6 +234,19 @@ class ZvezdnyDesantArmy(ArmyPart):
 
     def default_options(self, profile: dict) -> dict:
         return lbh.default_options(profile)
+
+    words_option_errors = True
+
+    def validate_options(self, profile: dict, options: dict) -> dict:
+        """The options schema's check, each error said in the player's words and naming its field."""
+        validator = jsonschema.Draft202012Validator(self.options_schema(profile))
+        errors: dict[str, str] = {}
+        for err in sorted(validator.iter_errors(options), key=lambda e: [str(p) for p in e.absolute_path]):
+            path = [str(p) for p in err.absolute_path]
+            errors.setdefault(".".join(["options", *path]), _option_error(path, err.instance))
+        if errors:
+            raise RuleInputError(errors)
+        return options
 
     def cost_roster(self, roster: dict) -> RosterReport:
         return cost_roster(roster)

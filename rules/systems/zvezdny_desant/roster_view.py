@@ -145,8 +145,14 @@ def entry_view(entry: dict) -> dict:
     fields, prices = _price_fields(entry, rows)
     blocks: list[dict] = []
     if fields:
-        blocks.append({"type": "text", "text": _("The demo rules print no costs: type them from the unit's ЛБХ card "
-                                                 "(L754). The roster is not valid until every cost is typed.")})  # fmt: skip
+        missing = any(f["value"] is None for f in fields)
+        intro = (
+            _("The demo rules print no costs: type them from the unit's ЛБХ card (L754). The roster is not valid "
+              "until every cost is typed.")
+            if missing
+            else _("Costs typed from the unit's ЛБХ card (the demo rules print none, L754):")
+        )  # fmt: skip
+        blocks.append({"type": "text", "text": intro})
         blocks += fields
     blocks.append(_loadout_block(entry, rows))
     upgrades = _upgrades_block(entry)

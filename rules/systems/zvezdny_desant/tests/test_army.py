@@ -191,6 +191,22 @@ def test_the_builder_asks_each_missing_cost_at_the_top_of_the_entry_and_counts_f
     assert view["lines"] == ["5 × Форсер («Автомат»)", "costs from the ЛБХ: Форсер 50, Автомат 0"]
 
 
+@pytest.mark.parametrize(
+    ("options", "field", "words"),
+    [
+        ({"card_costs": {"figures": {"boec": "abc"}}}, "options.card_costs.figures.boec", "whole number of points"),
+        ({"card_costs": {"weapons": {"pulemet": -5}}}, "options.card_costs.weapons.pulemet", "from 0 to 5000"),
+        ({"loadout": [{"figure": "boec", "weapon": "avtomat", "count": 0}]}, "options.loadout.0.count", "1 to 50"),
+        ({"loadout": [{"figure": "boec", "weapon": "laser", "count": 1}]}, "options.loadout.0.weapon", "«laser»"),
+        ({"upgrades": ["jetpack"]}, "options.upgrades.0", "no upgrade «jetpack»"),
+    ],
+)
+def test_bad_options_are_refused_in_the_players_words_naming_the_field(options, field, words):
+    with pytest.raises(RuleInputError) as exc:
+        ARMY.validate_options(CARD, options)
+    assert words in exc.value.errors[field]
+
+
 def test_an_emptied_loadout_stays_empty_and_is_an_error():
     example = PACK["profiles"][1]
     options = {"loadout": [], "card_costs": {"figures": {"forser": 50}, "weapons": {"avtomat": 0}}}
