@@ -14,10 +14,14 @@ Exact distributions are `dict[int, Fraction]`, built with icepool (pinned) or pl
 
 from __future__ import annotations
 
+import math
 import random
 import re
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import asdict, dataclass
 from fractions import Fraction
+from itertools import combinations_with_replacement, product
 from typing import Protocol
 
 import icepool
@@ -254,13 +258,13 @@ class TableDice(_Recorder):
                     "Not enough dice: die {n} (a d{faces} for the {purpose}) is missing; {given} were typed in and "
                     "at least {n} are needed.",
                     given,
-                ).format(n=position + 1, faces=faces, purpose=purpose, given=given)
+                ).format(n=position + 1, faces=faces, purpose=_(purpose), given=given)
             )
         value = self.values[position]
         if not 1 <= value <= faces:
             raise DiceInputError(
                 _("Die {n} is {value}, but it is a d{faces} ({purpose}): 1 to {faces}.").format(
-                    n=position + 1, value=value, faces=faces, purpose=purpose
+                    n=position + 1, value=value, faces=faces, purpose=_(purpose)
                 )
             )
         return self._record(faces, value, purpose)
@@ -283,6 +287,61 @@ def dice_source(*, seed: int | None = None, dice: list | None = None) -> _Record
     if dice is not None:
         return TableDice(dice)
     return SeededDice(seed)
+
+
+# The work of one exact computation ----------------------------------------------------------------------
+class OddsTooLarge(RuleInputError):
+    """Exact odds that would enumerate more dice outcomes than one request may (400, with the limit as data)."""
+
+    code = "odds_too_large"
+
+    def __init__(self, needed: int, limit: int):
+        self.needed, self.limit = needed, limit
+        super().__init__(
+            {
+                "inputs": _(
+                    "These odds are too large to work out exactly: they would go through {needed} dice outcomes, and "
+                    "one request may go through {limit}. Use fewer dice, figures or opponents."
+                ).format(needed=f"{needed:,}".replace(",", " "), limit=f"{limit:,}".replace(",", " "))
+            }
+        )
+
+
+_BUDGET: ContextVar[list[int] | None] = ContextVar("odds_enumeration_budget", default=None)
+
+
+@contextmanager
+def enumeration_limit(limit: int):
+    """Within this block, the rolls that exact odds go through one by one (`rolls`, `roll_multisets`, `charge`)
+    count against `limit`; past it OddsTooLarge is raised before the work starts. The API sets it per request
+    (settings.ODDS_ENUMERATION_LIMIT); simulations and tests run without one."""
+    token = _BUDGET.set([limit, limit])
+    try:
+        yield
+    finally:
+        _BUDGET.reset(token)
+
+
+def charge(outcomes: int) -> None:
+    """Counts `outcomes` enumerated against the block's limit (nothing outside an `enumeration_limit` block)."""
+    budget = _BUDGET.get()
+    if budget is None:
+        return
+    budget[0] -= outcomes
+    if budget[0] < 0:
+        raise OddsTooLarge(budget[1] - budget[0], budget[1])
+
+
+def rolls(faces: int, count: int):
+    """Every ordered roll of `count` dice of `faces` (faces**count of them), charged before the first."""
+    charge(faces**count)
+    return product(range(1, faces + 1), repeat=count)
+
+
+def roll_multisets(faces: int, count: int):
+    """Every unordered roll of `count` dice of `faces` (as sorted tuples), charged before the first."""
+    charge(math.comb(faces + count - 1, count))
+    return combinations_with_replacement(range(1, faces + 1), count)
 
 
 # Exact distributions ----------------------------------------------------------------------------------

@@ -354,7 +354,8 @@ def test_deployment_is_over_once_initiative_is_rolled():
 def _dismount_helix_pilot(t):
     """The HELIX is destroyed; its pilot, red soldier 3, survives and is on foot (p.20)."""
     t.command(1, "adjust", {"unit": HELIX, "changes": {"strength": 1}})
-    t.command(0, "melee", {"unit": BLUE_SQUAD, "soldier": 1, "target": HELIX}, dice=[6, 1, 1])
+    t.command(0, "melee", {"unit": BLUE_SQUAD, "soldier": 1, "target": HELIX}, dice=[6, 1])
+    t.command(1, "answer", {}, dice=[1])  # the pilot's survival test is his player's (setting pilot_tests)
     assert state(t, HELIX)["destroyed"]
     assert soldier(t, RED_SQUAD, 3)["role"] == "dismounted"
 
@@ -469,11 +470,11 @@ def taps_to_start(board: dict) -> dict[str, int]:
 
     def walk(widgets):
         for widget in widgets:
-            if widget["type"] != "buttons":
+            if widget["type"] not in ("buttons", "prompt"):
                 continue
-            fold = 1 if widget["folded"] else 0
-            for b in widget["items"]:
-                if b["disabled"]:
+            fold = 1 if widget.get("folded") else 0
+            for b in widget["items"] if widget["type"] == "buttons" else widget["options"]:
+                if b.get("disabled"):
                     continue
                 if b["command"]:
                     seen(b["command"], 1 + fold)

@@ -46,6 +46,7 @@ EXPECTED = {
     "repair_needs_idle_soldier": (True, "A31"),
     "repair_cap_at_max": (True, "A32"),
     "dispute_die": (12, "A33"),
+    "pilot_tests": ("owner", "p.19"),
     # §5 readings the engine takes as given (one choice each)
     "armlist_data_source": ("data_pack", "A0"),
     "cost_per": ("squad", "A1"),

@@ -18,7 +18,7 @@ instead; entry_loadout() and entry_pilot() read both shapes.
 from __future__ import annotations
 
 from rules.contract import ArmyPart, RosterReport
-from rules.i18n import N_
+from rules.i18n import N_, _
 from rules.systems.bronepekhota import profile as profiles
 from rules.systems.bronepekhota.profile import PROFILE_EDITOR, PROFILE_SCHEMA
 from rules.systems.bronepekhota.roster.costing import (  # noqa: F401  (the module's public names, kept here)
@@ -79,7 +79,9 @@ class BronepekhotaArmy(ArmyPart):
         return upgrade_changes(entry, new_profile)
 
     def profile_note(self, profile: dict) -> str:
-        return "" if profile.get("kind") == "squad" else f"rank {(profile.get('data') or {}).get('rank')}"
+        if profile.get("kind") == "squad":
+            return ""
+        return _("rank {rank}").format(rank=(profile.get("data") or {}).get("rank"))
 
     def copy_options(self, entry: dict) -> dict:
         """A copy keeps the fit but not the pilot: a soldier drives one vehicle."""

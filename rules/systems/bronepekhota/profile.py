@@ -6,6 +6,8 @@ Dice are written as the cards write them, Cyrillic or Latin: range "Д6+2" / "D1
 A melee weapon of a vehicle has `melee` (the «ББ/n» value) and no range or power.
 """
 
+from rules.i18n import N_, _
+
 RANGE_PATTERN = r"^\s*[1]?\s*[ДдDd]\s*(6|12|20)\s*([+-]\s*\d+)?\s*$"
 POWER_PATTERN = r"^\s*\d*\s*[ДдDd]\s*(6|12|20)\s*([+-]\s*\d+)?\s*$"
 
@@ -207,24 +209,59 @@ def profile_weapons(data: dict) -> list[dict]:
     return data.get("arsenal") or data.get("weapons") or []
 
 
+# The Armlist's words for a vehicle's type and locomotion (p.7, p.16) and a gun's mobility (p.8–9).
+WEIGHT_WORDS = {"light": N_("light"), "heavy": N_("heavy")}
+LOCOMOTION_WORDS = {
+    "wheeled": N_("wheeled"),
+    "tracked": N_("tracked"),
+    "walker": N_("walking"),
+    "flying": N_("flyer"),
+}
+
+
+def _word(words: dict, code) -> str:
+    return _(words[code]) if code in words else str(code)
+
+
+def _mobility(d: dict) -> str:
+    return _("mobile gun") if d.get("mobile") else _("stationary gun")
+
+
+def _tail(d: dict) -> str:
+    return _("RoF {rof} · ammo {ammo} · strength {strength}").format(
+        rof=d.get("rof"), ammo=d.get("ammo_max"), strength=d.get("strength_max")
+    )
+
+
 def stats_line(profile: dict) -> str:
-    """The builder's line of a vehicle's or a gun's values."""
+    """The builder's line of a vehicle's or a gun's values, in the Armlist's words."""
     d = profile.get("data") or {}
-    tail = f"RoF {d.get('rof')} · ammo {d.get('ammo_max')} · strength {d.get('strength_max')}"
     if profile.get("kind") == "gun":
-        return f"{'mobile' if d.get('mobile') else 'stationary'} · crew rank {d.get('rank')}+ · {tail}"
+        return _("{mobility} · crew rank {rank}+ · {values}").format(
+            mobility=_mobility(d), rank=d.get("rank"), values=_tail(d)
+        )
     speeds = "/".join(str(s.get("speed")) for s in d.get("speed_sectors") or [])
-    return f"{d.get('weight')} · {d.get('locomotion')} · {tail} · speed {speeds}"
+    return _("{weight} · {locomotion} · {values} · speed {speeds}").format(
+        weight=_word(WEIGHT_WORDS, d.get("weight")),
+        locomotion=_word(LOCOMOTION_WORDS, d.get("locomotion")),
+        values=_tail(d),
+        speeds=speeds,
+    )
 
 
 def card_line(profile: dict) -> str:
     """The printed card's line of a vehicle's or a gun's values."""
     d = profile.get("data") or {}
-    line = f"Rank {d.get('rank')} · RoF {d.get('rof')} · ammo {d.get('ammo_max')} · strength {d.get('strength_max')}"
+    line = _("Rank {rank}").format(rank=d.get("rank")) + " · " + _tail(d)
     if profile.get("kind") == "gun":
-        return f"{line} · {'mobile' if d.get('mobile') else 'stationary'}"
+        return f"{line} · {_mobility(d)}"
     sectors = ", ".join(f"{s.get('min')}–{s.get('max')}: {s.get('speed')}" for s in d.get("speed_sectors") or [])
-    return f"{line} · {d.get('weight')} {d.get('locomotion')} · speed {sectors}"
+    return _("{values} · {weight} {locomotion} · speed {sectors}").format(
+        values=line,
+        weight=_word(WEIGHT_WORDS, d.get("weight")),
+        locomotion=_word(LOCOMOTION_WORDS, d.get("locomotion")),
+        sectors=sectors,
+    )
 
 
 #: The columns of a squad's table, as on the Armlist: (label, what it means).

@@ -387,6 +387,23 @@ SETTINGS: tuple[Setting, ...] = (
             (20, N_("D20")),
         ),
     ),
+    Setting(
+        key="pilot_tests",
+        label=N_("Who rolls a pilot's tests"),
+        default="owner",
+        kind="choice",
+        choices=("owner", "attacker"),
+        source="§5 (who rolls is not said: p.19, p.33, p.40)",
+        help=N_(
+            "The pilot of a hit vehicle takes a survival test (and, in real shooting, the armour test first); the "
+            "vehicle's owner rolls its emergency landing (p.19). Owner: his player is asked on his own phone and "
+            "the game waits for the answer. Attacker: the attacking player rolls them with the attack."
+        ),
+        choice_labels=(
+            ("owner", N_("The pilot's player, on his own phone")),
+            ("attacker", N_("The attacker, with the attack")),
+        ),
+    ),
 )
 
 # Readings of §5 that the engine takes as given. They are settings too, so that a game records every

@@ -119,6 +119,7 @@ def strength_after(strength, damage):
 SURVIVED = "survived"
 PANIC = "panic"
 KILLED = "killed"
+DUE = "due"  # a pilot test left to the pilot's own player (setting pilot_tests)
 
 
 def survival_result(armour: int, roll: int, *, panic_rule: bool = False) -> str:

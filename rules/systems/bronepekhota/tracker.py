@@ -61,6 +61,7 @@ from __future__ import annotations
 import copy
 
 from rules.errors import RuleInputError
+from rules.i18n import N_
 from rules.systems.bronepekhota import tables
 
 ROUND_ACTIONS = ("move", "shoot", "melee", "grenade", "repair", "jump")
@@ -395,28 +396,28 @@ def unit_view(state: dict, profile: dict, settings: dict | None = None) -> dict:
     if state["kind"] == "gun":
         view["speed"] = 0
         move_block = (
-            "destroyed" if state["destroyed"] else None if data.get("mobile") else "a stationary gun never moves"
+            "destroyed" if state["destroyed"] else None if data.get("mobile") else N_("a stationary gun never moves")
         )
         view["can_move"], view["move_reason"] = move_block is None, move_block
-        view["can_melee"], view["melee_reason"] = False, "a gun does not attack in melee"
+        view["can_melee"], view["melee_reason"] = False, N_("a gun does not attack in melee")
         return view
     speed = tables.speed_for_strength(data.get("speed_sectors", []), state["strength"])
     view["speed"] = speed
     move_block = _vehicle_common_block(state)
     if move_block is None and "move" in state["actions"] and not is_flyer(state):
-        move_block = "already moved this round"
+        move_block = N_("already moved this round")
     if move_block is None and is_flyer(state) and moves_used(state) >= FLYER_MOVES:
-        move_block = "already moved twice this round (move, shoot, move)"
+        move_block = N_("already moved twice this round (move, shoot, move)")
     if move_block is None and state["towed_by"] is not None:
-        move_block = "being towed"
+        move_block = N_("being towed")
     if move_block is None and speed == 0:
-        move_block = "speed 0 at this strength"
+        move_block = N_("speed 0 at this strength")
     view["can_move"], view["move_reason"] = move_block is None, move_block
     melee_block = _vehicle_common_block(state)
     if melee_block is None and state["flying"]:
-        melee_block = "flying vehicles never melee"
+        melee_block = N_("flying vehicles never melee")
     if melee_block is None and "melee" in state["actions"]:
-        melee_block = "already fought this round"
+        melee_block = N_("already fought this round")
     view["can_melee"], view["melee_reason"] = melee_block is None, melee_block
     view["melee_value"] = sum((w.get("melee") or 0) for w in data.get("arsenal", []) if w["key"] in state["weapons"])
     return view
@@ -424,48 +425,48 @@ def unit_view(state: dict, profile: dict, settings: dict | None = None) -> dict:
 
 def _soldier_block(s: dict, *, panic_ends_actions: bool = True) -> str | None:
     if not s["alive"]:
-        return "dead"
+        return N_("dead")
     if s["deserted"] or not s["on_field"]:
-        return "deserted"
+        return N_("deserted")
     if s["role"] == "pilot":
-        return "pilots a vehicle and acts with it"
+        return N_("pilots a vehicle and acts with it")
     if s["panicked"] and panic_ends_actions:
-        return "panicked: recovers next round"
+        return N_("panicked: recovers next round")
     return None
 
 
 def _vehicle_common_block(state: dict) -> str | None:
     if state["destroyed"]:
-        return "destroyed"
+        return N_("destroyed")
     if state["pilot"] is None:
-        return "no pilot: the vehicle is frozen"
+        return N_("no pilot: the vehicle is frozen")
     if state["acts_next_round"]:
-        return "captured this round: acts from next round"
+        return N_("captured this round: acts from next round")
     if state["lying"]:
-        return "lying: stand it up after a repair"
+        return N_("lying: stand it up after a repair")
     if state["activated"]:
-        return "already activated this round"
+        return N_("already activated this round")
     return None
 
 
 def _machine_shoot_block(state: dict, data: dict, ammo_limited: bool) -> str | None:
     if state["kind"] == "vehicle":
         block = _vehicle_common_block(state)
-        if block and block != "already activated this round":
+        if block and block != "already activated this round":  # the msgid, compared untranslated
             return block
         if state.get("repair_platform"):
-            return "the repair platform cannot shoot"
+            return N_("the repair platform cannot shoot")
         rof = data.get("rof", 0)
     else:
         if state["destroyed"]:
-            return "destroyed"
+            return N_("destroyed")
         if state["lying"]:
-            return "lying: stand it up after a repair"
+            return N_("lying: stand it up after a repair")
         rof = data.get("rof", 0)
     if state["in_melee"]:
-        return "in contact with an enemy"
+        return N_("in contact with an enemy")
     if ammo_limited and state["ammo"] <= 0:
-        return "out of ammo for the rest of the game"
+        return N_("out of ammo for the rest of the game")
     if state["shots_this_round"] >= rof:
-        return f"rate of fire {rof} used up this round"
+        return N_("rate of fire used up this round")
     return None

@@ -300,7 +300,11 @@ def damage_to_element(
             faces = survival_faces(settings)
             roll = dice.roll(faces, "survival test (house rule A24)")
             outcome = tables.survival_result(el["armour"], roll, panic_rule=settings.get("panic", False))
-            steps.append(f"Survival test (house rule A24): d{faces} = {roll} against Бр {el['armour']}: {outcome}.")
+            steps.append(
+                tr("Survival test (house rule A24): {die} = {roll} against Бр {armour}: {result}.").format(
+                    die=die_name(faces), roll=roll, armour=el["armour"], result=survival_word(outcome)
+                )
+            )
             result["survival"] = outcome
             if outcome == tables.KILLED:
                 result["destroyed"] = True
@@ -312,16 +316,28 @@ def damage_to_element(
         effects.append({"kind": "soldier_killed", "role": role, "cause": cause, **echo(el)})
         return result, effects
     after = tables.strength_after(el["strength"], damage)
-    steps.append(f"{el.get('name') or role}: strength {el['strength']} -> {after}.")
+    steps.append(
+        tr("{name}: strength {before} -> {after}.").format(
+            name=el.get("name") or role, before=el["strength"], after=after
+        )
+    )
     effects.append({"kind": "damage", "role": role, "amount": damage, "cause": cause, **echo(el)})
     if after == 0:
         effects.append({"kind": "destroyed", "role": role, **echo(el)})
-    if el["kind"] == "vehicle" and el.get("pilot") is not None:
+    if el["kind"] == "vehicle" and el.get("pilot") is not None and deferred(el, settings):
+        # The pilot's own player takes his test on his phone (setting pilot_tests): the tracker asks him.
+        effects.append(pilot_test_due(el, role, test="survival", destroyed=after == 0))
+        result["pilot"] = tables.DUE
+    elif el["kind"] == "vehicle" and el.get("pilot") is not None:
         pilot = el["pilot"]
         faces = survival_faces(settings)
         roll = dice.roll(faces, "pilot survival test")
         outcome = tables.survival_result(pilot["armour"], roll, panic_rule=settings.get("panic", False))
-        steps.append(f"Pilot survival test: d{faces} = {roll} against Бр {pilot['armour']}: {outcome}.")
+        steps.append(
+            tr("Pilot survival test: {die} = {roll} against Бр {armour}: {result}.").format(
+                die=die_name(faces), roll=roll, armour=pilot["armour"], result=survival_word(outcome)
+            )
+        )
         result.update(pilot=outcome, pilot_roll=roll)
         if outcome == tables.KILLED:
             effects.append({"kind": "pilot_killed", "role": role, **echo(el)})
@@ -345,13 +361,64 @@ def damage_to_element(
     return result, effects
 
 
+# The words of a test's result, as the steps and summaries say them (tables.SURVIVED …).
+SURVIVAL_WORDS = {"survived": N_("survived"), "panic": N_("survived, panics"), "killed": N_("killed")}
+PILOT_WORDS = {
+    "survived": N_("; the pilot survives"),
+    "panic": N_("; the pilot survives but panics"),
+    "killed": N_("; the pilot is killed"),
+    "safe": N_("; the armour protected the pilot"),
+    "due": N_("; the pilot's own player takes his test"),
+}
+DICE_WORDS = {"power die": (N_("power die"), N_("power dice")), "blast die": (N_("blast die"), N_("blast dice"))}
+
+
+def die_name(faces: int) -> str:
+    """A die as the book writes it: «Д6» (d6 in English)."""
+    return tr("d{faces}").format(faces=faces)
+
+
+def survival_word(result: str) -> str:
+    return tr(SURVIVAL_WORDS[result]) if result in SURVIVAL_WORDS else result
+
+
+def pilot_words(result: str | None) -> str:
+    """The pilot's fate after a hit, to append to a summary ("" when he took no test)."""
+    return tr(PILOT_WORDS[result]) if result in PILOT_WORDS else ""
+
+
+def dice_words(label: str, count: int) -> str:
+    one, many = DICE_WORDS.get(label, (label, label))
+    return tr(many if count > 1 else one)
+
+
+def deferred(el: dict, settings: dict) -> bool:
+    """Is this vehicle's pilot test left to its own player (the battle names such vehicles in the internal
+    `defer_pilot_refs` of the settings it passes; the rules alone always roll it)?"""
+    return el.get("ref") in (settings.get("defer_pilot_refs") or ())
+
+
+def pilot_test_due(el: dict, role: str, *, test: str, destroyed: bool, die: int | None = None) -> dict:
+    """The effect that asks a vehicle's player for his pilot's test: `test` "survival" (Д6) or "armour" (real
+    shooting: Д12/Д20, then the survival test if pierced). A destroyed vehicle's pilot is on foot already."""
+    effect = {"kind": "pilot_test_due", "role": role, "test": test, "destroyed": destroyed, **echo(el)}
+    effect["pilot"] = pilot_echo(el)
+    if die is not None:
+        effect["die"] = die
+    return effect
+
+
 def emergency_landing(dice, strength: int, role: str, who: dict, steps: list[str]) -> tuple[dict, list[dict]]:
     """§3.10 (p.19): the pilot of a flying vehicle died in flight, whatever killed him (a virtual shot, a real shot's
     armour test, melee is impossible in the air): the vehicle lands on the spot and takes Д6 damage.
     `strength` is its strength once the damage that killed the pilot is marked (> 0)."""
     roll = dice.roll(tables.EMERGENCY_LANDING_FACES, "emergency landing damage")
     after = tables.strength_after(strength, roll)
-    steps.append(f"Emergency landing: d6 = {roll} damage, strength {strength} -> {after}.")
+    steps.append(
+        tr("Emergency landing: {die} = {roll} damage, strength {before} -> {after}.").format(
+            die=die_name(6), roll=roll, before=strength, after=after
+        )
+    )
     effects = [
         {"kind": "landed", "role": role, **who},
         {"kind": "damage", "role": role, "amount": roll, "cause": "emergency landing", **who},
@@ -382,9 +449,17 @@ def attack_element(
         armour = base + bonus
         rolls = dice.roll_many(count, faces, label)
         hits = sum(1 for r in rolls if tables.penetrates(r + per_die_mod, armour))
-        mod = f" (each {per_die_mod:+d})" if per_die_mod else ""
-        dice_word = label.replace("die", "dice") if count > 1 else label
-        steps.append(f"{el.get('name') or role}: {dice_word} {rolls}{mod} against armour {armour}: {hits} damage.")
+        mod = tr(" (each {mod})").format(mod=f"{per_die_mod:+d}") if per_die_mod else ""
+        steps.append(
+            tr("{name}: {dice} {rolls}{mod} against armour {armour}: {hits} damage.").format(
+                name=el.get("name") or role,
+                dice=dice_words(label, count),
+                rolls=rolls,
+                mod=mod,
+                armour=armour,
+                hits=hits,
+            )
+        )
         damage += hits
         all_rolls.extend(rolls)
     result, effects = damage_to_element(dice, el, role, damage, settings=settings, steps=steps, cause=cause)

@@ -26,6 +26,7 @@ from rules.systems.bronepekhota.actions.common import (
     attack_element,
     check_element,
     damage_consequences,
+    die_name,
     echo,
     err,
 )
@@ -119,9 +120,13 @@ class Grenade(BronAction):
         burst = clean["burst_steps"]
         if burst is None:
             burst = dice.roll(tables.GRENADE_RANGE_FACES, "grenade burst distance")
-            steps.append(f"Burst: d6 = {burst} steps from the thrower toward the target.")
+            steps.append(
+                tr("Burst: {die} = {steps} steps from the thrower toward the target.").format(
+                    die=die_name(6), steps=burst
+                )
+            )
         else:
-            steps.append(f"Burst {burst} steps from the thrower (rolled before).")
+            steps.append(tr("Burst {steps} steps from the thrower (rolled before).").format(steps=burst))
         result = {"burst_steps": burst, "victims": []}
         hit = [(el, role, bonus) for el, bursts, role, bonus in clean["victims"] if burst in bursts]
         for el, role, bonus in hit:
@@ -130,9 +135,11 @@ class Grenade(BronAction):
             effects += eff
         destroyed = sum(1 for v in result["victims"] if v["destroyed"])
         if not hit:
-            summary = f"The grenade bursts {burst} steps away; nobody listed is within 1 step."
+            summary = tr("The grenade bursts {steps} steps away; nobody listed is within 1 step.").format(steps=burst)
         else:
-            summary = f"The grenade bursts {burst} steps away: {len(hit)} attacked, {destroyed} destroyed."
+            summary = tr("The grenade bursts {steps} steps away: attacked {hit}, destroyed {destroyed}.").format(
+                steps=burst, hit=len(hit), destroyed=destroyed
+            )
         return self.outcome(summary, result, effects, steps)
 
     def odds_clean(self, clean, settings):

@@ -15,8 +15,10 @@ from rules.systems.bronepekhota.actions.common import (
     check_element,
     damage_consequences,
     damage_to_element,
+    die_name,
     echo,
     err,
+    pilot_words,
 )
 
 ACTOR = {
@@ -103,20 +105,30 @@ class Melee(BronAction):
         if clean["surprise"]:
             a, b = dice.roll(6, "surprise attack die 1 of 2"), dice.roll(6, "surprise attack die 2 of 2")
             die = max(a, b)
-            steps.append(f"Surprise attack: d6 {a} and {b}, the higher is {die}.")
+            steps.append(
+                tr("Surprise attack: {die} {a} and {b}, the higher is {best}.").format(
+                    die=die_name(6), a=a, b=b, best=die
+                )
+            )
         else:
             die = dice.roll(6, "attack die")
         attack = die + clean["attack_bonus"]
-        steps.append(f"Attack strength: {die} + {clean['attack_bonus']} = {attack}.")
+        steps.append(
+            tr("Attack strength: {roll} + {bonus} = {attack}.").format(
+                roll=die, bonus=clean["attack_bonus"], attack=attack
+            )
+        )
         fixed = self._defence_fixed(clean)
         if clean["defence_kind"] in ("gun", "pilotless"):
             defence = fixed
-            steps.append(f"Defence: flat Броня {defence} (no die).")
+            steps.append(tr("Defence: flat Броня {defence} (no die).").format(defence=defence))
             d_die = None
         else:
             d_die = dice.roll(6, "defence die")
             defence = d_die + fixed
-            steps.append(f"Defence strength: {d_die} + {fixed} = {defence}.")
+            steps.append(
+                tr("Defence strength: {roll} + {bonus} = {defence}.").format(roll=d_die, bonus=fixed, defence=defence)
+            )
         result = {
             "attack_roll": die,
             "attack": attack,
@@ -129,12 +141,13 @@ class Melee(BronAction):
         }
         effects = [{"kind": "action_used", "role": "attacker", "action": "melee", **echo(att)}]
         if attack <= defence:
-            steps.append("Repelled: both unharmed and still in contact.")
+            steps.append(tr("Repelled: both unharmed and still in contact."))
             effects += [
                 {"kind": "in_melee", "role": "attacker", "value": True, **echo(att)},
                 {"kind": "in_melee", "role": "defender", "value": True, **echo(dfn)},
             ]
-            return self.outcome(f"Repelled ({attack} against {defence}).", result, effects, steps)
+            summary = tr("Repelled ({attack} against {defence}).").format(attack=attack, defence=defence)
+            return self.outcome(summary, result, effects, steps)
         damage = 1 if dfn["kind"] == "infantry" else tables.melee_damage(attack, defence)
         res, dmg_effects = damage_to_element(
             dice, dfn, "defender", damage, settings=settings, steps=steps, cause="melee"
@@ -153,13 +166,19 @@ class Melee(BronAction):
                 {"kind": "in_melee", "role": "defender", "value": True, **echo(dfn)},
             ]
         if dfn["kind"] == "infantry":
-            summary = f"The attacker wins ({attack} against {defence}): the defender is destroyed."
+            summary = tr("The attacker wins ({attack} against {defence}): the defender is destroyed.").format(
+                attack=attack, defence=defence
+            )
         else:
-            summary = f"The attacker wins ({attack} against {defence}): {damage} damage"
-            summary += " (destroyed)" if res["destroyed"] else f", strength now {res['strength_after']}"
-            if res.get("pilot"):
-                summary += f"; pilot {res['pilot']}"
-            summary += "."
+            summary = tr("The attacker wins ({attack} against {defence}): {damage} damage").format(
+                attack=attack, defence=defence, damage=damage
+            )
+            summary += (
+                tr(" (destroyed)")
+                if res["destroyed"]
+                else tr(", strength now {strength}").format(strength=res["strength_after"])
+            )
+            summary += pilot_words(res.get("pilot")) + "."
         return self.outcome(summary, result, effects, steps)
 
     def odds_clean(self, clean, settings):

@@ -35,6 +35,20 @@ OBSTACLE_SP = 2  # Table 1: an obstacle from half a step to 1 step high costs 2 
 LOCOMOTIONS = ("wheeled", "tracked", "walker", "flying")
 INFANTRY_SEGMENTS = ("flat", "stairs", "ramp", "obstacle", "climb", "with_gun", "platform_jump")
 VEHICLE_SEGMENTS = ("forward", "backward", "sideways", "turn")
+# A move's parts as the table says them (Tables 1 and 2).
+SEGMENT_WORDS = {
+    "flat": N_("on the flat"),
+    "stairs": N_("stairs"),
+    "ramp": N_("ramp"),
+    "obstacle": N_("obstacle"),
+    "climb": N_("climbing"),
+    "with_gun": N_("with a gun"),
+    "platform_jump": N_("jump from a platform"),
+    "forward": N_("forward"),
+    "backward": N_("back"),
+    "sideways": N_("sideways"),
+    "turn": N_("turns"),
+}
 ACTIONS_USED = {"type": "array", "items": {"enum": ["move", "shoot", "melee", "grenade", "repair", "jump"]}}
 
 SEGMENT = {
@@ -188,12 +202,14 @@ class Movement(BronAction):
     def resolve_clean(self, clean, settings, dice):
         mover, cost, budget = clean["mover"], clean["cost"], clean["budget"]
         who = {k: mover[k] for k in ("ref", "soldier") if k in mover}
-        parts = " + ".join(f"{s['kind']} {s['cost']}" for s in clean["segments"])
+        parts = " + ".join(f"{tr(SEGMENT_WORDS.get(s['kind'], s['kind']))} {s['cost']}" for s in clean["segments"])
         result = {"cost": cost, "budget": budget, "ok": clean["ok"], "segments": clean["segments"]}
         if not clean["ok"]:
-            summary = f"This move costs {cost} SP ({parts}) but only {budget} are left: not possible."
+            summary = tr("This move costs {cost} SP ({parts}) but only {budget} are left: not possible.").format(
+                cost=cost, parts=parts, budget=budget
+            )
             return self.outcome(summary, result, [], [summary])
-        summary = f"Moves for {cost} SP of {budget} ({parts})."
+        summary = tr("Moves for {cost} SP of {budget} ({parts}).").format(cost=cost, budget=budget, parts=parts)
         effects = [{"kind": "action_used", "role": "mover", "action": "move", "sp": cost, **who}]
         return self.outcome(summary, result, effects, [summary])
 

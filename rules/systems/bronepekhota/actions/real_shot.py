@@ -17,15 +17,26 @@ from rules.systems.bronepekhota.actions.common import (
     check_ammo,
     check_can_fire,
     check_element,
+    deferred,
+    die_name,
     echo,
     emergency_landing,
     err,
     fire_effects,
     landing_loss,
     pilot_echo,
+    pilot_test_due,
+    pilot_words,
     survival_faces,
+    survival_word,
 )
 from rules.systems.bronepekhota.actions.survival import survival_effects
+
+CHARGE_WORDS = {
+    "shell": N_("shell charge"),
+    "mine": N_("mine charge"),
+    "rocket": N_("rocket charge"),
+}  # Table 3, as the book says
 
 
 class RealShot(BronAction):
@@ -113,34 +124,46 @@ class RealShot(BronAction):
         effects = fire_effects(shooter, clean["weapon"]["key"], clean["ammo_cost"], clean["ammo_after"])
         power = tables.CHARGE_POWER[clean["charge"]]
         if clean["ammo_after"] is not None:
-            steps.append(f"Ammo {shooter['ammo']} -> {clean['ammo_after']} ({clean['charge']}, power {power}).")
+            steps.append(
+                tr("Ammo {before} -> {after} ({charge}, power {power}).").format(
+                    before=shooter["ammo"],
+                    after=clean["ammo_after"],
+                    charge=tr(CHARGE_WORDS[clean["charge"]]),
+                    power=power,
+                )
+            )
         result = {"charge": clean["charge"], "power": power, "ammo_after": clean["ammo_after"], "hit": clean["hit"]}
         if not clean["hit"]:
-            return self.outcome("Miss.", result, effects, steps + ["No direct hit."])
+            return self.outcome(tr("Miss."), result, effects, [*steps, tr("No direct hit.")])
         fell, was_lying = bool(clean.get("fell")), bool(clean.get("was_lying", target.get("lying")))
         if target["kind"] == "infantry":
             if fell:
                 effects.append({"kind": "soldier_killed", "role": "target", "cause": "shot", **echo(target)})
-                steps.append("The infantryman fell: destroyed (Table 4).")
-                return self.outcome("The infantryman fell: destroyed.", {**result, "destroyed": True}, effects, steps)
+                steps.append(tr("The infantryman fell: destroyed (Table 4)."))
+                summary = tr("The infantryman fell: destroyed.")
+                return self.outcome(summary, {**result, "destroyed": True}, effects, steps)
             faces = survival_faces(settings)
             roll = dice.roll(faces, "survival test")
             outcome = tables.survival_result(target["armour"], roll, panic_rule=settings["panic"])
             steps.append(
-                f"He stayed standing: survival test d{faces} = {roll} against Бр {target['armour']}: {outcome}."
+                tr("He stayed standing: survival test {die} = {roll} against Бр {armour}: {result}.").format(
+                    die=die_name(faces), roll=roll, armour=target["armour"], result=survival_word(outcome)
+                )
             )
             effects += survival_effects(target, outcome, settings, role="target")
             return self.outcome(
-                f"He stayed standing; survival test: {outcome}.",
+                tr("He stayed standing; survival test: {result}.").format(result=survival_word(outcome)),
                 {**result, "survival_roll": roll, "survival": outcome, "destroyed": outcome == tables.KILLED},
                 effects,
                 steps,
             )
         damage = tables.real_hit_damage(clean["charge"], fell=fell, was_lying=was_lying)
         after = tables.strength_after(target["strength"], damage)
+        how = tr("Fell") if fell else tr("Was lying") if was_lying else tr("Stayed in place")
         steps.append(
-            f"{'Fell' if fell else 'Was lying' if was_lying else 'Stayed in place'}: {damage} damage, "
-            f"strength {target['strength']} -> {after}."
+            tr("{how}: {damage} damage, strength {before} -> {after}.").format(
+                how=how, damage=damage, before=target["strength"], after=after
+            )
         )
         effects.append({"kind": "damage", "role": "target", "amount": damage, "cause": "shot", **echo(target)})
         if after == 0:
@@ -150,15 +173,24 @@ class RealShot(BronAction):
         for victim in clean.get("crushed", []):
             effects.append({"kind": "soldier_killed", "role": "crushed", "cause": "crushed", **victim})
         if clean.get("crushed"):
-            steps.append(f"{len(clean['crushed'])} infantryman(men) knocked over by the fall: crushed.")
+            steps.append(tr("Infantrymen knocked over by the fall, crushed: {n}.").format(n=len(clean["crushed"])))
         result.update(damage=damage, strength_after=after, destroyed=after == 0, pilot=None)
-        if target["kind"] == "vehicle" and target.get("pilot") is not None:
+        if target["kind"] == "vehicle" and target.get("pilot") is not None and deferred(target, settings):
+            # The pilot's own player takes the armour test (and the survival test) on his phone (pilot_tests).
+            faces = tables.armour_test_die(fell=fell, was_lying=was_lying)
+            effects.append(pilot_test_due(target, "target", test="armour", destroyed=after == 0, die=faces))
+            result["pilot"] = tables.DUE
+        elif target["kind"] == "vehicle" and target.get("pilot") is not None:
             faces = tables.armour_test_die(fell=fell, was_lying=was_lying)
             armour = after if settings["armour_test_after_damage"] else target["strength"]
             roll = dice.roll(faces, "armour test")
             result["armour_roll"] = roll
             if tables.armour_test_safe(armour, roll):
-                steps.append(f"Armour test d{faces} = {roll} against Броня {armour}: the pilot is safe.")
+                steps.append(
+                    tr("Armour test {die} = {roll} against Броня {armour}: the pilot is safe.").format(
+                        die=die_name(faces), roll=roll, armour=armour
+                    )
+                )
                 result["pilot"] = "safe"
             else:
                 s_faces = survival_faces(settings)
@@ -166,8 +198,18 @@ class RealShot(BronAction):
                 pilot = target["pilot"]
                 outcome = tables.survival_result(pilot["armour"], s_roll, panic_rule=settings["panic"])
                 steps.append(
-                    f"Armour test d{faces} = {roll} against Броня {armour}: pierced. Pilot survival test "
-                    f"d{s_faces} = {s_roll} against Бр {pilot['armour']}: {outcome}."
+                    tr(
+                        "Armour test {die} = {roll} against Броня {armour}: pierced. Pilot survival test "
+                        "{s_die} = {s_roll} against Бр {pilot_armour}: {result}."
+                    ).format(
+                        die=die_name(faces),
+                        roll=roll,
+                        armour=armour,
+                        s_die=die_name(s_faces),
+                        s_roll=s_roll,
+                        pilot_armour=pilot["armour"],
+                        result=survival_word(outcome),
+                    )
                 )
                 result.update(pilot=outcome, survival_roll=s_roll)
                 if outcome == tables.KILLED:
@@ -192,13 +234,15 @@ class RealShot(BronAction):
             )
         final = result.get("emergency_landing", {}).get("strength_after", after)
         result.update(strength_after=final, destroyed=final == 0)
-        summary = f"{damage} damage, strength now {after}" + (" (destroyed)" if after == 0 else "")
-        if result["pilot"]:
-            summary += f"; pilot {result['pilot']}"
+        summary = tr("{damage} damage, strength now {strength}").format(damage=damage, strength=after)
+        summary += tr(" (destroyed)") if after == 0 else ""
+        summary += pilot_words(result["pilot"])
         if "emergency_landing" in result:
             landing = result["emergency_landing"]
-            summary += f"; emergency landing: {landing['roll']} more damage, strength {final}"
-            summary += " (destroyed)" if final == 0 else ""
+            summary += tr("; emergency landing: {roll} more damage, strength {strength}").format(
+                roll=landing["roll"], strength=final
+            )
+            summary += tr(" (destroyed)") if final == 0 else ""
         return self.outcome(summary + ".", result, effects, steps)
 
     def odds_clean(self, clean, settings):

@@ -8,7 +8,7 @@ from rules.contract import prob
 from rules.i18n import N_
 from rules.i18n import _ as tr
 from rules.systems.bronepekhota import tables
-from rules.systems.bronepekhota.actions.common import BronAction, err
+from rules.systems.bronepekhota.actions.common import BronAction, die_name, err
 
 PLAYERS = {
     "type": "array",
@@ -17,6 +17,7 @@ PLAYERS = {
     "items": {"type": "string", "minLength": 1, "maxLength": 60},
     "description": "Player names (or ids), each once",
 }
+PURPOSES = (N_("initiative"), N_("dispute"))  # the roll-offs' dice, said in the reader's language where shown
 MAX_ROUNDS = 200  # a tie every time for 200 rounds has probability < 1e-200
 
 
@@ -25,6 +26,8 @@ def roll_off(dice, players: list[str], faces: int, *, tied_only: bool, purpose: 
     contenders = list(players)
     rounds = []
     for n in range(1, MAX_ROUNDS + 1):
+        # The purpose stays "<what>: <who> (re-roll n)": the log says it in the reader's language
+        # (battles/selectors.event_die_label); "what" is a msgid ("initiative", "dispute").
         rolls = {p: dice.roll(faces, f"{purpose}: {p}" + (f" (re-roll {n - 1})" if n > 1 else "")) for p in contenders}
         top = max(rolls.values())
         tied = [p for p in contenders if rolls[p] == top]
@@ -73,11 +76,16 @@ class _RollOff(BronAction):
         steps = []
         for r in rounds:
             line = ", ".join(f"{p} {v}" for p, v in r["rolls"].items())
-            steps.append(
-                f"d{faces}: {line}" + (f"; tie between {', '.join(r['tied'])}, re-roll." if r["tied"] else ".")
-            )
+            if r["tied"]:
+                text = tr("{die}: {rolls}; tie between {tied}, re-roll.").format(
+                    die=die_name(faces), rolls=line, tied=", ".join(r["tied"])
+                )
+            else:
+                text = tr("{die}: {rolls}.").format(die=die_name(faces), rolls=line)
+            steps.append(text)
         effects = [{"kind": self.effect_kind, "role": "game", "winner": winner}]
-        return self.outcome(f"{winner} wins.", {"winner": winner, "die": faces, "rounds": rounds}, effects, steps)
+        summary = tr("{winner} wins.").format(winner=winner)
+        return self.outcome(summary, {"winner": winner, "die": faces, "rounds": rounds}, effects, steps)
 
     def odds_clean(self, clean, settings):
         return {"die": self.faces(settings), **roll_off_odds(clean["players"], self.faces(settings))}

@@ -143,9 +143,11 @@ class Repair(BronAction):
             effects.append({"kind": "activation_used", "role": "target", "reason": "self-repair", **_who(target)})
         else:
             effects.append({"kind": "action_used", "role": "repairer", "action": "repair", **_who(rep)})
-        summary = f"Repaired {clean['amount']}: strength {target['strength']} -> {clean['strength_after']}."
+        summary = tr("Repaired {amount}: strength {before} -> {after}.").format(
+            amount=clean["amount"], before=target["strength"], after=clean["strength_after"]
+        )
         if target.get("lying"):
-            summary += " It may now be stood up again (p.26)."
+            summary += tr(" It may now be stood up again (p.26).")
         result = {
             "amount": clean["amount"],
             "strength_after": clean["strength_after"],
@@ -242,7 +244,11 @@ class Capture(BronAction):
             effects.append({"kind": "became_pilot", "role": "soldier", "of": obj.get("ref"), **by})
             if obj.get("flyer"):
                 effects.append({"kind": "flying", "role": "object", "value": True, **obj_ref})
-            summary = "He takes the controls" + (": the vehicle acts from next round." if next_round else ".")
+            summary = (
+                tr("He takes the controls: the vehicle acts from next round.")
+                if next_round
+                else tr("He takes the controls.")
+            )
             result = {"captured": True, "acts_next_round": next_round}
         else:
             may_fire = (
@@ -250,7 +256,7 @@ class Capture(BronAction):
                 and not ({"shoot", "grenade"} & set(soldier.get("actions_used", [])))
                 and tables.can_pilot(soldier["rank"], obj["rank"])
             )
-            summary = "The gun is captured" + ("; he may fire it at once." if may_fire else ".")
+            summary = tr("The gun is captured; he may fire it at once.") if may_fire else tr("The gun is captured.")
             result = {"captured": True, "may_fire_now": may_fire}
         return self.outcome(summary, result, effects, [summary])
 
@@ -326,7 +332,7 @@ class Towing(BronAction):
             {"kind": kind, "role": "helix", "object": obj.get("ref"), **h},
             {"kind": kind, "role": "object", "helix": helix.get("ref"), **o},
         ]
-        summary = "Towing starts." if kind == "tow_start" else "Towing stops."
+        summary = tr("Towing starts.") if kind == "tow_start" else tr("Towing stops.")
         return self.outcome(summary, {"towing": kind == "tow_start"}, effects, [summary])
 
     def odds_clean(self, clean, settings):
@@ -380,12 +386,13 @@ class Jump(BronAction):
 
     def resolve_clean(self, clean, settings, dice):
         n, length, height = clean["n"], clean["length_steps"], clean["height"]
-        line = f"Пр{n}: length {length} + height {height} = {length + height}"
+        values = {"n": n, "length": length, "height": height, "total": length + height}
         who = _who(clean["soldier"])
         if not clean["ok"]:
-            summary = f"{line} > {n}: too far, the jump is not possible."
+            summary = tr("Пр{n}: length {length} + height {height} = {total} > {n}: too far, the jump is not possible.")
+            summary = summary.format(**values)
             return self.outcome(summary, {"ok": False, "total": length + height, "max": n}, [], [summary])
-        summary = f"{line} <= {n}: the jump succeeds."
+        summary = tr("Пр{n}: length {length} + height {height} = {total} <= {n}: the jump succeeds.").format(**values)
         effects = [
             {"kind": "action_used", "role": "soldier", "action": "move", **who},
             {"kind": "action_used", "role": "soldier", "action": "jump", **who},
@@ -440,7 +447,7 @@ class AmmoRefresh(BronAction):
     def resolve_clean(self, clean, settings, dice):
         el = clean["element"]
         effects = [{"kind": "ammo_refresh", "role": "element", **_who(el)}]
-        summary = f"Ammo refilled: {el['ammo']} -> {el['ammo_max']}."
+        summary = tr("Ammo refilled: {before} -> {after}.").format(before=el["ammo"], after=el["ammo_max"])
         return self.outcome(summary, {"ammo_after": el["ammo_max"]}, effects, [summary])
 
     def odds_clean(self, clean, settings):

@@ -12,10 +12,12 @@ from rules.systems.bronepekhota import tables
 from rules.systems.bronepekhota.actions.common import (
     REF,
     BronAction,
+    die_name,
     emergency_landing,
     err,
     landing_loss,
     survival_faces,
+    survival_word,
 )
 
 SUBJECT = {
@@ -71,7 +73,7 @@ def landing_after_pilot_death(dice, subject: dict, strength: int | None, result:
         return None, []  # destroyed already: nothing is left to land
     if strength is None:
         roll = dice.roll(tables.EMERGENCY_LANDING_FACES, "emergency landing damage")
-        steps.append(f"Emergency landing: d6 = {roll} damage.")
+        steps.append(tr("Emergency landing: {die} = {roll} damage.").format(die=die_name(6), roll=roll))
         effects = [
             {"kind": "landed", "role": "vehicle", **_vehicle(subject)},
             {"kind": "damage", "role": "vehicle", "amount": roll, "cause": "emergency landing", **_vehicle(subject)},
@@ -112,8 +114,14 @@ class SurvivalTest(BronAction):
         subject, faces = clean["subject"], clean["die"]
         roll = dice.roll(faces, "survival test")
         result = tables.survival_result(subject["armour"], roll, panic_rule=settings["panic"])
-        steps = [f"d{faces} = {roll} against Бр {subject['armour']}: {result}."]
-        summary = {"survived": "Survives.", "panic": "Survives but panics.", "killed": "Killed."}[result]
+        steps = [
+            tr("{die} = {roll} against Бр {armour}: {result}.").format(
+                die=die_name(faces), roll=roll, armour=subject["armour"], result=survival_word(result)
+            )
+        ]
+        summary = tr(
+            {"survived": N_("Survives."), "panic": N_("Survives but panics."), "killed": N_("Killed.")}[result]
+        )
         effects = survival_effects(subject, result, settings)
         out = {"roll": roll, "die": faces, "result": result}
         landing, landing_effects = landing_after_pilot_death(
@@ -122,7 +130,7 @@ class SurvivalTest(BronAction):
         if landing:
             effects += landing_effects
             out["emergency_landing"] = landing
-            summary += f" His vehicle makes an emergency landing: {landing['roll']} damage."
+            summary += tr(" His vehicle makes an emergency landing: {roll} damage.").format(roll=landing["roll"])
         return self.outcome(summary, out, effects, steps)
 
     def odds_clean(self, clean, settings):
@@ -174,23 +182,40 @@ class ArmourTest(BronAction):
         roll = dice.roll(faces, "armour test")
         steps = []
         if tables.armour_test_safe(strength, roll):
-            steps.append(f"d{faces} = {roll} against Броня {strength}: the armour protected the pilot.")
-            return self.outcome("The pilot is safe.", {"roll": roll, "safe": True, "pilot": None}, [], steps)
-        steps.append(f"d{faces} = {roll} against Броня {strength}: pierced; the pilot takes a survival test.")
+            steps.append(
+                tr("{die} = {roll} against Броня {strength}: the armour protected the pilot.").format(
+                    die=die_name(faces), roll=roll, strength=strength
+                )
+            )
+            return self.outcome(tr("The pilot is safe."), {"roll": roll, "safe": True, "pilot": None}, [], steps)
+        steps.append(
+            tr("{die} = {roll} against Броня {strength}: pierced; the pilot takes a survival test.").format(
+                die=die_name(faces), roll=roll, strength=strength
+            )
+        )
         s_faces = survival_faces(settings)
         s_roll = dice.roll(s_faces, "pilot survival test")
         result = tables.survival_result(pilot["armour"], s_roll, panic_rule=settings["panic"])
-        steps.append(f"Pilot survival test: d{s_faces} = {s_roll} against Бр {pilot['armour']}: {result}.")
+        steps.append(
+            tr("Pilot survival test: {die} = {roll} against Бр {armour}: {result}.").format(
+                die=die_name(s_faces), roll=s_roll, armour=pilot["armour"], result=survival_word(result)
+            )
+        )
         effects = survival_effects(pilot, result, settings, role="vehicle.pilot")
-        summary = {"survived": "Armour pierced; the pilot survives.", "panic": "Armour pierced; the pilot panics."}
-        summary = summary.get(result, "Armour pierced; the pilot is killed.")
+        words = {
+            "survived": N_("Armour pierced; the pilot survives."),
+            "panic": N_("Armour pierced; the pilot panics."),
+        }
+        summary = tr(words.get(result, N_("Armour pierced; the pilot is killed.")))
         out = {"roll": roll, "safe": False, "survival_roll": s_roll, "pilot": result}
         # A flyer whose pilot the armour test kills lands and takes Д6 (p.19, §3.10), as in virtual shooting.
         landing, landing_effects = landing_after_pilot_death(dice, pilot, strength, result, steps)
         if landing:
             effects += landing_effects
             out["emergency_landing"] = landing
-            summary += f" Emergency landing: {landing['roll']} damage, strength {landing['strength_after']}."
+            summary += tr(" Emergency landing: {roll} damage, strength {strength}.").format(
+                roll=landing["roll"], strength=landing["strength_after"]
+            )
         return self.outcome(summary, out, effects, steps)
 
     def odds_clean(self, clean, settings):
@@ -237,9 +262,11 @@ class EmergencyLanding(BronAction):
         ]
         if after == 0:
             effects.append({"kind": "destroyed", "role": "vehicle", **who})
-        summary = f"Lands and takes {roll} damage: strength {clean['strength']} -> {after}."
+        summary = tr("Lands and takes {roll} damage: strength {before} -> {after}.").format(
+            roll=roll, before=clean["strength"], after=after
+        )
         if after == 0:
-            summary += " Destroyed."
+            summary += tr(" Destroyed.")
         return self.outcome(
             summary,
             {"roll": roll, "damage": roll, "strength_after": after, "destroyed": after == 0},
@@ -296,9 +323,13 @@ class PanicFlight(BronAction):
                 effects.append({"kind": "landed", "role": "vehicle", **_vehicle(soldier)})
         if clean["reaches_edge"]:
             effects.append({"kind": "deserted", "role": "soldier", **who})
-            summary = f"He flees {soldier['speed']} steps off the field: a deserter for the rest of the game."
+            summary = tr("He flees {steps} steps off the field: a deserter for the rest of the game.").format(
+                steps=soldier["speed"]
+            )
         else:
-            summary = f"He flees {soldier['speed']} steps toward the nearest edge; he recovers next round."
+            summary = tr("He flees {steps} steps toward the nearest edge; he recovers next round.").format(
+                steps=soldier["speed"]
+            )
         return self.outcome(summary, {"deserted": clean["reaches_edge"], "steps": soldier["speed"]}, effects, [summary])
 
     def odds_clean(self, clean, settings):

@@ -24,6 +24,7 @@ from rules.systems.bronepekhota.actions.common import (
     fire_effects,
     parse_power,
     parse_range,
+    pilot_words,
     pools_damage_distribution,
 )
 
@@ -131,17 +132,27 @@ class VirtualShot(BronAction):
         steps: list[str] = []
         effects = fire_effects(shooter, weapon["key"], clean["ammo_cost"], clean["ammo_after"])
         if clean["ammo_after"] is not None:
-            steps.append(f"Ammo {shooter['ammo']} -> {clean['ammo_after']} ({clean['ammo_cost']} power dice).")
+            steps.append(
+                tr("Ammo {before} -> {after} ({cost} power dice).").format(
+                    before=shooter["ammo"], after=clean["ammo_after"], cost=clean["ammo_cost"]
+                )
+            )
         roll = dice.roll(rng.faces, "range roll")
         reach = tables.aimed_range(roll, rng.modifier, aimed=clean["aimed"])
         hit = reach >= clean["steps"]
-        aimed_text = " ×2 (aimed)" if clean["aimed"] else ""
+        line = (
+            tr("Range roll {range}: {roll}{aimed} = {reach} against {steps} steps: hit.")
+            if hit
+            else tr("Range roll {range}: {roll}{aimed} = {reach} against {steps} steps: miss.")
+        )
         steps.append(
-            f"Range roll {rng}: {roll}{rng.modifier:+d}{aimed_text} = {reach} against {clean['steps']} steps: "
-            f"{'hit' if hit else 'miss'}."
-            if rng.modifier
-            else f"Range roll {rng}: {roll}{aimed_text} = {reach} against {clean['steps']} steps: "
-            f"{'hit' if hit else 'miss'}."
+            line.format(
+                range=rng,
+                roll=f"{roll}{rng.modifier:+d}" if rng.modifier else roll,
+                aimed=tr(" ×2 (aimed)") if clean["aimed"] else "",
+                reach=reach,
+                steps=clean["steps"],
+            )
         )
         result = {
             "steps": clean["steps"],
@@ -154,7 +165,8 @@ class VirtualShot(BronAction):
             "blast": [],
         }
         if not hit:
-            return self.outcome(f"Miss: aimed range {reach} < {clean['steps']} steps.", result, effects, steps)
+            summary = tr("Miss: aimed range {reach} < {steps} steps.").format(reach=reach, steps=clean["steps"])
+            return self.outcome(summary, result, effects, steps)
         target_result, target_effects = attack_element(
             dice, target, "target", self._target_pools(clean, settings), settings=settings, steps=steps, cause="shot"
         )
@@ -162,7 +174,11 @@ class VirtualShot(BronAction):
         result["target"] = target_result
         if clean["blast_steps"]:
             blast = clean["blast_power"]
-            steps.append(f"Blast: {blast} against everything within {clean['blast_steps']} steps of the target.")
+            steps.append(
+                tr("Blast: {power} against everything within {steps} steps of the target.").format(
+                    power=blast, steps=clean["blast_steps"]
+                )
+            )
             for i, (victim, bonus) in enumerate(clean["blast"]):
                 victim_result, victim_effects = attack_element(
                     dice,
@@ -181,16 +197,17 @@ class VirtualShot(BronAction):
     @staticmethod
     def _summary(target: dict, r: dict) -> str:
         if r["damage"] == 0:
-            return "Hit, but no die beat the armour: no damage."
+            return tr("Hit, but no die beat the armour: no damage.")
         if target["kind"] == "infantry":
-            return "Hit: the infantryman is destroyed." if r["destroyed"] else "Hit: he survives."
-        text = f"Hit: {r['damage']} damage, strength now {r['strength_after']}"
+            return tr("Hit: the infantryman is destroyed.") if r["destroyed"] else tr("Hit: he survives.")
+        text = tr("Hit: {damage} damage, strength now {strength}").format(
+            damage=r["damage"], strength=r["strength_after"]
+        )
         if r["destroyed"]:
-            text += " (destroyed)"
-        if r.get("pilot"):
-            text += f"; pilot {r['pilot']}"
+            text += tr(" (destroyed)")
+        text += pilot_words(r.get("pilot"))
         if r.get("emergency_landing"):
-            text += f"; emergency landing for {r['emergency_landing']['roll']} more damage"
+            text += tr("; emergency landing for {roll} more damage").format(roll=r["emergency_landing"]["roll"])
         return text + "."
 
     # -- exact odds --------------------------------------------------------------------------------------

@@ -11,12 +11,12 @@ import copy
 
 from rules.contract import Awaiting, BattlePart, Event, GameState, SideSetup, Start, UnitSetup
 from rules.i18n import _ as tr
-from rules.systems.bronepekhota.battle import board, fold, text, view
+from rules.systems.bronepekhota.battle import board, fold, questions, text, view
 from rules.systems.bronepekhota.battle.adjust import is_step_only
 from rules.systems.bronepekhota.battle.commands import COMMANDS
 from rules.systems.bronepekhota.battle.units import build_units, check_mounts, owner_of, system_settings
 
-GAME_LEVEL_EVENTS = ("round.started", "initiative.rolled", "order.set", "mission.completed")
+GAME_LEVEL_EVENTS = ("round.started", "initiative.rolled", "order.set", "mission.completed", "question.lapsed")
 
 
 class BronepekhotaBattle(BattlePart):
@@ -62,6 +62,15 @@ class BronepekhotaBattle(BattlePart):
         game = state.game
         if game.get("result") is not None:
             return Awaiting(kind="over", message=tr("The battle is over. Undo the last events to play on."))
+        question = questions.pending(game)
+        if question is not None:  # a pilot's test asked of his own player: nothing else goes until he answers
+            return Awaiting(
+                kind="question",
+                sides=(question["side"],),
+                commands=("answer",),
+                prompt={"unit": question["unit"], "test": question["test"]},
+                message=questions.waiting_text(game, question, state.settings),
+            )
         # Turns are per unit and optional (enforce_turns): the handlers check them, so any player may send.
         turn = game.get("turn")
         return Awaiting(kind="anyone", sides=(turn,) if turn is not None else ())

@@ -6,12 +6,15 @@ from __future__ import annotations
 from rules.contract import board as w
 from rules.i18n import N_, _
 from rules.systems.bronepekhota.actions.support import has_repair, jump_steps
+from rules.systems.bronepekhota.battle import questions
+from rules.systems.bronepekhota.battle.units import split_actor
 from rules.systems.bronepekhota.battle.view import available_actions
 
 _TONES = {"warn": "warn", "bad": "bad", "good": "good"}
 # The flags the tracker raises (view.py, tracker.py), translated when drawn (_flags).
 FLAG_NAMES = (
     N_("aiming"),
+    N_("captured: acts next round"),
     N_("deserted"),
     N_("destroyed"),
     N_("done"),
@@ -62,7 +65,7 @@ def _banner(state: dict, names: dict) -> dict | None:
     if result.get("reason") == "mission":
         why = _("mission completed") + (f": {result['note']}" if result.get("note") else "")
     else:
-        why = "every soldier of the other side is gone"
+        why = _("every soldier of the other side is gone")
     lines = [
         _("Rounds played: {round}; events recorded: {version}.").format(
             round=game.get("round"), version=state["version"]
@@ -94,29 +97,37 @@ def _turnbar(state: dict, names: dict, viewer_sides, live: bool) -> list[dict]:
         now += _(" · Turn: {value}").format(value=names[turn]) + (_(" (you)") if turn in viewer_sides else "")
     out.append(w.text(now, tone="now"))
     active = game.get("active_unit")
-    if active:
-        name = next((u["name"] for u in state["units"] if u["key"] == active), active)
-        out.append(w.text(_("Acting now: {name}").format(name=name)))
+    if active and game.get("result") is None:
+        out.append(w.text(_("Acting now: {name}").format(name=_actor_name(state, active))))
     initiative = game.get("initiative")
     if initiative:
         line = _("Initiative: {get}").format(get=names.get(initiative["winner"], initiative["winner"]))
         if game.get("order"):
-            line += " · order " + ", ".join(names.get(s, str(s)) for s in game["order"])
+            line += _(" · order of play: {order}").format(order=", ".join(names.get(s, str(s)) for s in game["order"]))
         out.append(w.text(line))
     else:
         out.append(w.text(_("Initiative not rolled this round.")))
-    if game.get("round_over"):
-        out.append(w.text(_("Every unit has acted: start the next round."), tone="warning"))
+    question = questions.pending(game)
+    if question is not None and game.get("result") is None:
+        # A pilot's test asked of his own player: his phone asks it, the others see whom the game waits for.
+        if live and question["side"] in viewer_sides:
+            out.append(questions.prompt(game, question, state["settings"]))
+        else:
+            out.append(w.text(questions.waiting_text(game, question, state["settings"]), tone="warning"))
+    elif game.get("result") is None:
+        out.append(w.text(_next_step(state, names), tone="now"))
     deployment = game.get("deployment") or {}
     if deployment.get("open"):
         out.append(w.text(_deployment_line(deployment, names)))
-    if live:
+    if live and question is not None:  # the game waits for the answer: only a dispute may come first (p.51)
+        out.append(w.buttons([w.button(_("Dispute roll"), "", attrs={"act": "dispute"})]))
+    elif live:
         buttons = []
         if deployment.get("open") and deployment.get("alternate") and deployment.get("first") is None:
             buttons.append(w.button(_("Roll off: who deploys first"), "deployment"))
-        if not initiative:
-            buttons.append(w.button(_("Roll initiative"), "initiative", secondary=False))
         standing = [s["index"] for s in state["sides"] if s["index"] not in game.get("eliminated", [])]
+        if not initiative:
+            out.append(_initiative_prompt(standing, names))
         if initiative and not game.get("order") and initiative["winner"] in viewer_sides:
             for first in standing:
                 order = [first] + [s for s in standing if s != first]
@@ -134,6 +145,49 @@ def _turnbar(state: dict, names: dict, viewer_sides, live: bool) -> list[dict]:
         buttons.append(w.button(_("Dispute roll"), "", attrs={"act": "dispute"}))
         out.append(w.buttons(buttons))
     return out
+
+
+def _initiative_prompt(standing: list[int], names: dict) -> dict:
+    """Initiative (p.9, §3.1): every player rolls Д12, typed in from the table (in side order) or rolled by the
+    server; a tie for the highest asks for more dice."""
+    widget = w.prompt(
+        _("Initiative: every player rolls D12; the highest holds it and sets the order of play."),
+        "initiative",
+        options=[w.button(_("Roll initiative"), "initiative", {}, secondary=False)],
+        dice=[{"label": _("D12 {side}").format(side=names.get(s, s)), "faces": 12} for s in standing],
+    )
+    widget["submit"] = _("Initiative with these dice")
+    return widget
+
+
+def _actor_name(state: dict, active: str) -> str:
+    """The unit acting now by its roster name; a dismounted pilot acting alone (A19 off, "<squad>/<num>") as «N-й
+    пехотинец отряда»."""
+    unit_key, num = split_actor(active)
+    name = next((u["name"] for u in state["units"] if u["key"] == unit_key), "?")
+    return name if num is None else _("{unit}, soldier {num} on his own").format(unit=name, num=num)
+
+
+def _next_step(state: dict, names: dict) -> str:
+    """What the game waits for now, in the book's order of a round (§1.6): initiative, the order, the units one by
+    one, the next round."""
+    game = state["game"]
+    initiative = game.get("initiative")
+    if not initiative:
+        return _("Next: every player rolls D12 for the initiative.")
+    if not game.get("order"):
+        return _("Next: {side} holds the initiative and sets the order of play.").format(
+            side=names.get(initiative["winner"], initiative["winner"])
+        )
+    if game.get("round_over"):
+        return _("Next: every unit has acted; start round {round}.").format(round=game.get("round", 1) + 1)
+    turn = game.get("turn")
+    side = names.get(turn, turn)
+    active = game.get("active_unit")
+    if active:
+        unit = _actor_name(state, active)
+        return _("Next: {side} goes on with {unit}, then marks it «Done».").format(side=side, unit=unit)
+    return _("Next: {side} picks a unit that has not acted yet and acts with it.").format(side=side)
 
 
 def _deployment_line(deployment: dict, names: dict) -> str:
@@ -174,7 +228,7 @@ def _groups(state: dict, viewer_sides, *, can_write: bool, live: bool) -> list[d
 def _card(u: dict, state: dict, *, can_write: bool, live: bool) -> dict:
     v = u["view"]
     flags = _flags(v["flags"])
-    if v["activatable"] and not v["activated"]:
+    if v["activatable"] and not v["activated"] and state["game"].get("result") is None:
         flags.append(w.flag(_("to act")))
     subtitle = f"{_(u['kind'])} · {v['summary']}" + (_(" · captured") if u["owner"] != u["side"] else "")
     card = {
@@ -248,13 +302,12 @@ def _machine(card: dict, u: dict, v: dict, state: dict, *, can_write: bool) -> N
     if u["kind"] == "vehicle":
         if v.get("pilot"):
             p = v["pilot"]
-            line = _("Pilot: soldier {soldier} of {value}").format(
-                soldier=p["soldier"], value=p.get("name") or p["unit"]
-            )
+            squad = next((x["name"] for x in state["units"] if x["key"] == p["unit"]), None)
+            line = _("Pilot: soldier {soldier} of {value}").format(soldier=p["soldier"], value=squad or "?")
             if p.get("armour") is not None:
                 line += f" (Бр {p['armour']})"
         else:
-            line = "No pilot: it can neither move nor shoot"
+            line = _("No pilot: it can neither move nor shoot")
         if v.get("melee_value"):
             line += f" · ББ {v['melee_value']}"
         widgets.append(w.text(line, tone="stats" if v.get("pilot") else "error"))

@@ -8,6 +8,7 @@ from rules.i18n import N_
 from rules.i18n import _ as tr
 from rules.systems.bronepekhota.actions.rolloff import Dispute, Initiative
 from rules.systems.bronepekhota.battle.adjust import ADJUST_HELP, adjust_effects
+from rules.systems.bronepekhota.battle.questions import question_test, question_text
 from rules.systems.bronepekhota.battle.resolve import BATTLE_ACTIONS, resolve_action
 from rules.systems.bronepekhota.battle.units import (
     actor_facts,
@@ -46,7 +47,9 @@ def require_turn(ctx: CommandContext, unit, soldier=None) -> None:
         raise GameConflict(tr("{unit} cannot act: {reason}.").format(unit=label, reason=reason))
     if game.get("turn") != owner:
         raise GameConflict(
-            tr("It is not your turn: side {side} acts now (turns are enforced).").format(side=game.get("turn"))
+            tr("It is not your turn: {side} acts now (turns are enforced).").format(
+                side=side_name(ctx, game.get("turn"))
+            )
         )
     active = game.get("active_unit")
     if active and active != key and actor_facts(ctx.state.units, active, settings=ctx.settings) is not None:
@@ -69,7 +72,7 @@ def require_deployment_done(ctx: CommandContext) -> None:
     """Once deployment has started, every unit is placed before the first initiative (p.3–4)."""
     deployment = ctx.game.get("deployment") or {}
     if deployment.get("open") and deployment.get("started"):
-        left = ", ".join(tr("side {side}: {n}").format(side=s, n=n) for s, n in deployment.get("left", {}).items() if n)
+        left = ", ".join(f"{side_name(ctx, s)}: {n}" for s, n in deployment.get("left", {}).items() if n)
         raise GameConflict(tr("Finish the deployment first: units still to place ({left}).").format(left=left))
 
 
@@ -82,9 +85,7 @@ class RoundStart(Command):
         require_active(ctx)
         game = ctx.game
         if ctx.settings.get("enforce_turns") and not game.get("round_over"):
-            waiting = ", ".join(
-                tr("side {side}: {n}").format(side=s, n=n) for s, n in game.get("pending", {}).items() if n
-            )
+            waiting = ", ".join(f"{side_name(ctx, s)}: {n}" for s, n in game.get("pending", {}).items() if n)
             raise GameConflict(
                 tr("Units still have to act this round ({waiting}); turns are enforced.").format(waiting=waiting)
             )
@@ -259,8 +260,8 @@ class Deploy(Command):
                 raise GameConflict(tr("Roll off first: the winner places the first unit (deployment alternates)."))
             if deployment["next"] != record.side:
                 raise GameConflict(
-                    tr("Side {side} places the next unit: deployment alternates one unit at a time.").format(
-                        side=deployment["next"]
+                    tr("{side} places the next unit: deployment alternates one unit at a time.").format(
+                        side=side_name(ctx, deployment["next"])
                     )
                 )
         return [NewEvent("deployment.placed", {"unit": record.key, "side": record.side})]
@@ -388,26 +389,79 @@ class ResolveTest(Command):
     def handle(self, ctx, inputs):
         require_active(ctx)
         resolved = resolve_action(ctx, action=self.name, inputs=inputs, require_turn=require_turn)
-        ctx.outcome = resolved.outcome
-        ctx.notices.extend(resolved.notices)
-        head = NewEvent(
-            "action.resolved",
-            {
-                "action": self.name,
-                "inputs": resolved.inputs,
-                "units": resolved.roles,
-                "by": resolved.by,
-                "summary": resolved.outcome.get("summary", ""),
-                "actor_unit": resolved.actor_unit,
-                "outcome": resolved.outcome,
-            },
-            dice=resolved.outcome.get("dice", []),
+        return resolved_events(ctx, self.name, resolved)
+
+
+def resolved_events(ctx: CommandContext, action: str, resolved, **more) -> list[NewEvent]:
+    """A test played: its head event (the outcome, the questions it asks the other players) and one event per
+    effect; the sender's phone shows the outcome and what each side must do next."""
+    ctx.outcome = dict(resolved.outcome)
+    ctx.outcome["steps"] = [*resolved.outcome.get("steps", []), next_after(ctx, resolved.questions)]
+    ctx.notices.extend(resolved.notices)
+    payload = {
+        "action": action,
+        "inputs": resolved.inputs,
+        "units": resolved.roles,
+        "by": resolved.by,
+        "summary": resolved.outcome.get("summary", ""),
+        "actor_unit": resolved.actor_unit,
+        "outcome": resolved.outcome,
+        **more,
+    }
+    if resolved.questions:
+        payload["questions"] = resolved.questions
+    head = NewEvent("action.resolved", payload, dice=resolved.outcome.get("dice", []))
+    children = [
+        NewEvent(f"unit.{item['effect']['kind']}"[:40], {"unit": item["unit"], "apply": [item]})
+        for item in resolved.effects
+    ]
+    return [head, *children]
+
+
+def next_after(ctx: CommandContext, questions: list[dict]) -> str:
+    """What each side must do after a roll, in the book's words: the test the other player now takes, or none."""
+    if questions:
+        names = ctx.game.get("side_names", {})
+        asked = "; ".join(
+            tr("{side}: {test}").format(
+                side=names.get(str(q["side"]), q["side"]), test=question_text(ctx.game, q, ctx.settings)
+            )
+            for q in questions
         )
-        children = [
-            NewEvent(f"unit.{item['effect']['kind']}"[:40], {"unit": item["unit"], "apply": [item]})
-            for item in resolved.effects
-        ]
-        return [head, *children]
+        return tr("Next: {asked}.").format(asked=asked)
+    return tr("Next: no test is owed.")
+
+
+class Answer(Command):
+    """The answer to a question the game asks one player (setting pilot_tests): the pilot of his vehicle takes
+    the test he is asked for, with the dice typed in or rolled by the server."""
+
+    name = "answer"
+    label = N_("Answer: the pilot's test")
+    help = N_(
+        "The vehicle's player takes his pilot's test on his own phone: the survival test (Д6), in real shooting "
+        "the armour test first (Д12 or Д20), and a flyer's emergency landing (Д6) if the pilot dies in flight."
+    )
+
+    def handle(self, ctx, inputs):
+        require_active(ctx)
+        questions = ctx.game.get("questions") or []
+        if not questions:
+            raise GameConflict(tr("No question is waiting for an answer: it was answered already."))
+        q = questions[0]
+        if q["side"] not in ctx.sides:
+            raise NotYours(
+                tr("This question is for {side}: only their player answers it.").format(side=side_name(ctx, q["side"]))
+            )
+        action, test_inputs = question_test(ctx, q)
+        if action is None:  # the pilot is gone meanwhile (a ruling by hand): nothing is left to test
+            return [NewEvent("question.lapsed", {"answers": q["id"], "unit": q["unit"]})]
+        resolved = resolve_action(ctx, action=action, inputs=test_inputs, require_turn=require_turn)
+        return resolved_events(ctx, action, resolved, answers=q["id"])
+
+
+def side_name(ctx: CommandContext, side) -> str:
+    return ctx.game.get("side_names", {}).get(str(side), str(side))
 
 
 _TEST_LABELS = {
@@ -439,6 +493,7 @@ COMMANDS: dict[str, Command] = {
         DisputeRoll(),
         UnitAdjust(),
         MissionComplete(),
+        Answer(),
         *(ResolveTest(name, _TEST_LABELS[name]) for name in BATTLE_ACTIONS),
     )
 }

@@ -5,7 +5,8 @@ Event payload keys the fold understands, whatever the event type:
 - "apply": [{"unit": key, "effect": {...}}]: unit effects, applied in order through the tracker;
 - "actor_unit": the unit acting now (its player finishes it before another of theirs acts; cleared by unit.done).
 Game-level types: round.started, initiative.rolled, order.set, mission.completed, action.resolved (a grenade throw
-waits in game["grenades"] until its burst is resolved). Anything derived (who controls each unit, soldiers alive,
+waits in game["grenades"] until its burst is resolved; a pilot's test asked of his own player waits in
+game["questions"] until answered), question.lapsed. Anything derived (who controls each unit, soldiers alive,
 who is eliminated, whose turn, the result by elimination) is recomputed by `derive()` after every event, so an undo
 that revives a soldier also revives his player.
 """
@@ -72,6 +73,9 @@ def apply(state: GameState, event: Event) -> None:
         )
     elif kind == "action.resolved":
         _grenades(game, event)
+        _questions(game, event)
+    elif kind == "question.lapsed":
+        _questions(game, event)
     if payload.get("actor_unit") and not game.get("active_unit"):
         game["active_unit"] = payload["actor_unit"]
     if kind == "unit.done" and game.get("active_unit") == payload.get("actor", payload.get("unit")):
@@ -96,6 +100,15 @@ def _grenades(game: dict, event: Event) -> None:
         }
     elif payload.get("action") == "grenade_burst":
         game.get("grenades", {}).pop(str(inputs.get("throw")), None)
+
+
+def _questions(game: dict, event: Event) -> None:
+    """A pilot's test asked of his own player waits in game["questions"] until his answer (battle/questions.py)."""
+    payload = event.payload
+    if payload.get("answers"):
+        game["questions"] = [q for q in game.get("questions", []) if q.get("id") != payload["answers"]]
+    for i, q in enumerate(payload.get("questions") or ()):
+        game.setdefault("questions", []).append({**q, "id": f"{event.seq}.{i}"})
 
 
 def derive(state: GameState) -> None:

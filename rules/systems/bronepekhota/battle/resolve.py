@@ -49,6 +49,8 @@ BATTLE_ACTIONS = (
     "emergency_landing",
     "panic",
 )
+#: The tests that attack: a hit vehicle's pilot test may be asked of its own player (setting pilot_tests).
+ATTACKS = ("shoot", "melee", "grenade", "grenade_burst")
 #: The rules action behind each battle command whose name differs (shoot: virtual_shot or real_shot by mode).
 RULES_KEYS = {"move": "movement", "tow": "towing", "grenade_burst": "grenade"}
 
@@ -62,6 +64,7 @@ class Resolved:
     actor_unit: str | None = None
     by: str | None = None
     notices: list[str] = field(default_factory=list)
+    questions: list[dict] = field(default_factory=list)
 
 
 def _weapon(unit, key, soldier_profile: dict | None) -> dict:
@@ -328,14 +331,20 @@ def resolve_action(ctx, *, action: str, inputs: dict, require_turn) -> Resolved:
     for unit, num in acting:
         if unit.state["kind"] != "gun":
             require_turn(ctx, unit, num if unit.state["kind"] == "squad" else None)
-    outcome = RULES_ACTIONS[rules_key].resolve(rules_inputs, settings, ctx.dice()).as_dict()
+    rules_settings = settings
+    if action in ATTACKS and settings.get("pilot_tests") == "owner":
+        rules_settings = {**settings, "defer_pilot_refs": deferred_pilots(ctx)}
+    outcome = RULES_ACTIONS[rules_key].resolve(rules_inputs, rules_settings, ctx.dice()).as_dict()
     if action == "move" and not outcome["result"]["ok"]:
         raise RuleInputError({"path": outcome["summary"]})
-    effects = []
+    effects, questions = [], []
     for effect in outcome["effects"]:
         if effect.get("role") == "game" or effect["kind"] in skip_kinds:
             continue
         key = _effect_unit(effect, roles)
+        if effect["kind"] == "pilot_test_due" and key in ctx.state.units:
+            questions.append(_question(ctx, key, effect, action=action, by=next(iter(roles.values()), None)))
+            continue
         if key is None or key not in ctx.state.units:
             raise RuleInputError(
                 {"effect": tr("Cannot tell which unit the effect {effect} concerns.").format(effect=effect["kind"])}
@@ -368,7 +377,38 @@ def resolve_action(ctx, *, action: str, inputs: dict, require_turn) -> Resolved:
         effects=effects,
         actor_unit=actor,
         notices=notices,
+        questions=questions,
     )
+
+
+def deferred_pilots(ctx) -> list[str]:
+    """The piloted vehicles whose pilot tests their own player takes (setting pilot_tests "owner"): those of the
+    other players. A player's own vehicle hit by his own attack (a blast, a grenade) is tested with the attack."""
+    return [
+        key
+        for key, unit in ctx.state.units.items()
+        if unit.state["kind"] == "vehicle" and unit.state.get("pilot") and ctx.owner(key) not in ctx.sides
+    ]
+
+
+def _question(ctx, vehicle_key: str, effect: dict, *, action: str, by: str | None) -> dict:
+    """A pilot's test asked of the vehicle's player (the fold keeps it in game["questions"] until answered). A
+    destroyed vehicle's pilot is on foot: his survival test is the question (an armour of 0 is always pierced)."""
+    pilot = effect.get("pilot") or {}
+    destroyed = bool(effect.get("destroyed"))
+    question = {
+        "unit": vehicle_key,
+        "side": ctx.owner(vehicle_key),
+        "test": "survival" if destroyed else effect.get("test", "survival"),
+        "pilot": {"unit": pilot.get("ref"), "soldier": pilot.get("soldier")},
+        "destroyed": destroyed,
+        "flying": bool(ctx.state.units[vehicle_key].state.get("flying")),
+        "action": action,
+        "by": by,
+    }
+    if question["test"] == "armour":
+        question["die"] = effect.get("die", 12)
+    return question
 
 
 def _victims(ctx, inputs: dict, roles: dict) -> list[dict]:

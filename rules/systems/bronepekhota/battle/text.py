@@ -188,6 +188,8 @@ def describe_event(event_type: str, payload: dict, *, units: dict, sides: dict) 
             _("Restored #{seq}: {summary}") if payload.get("undone_type") == "undo" else _("Undone #{seq}: {summary}")
         )
         return template.format(seq=payload.get("undoes"), summary=payload.get("undone_summary", ""))
+    if event_type == "question.lapsed":
+        return _("{unit}: the pilot's test lapses (the pilot is gone).").format(unit=unit(payload.get("unit")))
     if event_type == "mission.completed":
         note = f" ({payload['note']})" if payload.get("note") else ""
         return _("{side} completes the mission{note}: the game ends.").format(side=side(payload.get("side")), note=note)

@@ -3,11 +3,20 @@ sheet needs."""
 
 from __future__ import annotations
 
-from rules.i18n import _
+from rules.i18n import N_, _
 from rules.systems.bronepekhota import tables, tracker
 from rules.systems.bronepekhota.battle.units import PERSONAL, system_settings, unit_facts
 
 COVER_LABELS = tables.COVER_LABELS
+# What a soldier has done this round, as a chip on his row (the board translates flags when drawn).
+ACTION_FLAGS = {
+    "move": N_("has moved"),
+    "shoot": N_("has shot"),
+    "melee": N_("has fought"),
+    "grenade": N_("has thrown a grenade"),
+    "repair": N_("has repaired"),
+    "jump": N_("has jumped"),
+}
 
 
 def _weapon_text(w: dict) -> str:
@@ -59,7 +68,7 @@ def unit_view(state: dict, profile: dict, *, settings: dict, round_: int | None 
                 flags.append(("in melee", "warn"))
             if s["aimed"]:
                 flags.append(("aiming", ""))
-            flags += [(a, "") for a in s["actions"]]
+            flags += [(ACTION_FLAGS.get(a, a), "") for a in s["actions"]]
             out["soldiers"].append(
                 {
                     "num": s["num"],
@@ -154,7 +163,7 @@ def unit_view(state: dict, profile: dict, *, settings: dict, round_: int | None 
         )
         out["melee_value"] = view.get("melee_value", 0)
     if not view.get("can_shoot") and view.get("shoot_reason") and not state["destroyed"]:
-        out["shoot_reason"] = view["shoot_reason"]
+        out["shoot_reason"] = _(view["shoot_reason"])  # the tracker's reasons are msgids
     out["flags"].extend(flags)
     out["flag_names"] = [label for label, _ in out["flags"]]
     out["summary"] = _("strength {strength}/{strength_max}").format(

@@ -94,7 +94,7 @@ def _machine_view(e: dict, squads: list[dict], driving: dict, names: dict) -> di
         choices = [{"value": v["key"], "label": v["name"], "selected": v["key"] == key} for v in data["variants"]]
         view["blocks"].append({"type": "choice", "option": "variant", "label": _("Variant"), "choices": choices,
                                "resets": ["weapons"]})  # fmt: skip
-    mounts = f" (up to {data['mounts']})" if data.get("mounts") else ""
+    mounts = _(" (up to {n})").format(n=data["mounts"]) if data.get("mounts") else ""
     view["blocks"] += [
         {"type": "checks", "option": "weapons", "label": _("Arsenal{mounts}").format(mounts=mounts), "items": items, "empty": _("No weapons.")},
         {"type": "slots", "option": "pilot", "label": _("Pilot"), "slots": _pilot_slots(e, squads, driving, names),
