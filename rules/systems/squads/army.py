@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from rules.contract import ArmyPart, Issue, RosterReport, RuleInputError
 from rules.i18n import N_, _, ngettext
-from rules.systems.squads import names, tables
+from rules.systems.squads import entries, names, tables
 
 LEVEL = {"enum": list(tables.LEVELS)}
 PERSONAL_ARMOUR = {"enum": list(tables.PERSONAL_ARMOUR)}
@@ -91,7 +91,7 @@ SQUAD_OPTIONS = {
         "figures": {
             "type": "array",
             "minItems": 1,
-            "maxItems": 20,
+            "maxItems": MAX_FIGURES,  # one item a figure, as the builder's slots write them
             "items": {
                 "type": "object",
                 "additionalProperties": False,
@@ -134,11 +134,6 @@ VEHICLE_OPTIONS = {
         "passengers": {"type": "array", "items": {"type": "string", "maxLength": 40}, "maxItems": 6},
     },
 }
-
-
-def _choice(option: str, label: str, value, choices: list[tuple]) -> dict:
-    return {"type": "choice", "option": option, "label": label, "resets": [],
-            "choices": [{"value": v, "label": t, "selected": v == value, "disabled": False} for v, t in choices]}  # fmt: skip
 
 
 def squad_figures(profile: dict, options: dict) -> list[dict]:
@@ -232,34 +227,23 @@ class SquadsArmy(ArmyPart):
 
     def entry_views(self, roster: dict) -> dict[str, dict]:
         """A squad: its armour, figures and leader, and its suggested points with the job's link; a vehicle: its
-        crew, weapons and passengers."""
+        crew, weapons and passengers (entries.py: a control for each)."""
         views = {}
+        squads = entries.squad_names(roster)
         for entry in roster.get("entries") or []:
             profile = entry.get("profile") or {}
             options = entry.get("options") or self.default_options(profile)
-            if profile.get("kind") == "vehicle":
-                blocks = [
-                    _choice("crew_level", _("Crew training"), options.get("crew_level"),
-                            [(k, names.level(k)) for k in tables.TRAINING]),
-                    {"type": "json", "option": "weapons", "label": _("Weapons"), "value": options.get("weapons")},
-                    {"type": "json", "option": "passengers", "label": _("Passengers"), "value": options.get("passengers")},
-                ]  # fmt: skip
-                summary = ", ".join(names.weapon(w) for w in vehicle_weapons(options) if w in tables.WEAPONS)
+            kind = profile.get("kind")
+            figures = []
+            if kind == "vehicle":
+                blocks = entries.vehicle_blocks(options, {k: n for k, n in squads.items() if k != entry.get("key")})
             else:
-                blocks = [
-                    _choice("armour", _("Personal armour"), options.get("armour", "none"),
-                            [(k, names.armour(k)) for k in tables.PERSONAL_ARMOUR]),
-                    {"type": "json", "option": "figures", "label": _("Figures"), "value": options.get("figures")},
-                    {"type": "json", "option": "leader", "label": _("Leader"), "value": options.get("leader")},
-                ]  # fmt: skip
+                blocks = entries.squad_blocks(options)
                 try:
                     figures = squad_figures(profile, options)
                 except (KeyError, TypeError):
                     figures = []
-                counts: dict[str, int] = {}
-                for f in figures:
-                    counts[f["weapon"]] = counts.get(f["weapon"], 0) + 1
-                summary = ", ".join(f"{names.weapon(w)} ×{n}" for w, n in counts.items() if w in tables.WEAPONS)
+            summary = entries.summary(kind, options, figures, squads)
             found = suggested(entry)
             card = [{"type": "text", "text": summary}] if summary else []
             if found:

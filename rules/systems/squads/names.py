@@ -39,6 +39,14 @@ ACTIONS = {
     "aimed_fire": N_("Aimed Fire"),
     "assault": N_("Assault"),
 }
+# L77: how a vehicle moves, and what it may fire then
+VEHICLE_MOVES = {
+    "stationary": N_("Stationary: fires all its weapons"),
+    "open": N_("In the open: fires one weapon"),
+    "light_cover": N_("Through light cover: fires one weapon"),
+    "medium_cover": N_("Through medium cover (medium and heavy tanks): no fire"),
+}
+STANCES = {"withdrew": N_("Retreats")}  # L25: a failed activation with more than half lost
 PERSONAL_ARMOUR = {
     "none": N_("No armour"),
     "light": N_("Light armour"),
@@ -81,7 +89,11 @@ def weapon(key: str) -> str:
 
 
 def action(key: str) -> str:
-    return _name(ACTIONS, key)
+    """A squad's action, a vehicle's move or a stance the rules give (a retreat)."""
+    for table in (ACTIONS, VEHICLE_MOVES, STANCES):
+        if key in table:
+            return _(table[key])
+    return str(key)
 
 
 def armour(key: str) -> str:

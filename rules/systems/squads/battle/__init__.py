@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from rules.contract import Awaiting, BattlePart, Event, GameState, SideSetup, Start, UnitRecord, UnitSetup
 from rules.i18n import _, ngettext
+from rules.systems.squads.battle import board as B
 from rules.systems.squads.battle import fold, view
 from rules.systems.squads.battle import units as U
 from rules.systems.squads.battle.commands import (
@@ -51,6 +52,7 @@ COMMANDS = {
 class SquadsBattle(BattlePart):
     rules_version = 1
     commands = COMMANDS
+    board_script = "squads/board.js"
 
     def start(self, *, sides: list[SideSetup], settings: dict) -> Start:
         units = [
@@ -117,7 +119,12 @@ class SquadsBattle(BattlePart):
         return view.unit_view(unit)
 
     def board(self, state_view: dict, viewer_sides, *, can_write: bool) -> dict:
-        return view.board(state_view, viewer_sides, can_write=can_write)
+        return B.board(state_view, viewer_sides, can_write=can_write)
+
+    def client_data(self, view: dict) -> dict:
+        """For the board script (static/squads/board.js): the commands whose dice may be typed in, and its words."""
+        return {"dice_commands": list(B.DICE_COMMANDS), "dice_legend": _("Dice rolled at the table (optional)"),
+                "dice_note": _("Empty: the server rolls.")}  # fmt: skip
 
     def describe_event(self, event: Event, names: dict) -> str:
         return view.describe_event(event.type, event.payload, names.get("units", {}), names.get("sides", {}))

@@ -8,10 +8,14 @@ failure the initiative passes. After a shot the chooser (the target's owner) ans
 
 from __future__ import annotations
 
-from rules.contract import Command, CommandContext, GameConflict, NewEvent, NotYours, RuleInputError
+import copy
+import re
+
+from rules.contract import Command, CommandContext, Event, GameConflict, NewEvent, NotYours, RuleInputError
 from rules.i18n import N_, _
 from rules.systems.squads import tables
 from rules.systems.squads.actions import ACTIONS
+from rules.systems.squads.battle import fold
 from rules.systems.squads.battle import units as U
 
 UNIT = {"type": "string", "maxLength": 80}
@@ -24,6 +28,59 @@ FIRE_FACTS = {
     "line_of_sight": {"type": "boolean"},
     "weapons": {"type": "array", "items": {"type": "integer", "minimum": 1}, "maxItems": 10},
 }
+
+
+def _typed(prop: dict, text: str):
+    """A board form's text as the schema's type: "true"/"false", a whole number, one weapon number of a list."""
+    kinds = prop.get("type") if isinstance(prop.get("type"), list) else [prop.get("type")]
+    if "boolean" in kinds and text in ("true", "false"):
+        return text == "true"
+    if "integer" in kinds and re.fullmatch(r"-?\d{1,6}", text):
+        return int(text)
+    if "array" in kinds and re.fullmatch(r"\d{1,6}", text):
+        return [int(text)]
+    return text
+
+
+def from_form(schema: dict, inputs: dict) -> dict:
+    """The inputs a board form sends (templates/battles/widgets: a choice is text, a field of an object is named
+    "modifiers.1") in the shape of the command's schema; anything else is left for the schema to refuse."""
+    props = schema.get("properties") or {}
+    out: dict = {}
+    for key, value in inputs.items():
+        head, dot, rest = key.partition(".") if isinstance(key, str) else (key, "", "")
+        if dot and rest and (props.get(head) or {}).get("type") == "object" and isinstance(out.get(head, {}), dict):
+            out.setdefault(head, {})[rest] = value
+        else:
+            out[key] = value
+    for key, prop in props.items():
+        if isinstance(out.get(key), str) and isinstance(prop, dict):
+            out[key] = _typed(prop, out[key])
+    return out
+
+
+class BoardCommand(Command):
+    """A command the board's forms send: their texts are read as the schema's types first (from_form)."""
+
+    def validate(self, inputs) -> dict:
+        if isinstance(inputs, dict):
+            inputs = from_form(self.input_schema, inputs)
+        return super().validate(inputs)
+
+
+def with_end(ctx: CommandContext, events: list[NewEvent]) -> list[NewEvent]:
+    """The book has no victory conditions (spec §0): when these events leave one side alone with units in the
+    game, the battle is over and that side has won (a melee that takes the last figures of both: a draw)."""
+    if ctx.game.get("result") is not None or len(ctx.game["sides"]) < 2:
+        return events
+    after = copy.deepcopy(ctx.state)
+    for new in events:
+        fold.apply(after, Event(0, new.type, new.payload, new.side, new.visible_to))
+    standing = {ctx.owner(k) for k, u in after.units.items() if U.alive(u.state)}
+    if len(standing) > 1:
+        return events
+    winner = next(iter(standing)) if standing else None
+    return [*events, NewEvent("game.ended", {"winner": winner, "reason": "destroyed"})]
 
 
 def run(ctx: CommandContext, key: str, inputs: dict):
@@ -63,7 +120,15 @@ def enemy_of(ctx: CommandContext, unit, key, field: str = "target"):
     return target
 
 
-class StartTurn(Command):
+def player_names(game: dict) -> dict[int, str]:
+    """Each side by its roster's or player's name (the initiative's dice and lines say it); a name two sides
+    share gets the side's number."""
+    names = {s: str(game.get("side_names", {}).get(str(s)) or s) for s in game["sides"]}
+    twice = {n for n in names.values() if list(names.values()).count(n) > 1}
+    return {s: f"{n} ({s + 1})" if n in twice else n for s, n in names.items()}
+
+
+class StartTurn(BoardCommand):
     name = "start_turn"
     label = N_("Start the turn")
     help = N_("Each player rolls d6 + scenario modifiers, ties re-rolled (L12); ongoing melees are fought first (L42).")
@@ -82,17 +147,19 @@ class StartTurn(Command):
         if game.get("acting"):
             raise GameConflict(_("A unit is still acting: finish it first."))
         mods = inputs.get("modifiers") or {}
-        players = [{"name": str(s), "modifier": int(mods.get(str(s), 0))} for s in game["sides"]]
+        named = player_names(game)
+        players = [{"name": named[s], "modifier": int(mods.get(str(s), 0))} for s in game["sides"]]
         outcome = run(ctx, "initiative", {"players": players})
         show(ctx, outcome)
         r = outcome.result
-        initiative = {"first": int(r["first"]), "order": [int(s) for s in r["order"]],
-                      "pass_order": [int(s) for s in r["pass_order"]], "rolls": r["rolls"]}  # fmt: skip
+        side = {name: s for s, name in named.items()}
+        initiative = {"first": side[r["first"]], "order": [side[n] for n in r["order"]],
+                      "pass_order": [side[n] for n in r["pass_order"]], "rolls": r["rolls"]}  # fmt: skip
         payload = {"turn": game["turn"] + 1, "initiative": initiative, "melee_due": [list(m) for m in game["melees"]]}
         return [NewEvent("turn.started", payload, dice=outcome.dice)]
 
 
-class Activate(Command):
+class Activate(BoardCommand):
     name = "activate"
     label = N_("Activate a unit")
     help = N_("d6 against the unit's «Активация» with its modifiers (§3.2); a failure passes the initiative.")
@@ -138,7 +205,7 @@ class Activate(Command):
         return [NewEvent("activation.rolled", payload, dice=outcome.dice)]
 
 
-class Act(Command):
+class Act(BoardCommand):
     name = "act"
     label = N_("Declare the action")
     help = N_("One of the seven actions (§3.3), or a vehicle's move (L77).")
@@ -224,7 +291,7 @@ def shot_event(ctx, shooter, target, outcome, *, reaction: bool) -> NewEvent:
     return NewEvent("shot", payload, dice=outcome.dice)
 
 
-class Shoot(Command):
+class Shoot(BoardCommand):
     name = "shoot"
     label = N_("Shoot")
     help = N_("Every figure that can fire at the target from that distance (§3.5); its owner then splits the hits.")
@@ -241,10 +308,10 @@ class Shoot(Command):
         action = None if shooter.state["kind"] == "vehicle" else shooter.state["stance"]
         outcome = run(ctx, "shooting", shooting_inputs(ctx, shooter, target, inputs, action=action))
         show(ctx, outcome)
-        return [shot_event(ctx, shooter, target, outcome, reaction=False)]
+        return with_end(ctx, [shot_event(ctx, shooter, target, outcome, reaction=False)])
 
 
-class React(Command):
+class React(BoardCommand):
     name = "react"
     label = N_("On Guard: fire")
     help = N_("A unit On Guard fires once a turn at an enemy unit that acts within its reach (L21, §5 B13).")
@@ -282,10 +349,10 @@ class React(Command):
             raise GameConflict(_("{unit} already reacted this turn (L21).").format(unit=unit.name))
         outcome = run(ctx, "shooting", fire)
         show(ctx, outcome)
-        return [shot_event(ctx, unit, target, outcome, reaction=True)]
+        return with_end(ctx, [shot_event(ctx, unit, target, outcome, reaction=True)])
 
 
-class SplitHits(Command):
+class SplitHits(BoardCommand):
     name = "split_hits"
     label = N_("Split the unsaved hits")
     help = N_("Suppressed figures (up to the training limit) and casualties; none is both (L28, L31).")
@@ -317,7 +384,7 @@ class SplitHits(Command):
         )
         show(ctx, outcome)
         chosen = self._figures(target, inputs, outcome.result, settings)
-        return [NewEvent("hits.split", {"target": target.key, **chosen})]
+        return with_end(ctx, [NewEvent("hits.split", {"target": target.key, **chosen})])
 
     @staticmethod
     def _figures(target, inputs, split: dict, settings: dict) -> dict:
@@ -351,7 +418,7 @@ class SplitHits(Command):
         return {"suppressed": sorted(sup), "casualties": sorted(cas)}
 
 
-class Done(Command):
+class Done(BoardCommand):
     name = "done"
     label = N_("End the unit's activation")
     help = N_("The acting unit has moved (and fired, or not): the next unit may try.")
@@ -362,7 +429,7 @@ class Done(Command):
         return [NewEvent("activation.done", {"unit": unit.key})]
 
 
-class LoseWeapon(Command):
+class LoseWeapon(BoardCommand):
     name = "lose_weapon"
     label = N_("Choose the weapon lost")
     help = N_("«Уничтожено оружие (по выбору хозяина)»: the vehicle's owner picks it (L87).")
@@ -390,7 +457,7 @@ class LoseWeapon(Command):
         return [NewEvent("weapon.lost", {"unit": vehicle.key, "n": inputs["weapon"]})]
 
 
-class EndGame(Command):
+class EndGame(BoardCommand):
     name = "end"
     label = N_("End the battle")
     help = N_("The book has no victory conditions: the players end the battle and say who won (or nobody).")

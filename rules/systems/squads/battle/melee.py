@@ -3,10 +3,19 @@ withdrawal that replaces a locked unit's activation."""
 
 from __future__ import annotations
 
-from rules.contract import Command, GameConflict, NewEvent, RuleInputError
+from rules.contract import GameConflict, NewEvent, RuleInputError
 from rules.i18n import N_, _
 from rules.systems.squads.battle import units as U
-from rules.systems.squads.battle.commands import UNIT, acting_unit, enemy_of, require_playing, run, show
+from rules.systems.squads.battle.commands import (
+    UNIT,
+    BoardCommand,
+    acting_unit,
+    enemy_of,
+    require_playing,
+    run,
+    show,
+    with_end,
+)
 from rules.systems.squads.battle.units import system_settings
 
 
@@ -48,10 +57,10 @@ def fight(ctx, attacker, defender, round_: int, in_reach: dict, cleared: list[st
     }
     payload = {"attacker": attacker.key, "defender": defender.key, "round": round_, "casualties": casualties,
                "over": outcome.result["over"], "cleared": cleared if clear else []}  # fmt: skip
-    return [NewEvent("melee.fought", payload, dice=outcome.dice)]
+    return with_end(ctx, [NewEvent("melee.fought", payload, dice=outcome.dice)])
 
 
-class Assault(Command):
+class Assault(BoardCommand):
     name = "assault"
     label = N_("Assault")
     help = N_("After an Assault move: both sides roll a die per figure in reach, at once (L42).")
@@ -78,7 +87,7 @@ class Assault(Command):
         return fight(ctx, attacker, defender, 1, reach, [])
 
 
-class MeleeRound(Command):
+class MeleeRound(BoardCommand):
     name = "melee_round"
     label = N_("Fight the melee")
     help = N_("«Бой продолжается в начале каждого следующего хода» (L42): each melee fights a round.")
@@ -100,7 +109,7 @@ class MeleeRound(Command):
         return fight(ctx, a, d, 2, {}, [a.key, d.key])
 
 
-class Withdraw(Command):
+class Withdraw(BoardCommand):
     name = "withdraw"
     label = N_("Withdraw from melee")
     help = N_(

@@ -1,11 +1,11 @@
-"""What a phone shows: each unit's view, the board as widgets (rules/contract/board.py), and the log in the book's
-words."""
+"""What a phone shows of a unit (its view, its flags and rows on the card) and the log in the book's words; the
+board itself is board.py."""
 
 from __future__ import annotations
 
 from rules.contract import board as w
 from rules.i18n import N_, _
-from rules.systems.squads import names, tables
+from rules.systems.squads import names
 from rules.systems.squads.battle import units as U
 
 N_IMMOBILISED, N_DESTROYED = N_("Immobilised"), N_("Destroyed")
@@ -24,7 +24,7 @@ def unit_view(unit) -> dict:
     return out
 
 
-def _flags(view: dict) -> list[dict]:
+def card_flags(view: dict) -> list[dict]:
     flags = []
     if view["kind"] == "squad":
         if view["suppressed_count"]:
@@ -48,7 +48,7 @@ def _flags(view: dict) -> list[dict]:
     return flags
 
 
-def _figure_rows(view: dict) -> dict:
+def figure_rows(view: dict) -> dict:
     items = []
     for f in view.get("figures", []):
         flags = [w.flag(_("leader"))] if f["leader"] else []
@@ -59,6 +59,14 @@ def _figure_rows(view: dict) -> dict:
         items.append({"key": str(f["n"]), "title": f"{f['n']}. {names.weapon(f['weapon'])}",
                       "subtitle": names.armour(f["armour"]), "flags": flags, "widgets": [],
                       "dead": f["casualty"]})  # fmt: skip
+    return w.rows(items)
+
+
+def weapon_rows(view: dict) -> dict:
+    """A vehicle's weapons by number (the owner picks the one lost by it, L87)."""
+    items = [{"key": str(x["n"]), "title": f"{x['n']}. {names.weapon(x['weapon'])}", "subtitle": "",
+              "flags": [w.flag(names.damage("weapon_destroyed"), "bad")] if x["destroyed"] else [], "widgets": [], "dead": x["destroyed"]}
+             for x in view.get("weapons", [])]  # fmt: skip
     return w.rows(items)
 
 
@@ -74,144 +82,6 @@ def side_to_act(state_view: dict) -> int | None:
         if any(u["owner"] == side and u["view"]["alive"] and not u["view"]["attempted"] for u in state_view["units"]):
             return side
     return None
-
-
-def _choice(name: str, label: str, choices: list[tuple]) -> dict:
-    return {"name": name, "label": label, "kind": "choice", "choices": [{"value": v, "label": t} for v, t in choices]}
-
-
-def _fire_fields(u: dict, enemies: list[dict], *, only: str | None = None) -> list[dict]:
-    """The shot form: this unit (the form sends only its fields), the target, the distance, the target's cover."""
-    targets = [(e["key"], e["name"]) for e in enemies if only is None or e["key"] == only]
-    fields = [
-        _choice("unit", _("Squad"), [(u["key"], u["name"])]),
-        _choice("target", _("Target"), targets),
-        {"name": "distance", "label": _("Range to target"), "kind": "number", "min": 0, "max": 200},
-        _choice("cover", _("Target's cover"), [(k, names.cover(k)) for k in tables.COVER]),
-    ]
-    if any(e["kind"] == "vehicle" for e in enemies):
-        fields.append(_choice("facing", _("Hit from"), [(f, _(FACING_NAMES.get(f, f))) for f in tables.FACINGS]))
-    return fields
-
-
-def _option(label: str, command: str, inputs: dict) -> dict:
-    """A one-tap answer of a prompt: a button (the board gives every button its inputs as JSON)."""
-    return w.button(label, command, inputs, secondary=False)
-
-
-def _controls(
-    u: dict, game: dict, acting_side: int | None, viewer_sides, live: bool, enemies: list[dict]
-) -> list[dict]:
-    view, key = u["view"], u["key"]
-    if game.get("pending_split"):  # the split question waits on the turnbar (board()); nothing else goes now
-        return []
-    if not live or u["owner"] not in viewer_sides or not view["alive"]:
-        return []
-    loss = game.get("pending_weapon_loss")
-    if loss and loss["unit"] == key:
-        options = [_option(names.weapon(x["weapon"]), "lose_weapon", {"weapon": x["n"]})
-                   for x in view["weapons"] if not x["destroyed"]]  # fmt: skip
-        return [w.prompt(_("Which weapon is destroyed (the owner chooses)?"), "lose_weapon", options=options)]
-    if game.get("acting") == key:
-        phase = game.get("phase")
-        if phase == "declare":
-            if view["kind"] == "vehicle":
-                items = [w.button(m, "act", {"unit": key, "action": m}) for m in tables.VEHICLE_MOVES]
-            else:
-                items = [w.button(n, "act", {"unit": key, "action": a}) for a, n in tables.ACTION_NAMES.items()]
-            return [w.buttons(items, title=_("Action"))]
-        widgets = []
-        if phase == "fire":
-            widgets.append({**w.prompt(_("Shooting"), "shoot", fields=_fire_fields(u, enemies)), "submit": _("Fire")})
-        if phase == "assault":
-            squads = [e for e in enemies if e["kind"] == "squad"]
-            fields = [
-                _choice("unit", _("Squad"), [(key, u["name"])]),
-                _choice("target", _("Target"), [(e["key"], e["name"]) for e in squads]),
-            ]
-            widgets.append(w.prompt(_("Assault"), "assault", fields=fields))
-        widgets.append(w.buttons([w.button(_("Done"), "done", {"unit": key})]))
-        return widgets
-    window = game.get("window")
-    if (
-        view.get("on_guard")
-        and not view.get("reaction_used")
-        and window
-        and any(e["key"] == window["unit"] for e in enemies)
-    ):
-        return [w.prompt(_("On Guard: open fire?"), "react", fields=_fire_fields(u, enemies, only=window["unit"]))]
-    if acting_side == u["owner"] and not view["attempted"] and not game.get("acting"):
-        if view.get("melee"):
-            return [w.buttons([w.button(_("Withdraw from melee"), "withdraw", {"unit": key}),
-                               w.button(_("Stay in melee"), "withdraw", {"unit": key, "attempt": False})])]  # fmt: skip
-        # d6 against «Активация» (§3.2): the die typed in from the table, or left empty for the server to roll
-        roll = w.prompt(_("Activation"), "activate", fields=[_choice("unit", _("Squad"), [(key, u["name"])])],
-                        dice=[{"label": _("d6 (empty: the server rolls)"), "faces": 6}])  # fmt: skip
-        return [{**roll, "submit": _("Roll the activation")}]
-    return []
-
-
-def _split_question(split: dict, target: str) -> dict:
-    options = [_option(_("Suppress {k}").format(k=k), "split_hits", {"suppress": k})
-               for k in range(split["unsaved"] + 1)]  # fmt: skip
-    question = _("{unit}: {n} unsaved hits. How many figures are suppressed (L28)?").format(
-        unit=target, n=split["unsaved"]
-    )
-    return w.prompt(question, "split_hits", options=options)
-
-
-def board(state_view: dict, viewer_sides, *, can_write: bool) -> dict:
-    game = state_view["game"]
-    live = can_write and game.get("result") is None
-    acting_side = side_to_act(state_view)
-    side_names = {s["index"]: s["name"] for s in state_view["sides"]}
-    groups = []
-    for side in state_view["sides"]:
-        cards = []
-        for u in state_view["units"]:
-            if u["owner"] != side["index"]:
-                continue
-            v = u["view"]
-            stats = [(_("Level"), v["level_name"])]
-            if v["kind"] == "squad":
-                stats.append((_("Figures"), f"{v['standing']}/{v['strength']}"))
-            else:
-                stats.append((_("Armour"), names.vehicle_armour(v["armour"])))
-            widgets = [_figure_rows(v)] if v["kind"] == "squad" else []
-            enemies = [e for e in state_view["units"] if e["owner"] != u["owner"] and e["view"]["alive"]]
-            widgets += _controls(u, game, acting_side, viewer_sides, live, enemies)
-            flags = _flags(v) + ([w.flag(_("Acting now"), "good")] if game.get("acting") == u["key"] else [])
-            cards.append({"key": u["key"], "title": u["name"], "subtitle": v["level_name"], "flags": flags,
-                          "stats": w.stats(stats), "done": v["attempted"], "dead": not v["alive"],
-                          "widgets": widgets})  # fmt: skip
-        groups.append({"title": side["name"], "subtitle": "", "units": cards})
-    turnbar = [w.text(_("Turn {turn} · initiative: {side}").format(turn=game.get("turn", 0),
-                                                                    side=side_names.get(acting_side, "—")), tone="now")]  # fmt: skip
-    units = {u["key"]: u for u in state_view["units"]}
-    if game.get("acting") in units:  # the chain: whose squad acts now (L10–12)
-        acting = units[game["acting"]]
-        turnbar.append(w.text(_("Acting now: {unit} ({side})").format(unit=acting["name"],
-                                                                      side=side_names.get(acting["owner"], "")), tone="now"))  # fmt: skip
-    split = game.get("pending_split")
-    if split and split["target"] in units and split["chooser_side"] in viewer_sides and live:
-        turnbar.append(_split_question(split, units[split["target"]]["name"]))  # asked on the chooser's phone (L28)
-    elif split and split["target"] in units:
-        turnbar.append(w.text(_("Waiting for {side}: split the unsaved hits on {unit}").format(
-            side=side_names.get(split["chooser_side"], ""), unit=units[split["target"]]["name"]), tone="now"))  # fmt: skip
-    if live and (not game.get("turn") or acting_side is None) and not game.get("acting"):
-        # d6 a side, ties re-rolled (L12): typed in from the table, or left empty for the server to roll
-        dice = [{"label": _("d6 {side}").format(side=side_names.get(s, s)), "faces": 6} for s in game.get("sides", [])]
-        roll = w.prompt(_("New turn: initiative"), "start_turn", dice=dice)
-        turnbar.append({**roll, "submit": _("Roll the initiative")})
-    banner = None
-    if game.get("result"):
-        winner = game["result"].get("winner")
-        text = _("Victory: {side}.").format(side=side_names[winner]) if winner is not None else _("A draw.")
-        banner = {"title": _("The battle is over."), "text": text,
-                  "lines": [_("Turns played: {n}.").format(n=game.get("turn", 0))],
-                  "note": _("Undo the last events to play on.")}  # fmt: skip
-    footer = [w.button(_("End the battle"), "end", secondary=True)] if live else []
-    return {"banner": banner, "turnbar": turnbar, "groups": groups, "footer": footer}
 
 
 def describe_event(kind: str, p: dict, units: dict, sides: dict) -> str:
@@ -234,7 +104,9 @@ def describe_event(kind: str, p: dict, units: dict, sides: dict) -> str:
     if kind == "shot":
         text = (_("{shooter} reacts with fire at {target}: {hits} hits, {unsaved} unsaved.") if p["reaction"]
                 else _("{shooter} fires at {target}: {hits} hits, {unsaved} unsaved."))  # fmt: skip
-        return text.format(shooter=name(p["shooter"]), target=name(p["target"]), hits=p["hits"], unsaved=p["unsaved"])
+        line = text.format(shooter=name(p["shooter"]), target=name(p["target"]), hits=p["hits"], unsaved=p["unsaved"])
+        effects = [names.damage(k) for k in p.get("vehicle_effects") or []]
+        return f"{line} {'; '.join(effects)}." if effects else line  # L85–89
     if kind == "hits.split":
         return _("{unit}: {suppressed} suppressed, {casualties} casualties.").format(
             unit=name(p["target"]), suppressed=len(p["suppressed"]), casualties=len(p["casualties"]))  # fmt: skip
@@ -254,6 +126,12 @@ def describe_event(kind: str, p: dict, units: dict, sides: dict) -> str:
         return _("{unit}: weapon no. {n} destroyed.").format(unit=name(p["unit"]), n=p["n"])
     if kind == "game.ended":
         winner = p.get("winner")
+        if p.get("reason") == "destroyed":
+            if winner is None:
+                return _("The battle is over: no side has a unit left in the game; a draw.")
+            return _("The battle is over: only {side} has units left in the game; victory of {side}.").format(
+                side=sides.get(winner, winner)
+            )
         if winner is None:
             return _("The battle is over.")
         return _("The battle is over: victory of {side}.").format(side=sides.get(winner, winner))

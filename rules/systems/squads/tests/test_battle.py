@@ -246,12 +246,14 @@ def test_board_offers_the_acting_unit_a_shot_form_with_real_targets_and_the_game
     t = example()
     for side, name, inputs, dice in SYSTEM.battle.example_script(t.state)[:3]:
         t.command(side, name, inputs, dice=dice)
-    card = next(c for g in _board(t, {0})["groups"] for c in g["units"] if c["key"] == "s0-e1")
-    form = next(x for x in card["widgets"] if x["type"] == "prompt" and x["command"] == "shoot")
+    form = next(x for x in _board(t, {0})["turnbar"] if x["type"] == "prompt" and x["command"] == "shoot")
     fields = {f["name"]: f for f in form["fields"]}
     assert [c["value"] for c in fields["unit"]["choices"]] == ["s0-e1"]
     assert {c["value"] for c in fields["target"]["choices"]} == {"s1-e1", "s1-e2"}
-    assert not [x for g in _board(t, {1})["groups"] for c in g["units"] for x in c["widgets"] if x["type"] == "prompt"]
+    assert {"distance", "cover", "edge_figures"} <= set(fields)  # the range and cover typed or chosen (§3.5)
+    other = _board(t, {1})["turnbar"]
+    assert not [x for x in other if x["type"] == "prompt" and x["command"] != "react"]
+    assert "Next: Red — shooting with Отряд: Рядовой, or the end of its activation." in [x.get("value") for x in other]
     t.command(1, "end", {"winner": 0, "reason": "time"})
     assert t.awaiting().kind == "over"
     assert _board(t, {0})["banner"]["text"] == "Victory: Red."

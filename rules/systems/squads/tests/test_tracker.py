@@ -17,7 +17,7 @@ def labels(c) -> list[str]:
 
 
 def turnbar(t, viewer) -> list[str]:
-    return [x.get("value", x.get("label")) for x in _board(t, viewer)["turnbar"]]
+    return [x.get("value") or x.get("question") or x.get("title") or "" for x in _board(t, viewer)["turnbar"]]
 
 
 def test_the_chain_names_the_acting_squad_and_the_side_that_must_split():
@@ -29,9 +29,10 @@ def test_the_chain_names_the_acting_squad_and_the_side_that_must_split():
     assert "Acting now" in labels(card(t, {1}, "s0-e1"))
     assert "Acting now" not in labels(card(t, {1}, "s0-e2"))
     t.command(*script[3][:3], dice=script[3][3])  # the shot: Blue must split
-    assert any(line.startswith("Waiting for Blue: split the unsaved hits") for line in turnbar(t, {0}))
+    assert any(line.startswith("Next: Blue — split the unsaved hits") for line in turnbar(t, {0}))
     t.command(*script[4][:3], dice=script[4][3])
-    assert not any(line.startswith(("Acting now", "Waiting for")) for line in turnbar(t, {0}))
+    assert not any(line.startswith(("Acting now", "Next: Blue")) for line in turnbar(t, {0}))
+    assert "Next: Red — the activation roll of a unit that has not tried this turn (L12)." in turnbar(t, {1})
     assert card(t, {0}, "s0-e1")["done"]
     assert not card(t, {0}, "s0-e2")["done"]
     b1 = card(t, {0}, "s1-e1")
@@ -50,7 +51,8 @@ def test_the_chain_names_the_acting_squad_and_the_side_that_must_split():
 
 def test_a_melee_shows_on_both_squads_and_ends_with_the_withdrawal():
     t = table(
-        [squad("a", "squad-regular", figures=(("smg", 4),))], [squad("b", "squad-veteran", figures=(("rifle", 4),))]
+        [squad("a", "squad-regular", figures=(("smg", 4),)), squad("b", "squad-regular")],
+        [squad("b", "squad-veteran", figures=(("rifle", 4),))],
     )
     t.command(0, "start_turn", {}, dice=[5, 1])
     t.command(0, "activate", {"unit": "s0-a"}, dice=[4])
@@ -58,8 +60,11 @@ def test_a_melee_shows_on_both_squads_and_ends_with_the_withdrawal():
     t.command(0, "assault", {"unit": "s0-a", "target": "s1-b"}, dice=[5, 1, 1, 1, 4, 1, 1, 1])
     assert "In melee" in labels(card(t, {0}, "s0-a"))
     assert "In melee" in labels(card(t, {0}, "s1-b"))
-    buttons = [b["label"] for x in card(t, {1}, "s1-b")["widgets"] if x["type"] == "buttons" for b in x["items"]]
-    assert buttons == ["Withdraw from melee", "Stay in melee"]
+    t.command(0, "activate", {"unit": "s0-b"}, dice=[1])  # the riflemen fail: the initiative passes to Blue
+    asked = {x["command"]: x for x in _board(t, {1})["turnbar"] if x["type"] == "prompt"}
+    assert set(asked) == {"withdraw"}  # its only activation (L42)
+    fields = {f["name"]: [c["label"] for c in f["choices"]] for f in asked["withdraw"]["fields"]}
+    assert fields == {"unit": ["Отряд: Ветеран"], "attempt": ["Try to withdraw from the melee", "Stay in the melee"]}
     t.command(1, "withdraw", {"unit": "s1-b", "attempt": False})
     t.command(0, "start_turn", {}, dice=[5, 1])
     t.command(1, "melee_round", {}, dice=[1, 1, 1, 1, 1, 1])

@@ -1,6 +1,7 @@
-"""Two phones, one «Отряды» battle (issue #16), played by tapping: the initiative and a failed activation typed in
-from the table pass the chain to the enemy; the enemy's aimed fire (dice rolled by the server) leaves unsaved hits
-that the target's owner splits on the other phone; an undo of the split asks the question again on both phones."""
+"""Two phones, one «Отряды» battle (issue #16), played by tapping in English: the initiative and a failed activation
+typed in from the table pass the chain to the enemy; the enemy's aimed fire (dice rolled by the server) leaves
+unsaved hits that the target's owner is asked to split on the other phone; the shooter's undo of the shot withdraws
+the question from that phone; fired again, the hits are split there."""
 
 from __future__ import annotations
 
@@ -13,7 +14,6 @@ from armies.services.packs import load_packs
 from battles import services
 from battles.models import Battle
 from battles.tests.conftest import PASSWORD, make_user
-from rules.systems.squads import tables
 
 SYNC_MS = 4000
 # Side A: riflemen; side B: veterans with three light machine guns (11 fire dice at 3+ when aimed: a hit is all but
@@ -57,15 +57,22 @@ def ok(page) -> None:
     page.locator("#result").get_by_role("button", name="OK").click()
 
 
-def open_card(page, key: str):
-    card = page.locator(f'details[data-unit="{key}"]')
-    card.locator("summary").click()
-    expect(card).to_have_attribute("open", "")
-    return card
+def prompt(page, command: str):
+    return page.locator(f'.turnbar form.prompt[data-order-command="{command}"]')
+
+
+def type_dice(form, values) -> None:
+    """The dice typed into the boxes the board script draws (static/squads/board.js), one by one."""
+    boxes = form.locator('[data-squads-dice] input[name="die"]')
+    for i, value in enumerate(values):
+        expect(form.locator('[data-squads-dice] .boxes[data-state="ready"]')).to_have_count(1, timeout=SYNC_MS)
+        boxes.nth(i).fill(str(value))
+    expect(form.locator('[data-squads-dice] .boxes[data-state="ready"]')).to_have_count(1, timeout=SYNC_MS)
+    expect(boxes).to_have_count(len(values), timeout=SYNC_MS)
 
 
 @pytest.mark.browser
-def test_a_chain_passes_to_the_enemy_its_hits_are_split_on_the_other_phone_and_undone(
+def test_a_chain_passes_to_the_enemy_its_hits_are_split_on_the_other_phone_and_an_undone_shot_withdraws_the_question(
     live_server, phone_context, squads_battle
 ):
     battle, alice, bob = squads_battle
@@ -75,47 +82,58 @@ def test_a_chain_passes_to_the_enemy_its_hits_are_split_on_the_other_phone_and_u
         assert page.evaluate("document.documentElement.scrollWidth") <= 360  # no sideways scrolling
 
     # The initiative, typed in from the table: Red 5, Blue 2.
-    roll = a.locator('.turnbar form.prompt[data-order-command="start_turn"]')
-    boxes = roll.locator('input[name="dice"]')
-    boxes.nth(0).fill("5")
-    boxes.nth(1).fill("2")
+    roll = prompt(a, "start_turn")
+    type_dice(roll, [5, 2])
     roll.get_by_role("button", name="Roll the initiative").click()
     ok(a)
     expect(b.locator(".turnbar")).to_contain_text("Turn 1 · initiative: Red", timeout=SYNC_MS)
+    expect(prompt(b, "activate")).to_have_count(0)  # Red's roll, not Blue's
 
     # Red's squad fails its activation (a typed 1): On Guard, and the chain passes to Blue on both phones.
-    card = open_card(a, "s0-e1")
-    form = card.locator('form.prompt[data-order-command="activate"]')
-    form.locator('input[name="dice"]').fill("1")
+    form = prompt(a, "activate")
+    type_dice(form, [1])
     form.get_by_role("button", name="Roll the activation").click()
     ok(a)
     for page in (a, b):
         expect(page.locator(".turnbar")).to_contain_text("initiative: Blue", timeout=SYNC_MS)
+        expect(page.locator(".turnbar")).to_contain_text("Next: Blue — the activation roll", timeout=SYNC_MS)
         expect(page.locator('details[data-unit="s0-e1"] > summary .flags')).to_contain_text("On Guard", timeout=SYNC_MS)
-    expect(a.locator('form.prompt[data-order-command="activate"]')).to_have_count(0)  # not Red's turn now
+    expect(prompt(a, "activate")).to_have_count(0)  # not Red's turn now
 
-    # Blue's veterans activate (the server rolls: 3+ with a leader-less squad still passes on a typed 6) and fire
-    # aimed at Red's squad.
-    card = open_card(b, "s1-e1")
-    form = card.locator('form.prompt[data-order-command="activate"]')
-    form.locator('input[name="dice"]').fill("6")
+    # Blue's veterans activate (a typed 6) and fire aimed at Red's squad, the dice rolled by the server.
+    form = prompt(b, "activate")
+    type_dice(form, [6])
     form.get_by_role("button", name="Roll the activation").click()
     ok(b)
     expect(a.locator(".turnbar")).to_contain_text("Acting now: ", timeout=SYNC_MS)
-    card.get_by_role("button", name=tables.ACTION_NAMES["aimed_fire"]).click()
-    ok(b)
-    shot = card.locator('form.prompt[data-order-command="shoot"]')
-    shot.locator('select[name="target"]').select_option("s0-e1")
-    shot.locator('input[name="distance"]').fill("10")
-    shot.get_by_role("button", name="Fire").click()
+    b.locator(".turnbar").get_by_role("button", name="Aimed Fire").click()
     ok(b)
 
-    # The split is asked on Red's phone only; Blue's phone waits for it.
-    question = a.locator('.turnbar form.prompt[data-order-command="split_hits"]')
+    def fire() -> None:
+        shot = prompt(b, "shoot")
+        shot.locator('select[name="target"]').select_option("s0-e1")
+        shot.locator('input[name="distance"]').fill("10")
+        shot.get_by_role("button", name="Fire").click()
+        ok(b)
+
+    fire()
+    # The split is asked on Red's phone only; Blue's phone says whom it waits for.
+    question = prompt(a, "split_hits")
     expect(question).to_be_visible(timeout=SYNC_MS)
-    expect(b.locator(".turnbar")).to_contain_text("Waiting for Red: split the unsaved hits", timeout=SYNC_MS)
-    expect(b.locator('form.prompt[data-order-command="split_hits"]')).to_have_count(0)
-    question.get_by_role("button", name="Suppress 1", exact=True).click()  # not "Suppress 10" on 10+ hits
+    expect(b.locator(".turnbar")).to_contain_text("Next: Red — split the unsaved hits", timeout=SYNC_MS)
+    expect(prompt(b, "split_hits")).to_have_count(0)
+
+    # Blue takes the shot back from the history: the question leaves Red's phone, the shot form comes back.
+    line = b.locator("ol.log li.event", has_text="fires at")
+    line.locator("button[data-undo]").click()
+    expect(b.locator("#result")).to_contain_text("Undone #")
+    ok(b)
+    expect(question).to_have_count(0, timeout=SYNC_MS)
+    expect(prompt(b, "shoot")).to_be_visible(timeout=SYNC_MS)
+
+    fire()
+    expect(question).to_be_visible(timeout=SYNC_MS)
+    question.get_by_role("button", name="Suppress 1, casualties", exact=False).first.click()
     expect(a.locator("#result")).to_contain_text("suppressed")
     ok(a)
     for page in (a, b):
@@ -123,18 +141,6 @@ def test_a_chain_passes_to_the_enemy_its_hits_are_split_on_the_other_phone_and_u
             "Suppressed: 1", timeout=SYNC_MS
         )
         expect(page.locator("ol.log")).to_contain_text("1 suppressed", timeout=SYNC_MS)
-
-    # Red undoes its split from the history: the figures stand unsuppressed and the question comes back.
-    line = a.locator("ol.log li.event", has_text="1 suppressed")
-    line.locator("button[data-undo]").click()
-    expect(a.locator("#result")).to_contain_text("Undone #")
-    ok(a)
-    for page in (a, b):
-        expect(page.locator('details[data-unit="s0-e1"] > summary .flags')).not_to_contain_text(
-            "Suppressed", timeout=SYNC_MS
-        )
-    expect(question).to_be_visible(timeout=SYNC_MS)
-    expect(b.locator(".turnbar")).to_contain_text("Waiting for Red", timeout=SYNC_MS)
     for stored in Battle.objects.all():
         ok_, why = services.replay_matches(stored)
         assert ok_, why

@@ -1,0 +1,81 @@
+"""A question answered twice (issue «Every system played to its end at the table»): Red's player has the board open
+on two phones; the split of Blue's hits is asked on both. One phone, offline, taps an answer that waits in its
+outbox; the other answers. Back online, the stale answer is refused in Russian, nothing of it is recorded, and the
+phone catches up with the board as it is: one split, the one given first."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+from playwright.sync_api import expect
+
+from battles.models import BattleEvent
+from battles.tests.conftest import PASSWORD
+from rules.systems.squads.tests.test_two_phones_browser import squads_battle  # noqa: F401 (the fixture)
+from tests import journey
+
+SYNC_MS = journey.SYNC_MS
+
+
+def russian_phone(phone_context, live_server, user, battle):
+    client = Client()
+    assert client.login(username=user.username, password=PASSWORD)
+    ctx = phone_context(**journey.PHONE)
+    ctx.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}])
+    page = ctx.new_page()
+    page.goto(f"{live_server.url}/battles/{battle.pk}/")
+    journey.in_sync(page)
+    return ctx, page
+
+
+def prompt(page, command: str):
+    return page.locator(f'.turnbar form.prompt[data-order-command="{command}"]')
+
+
+def roll(page, command: str, dice: list[int], *, unit: str | None = None) -> None:
+    form = prompt(page, command)
+    expect(form).to_be_visible(timeout=SYNC_MS)
+    if unit:
+        form.locator('select[name="unit"]').select_option(unit)
+    boxes = form.locator('[data-squads-dice] input[name="die"]')
+    for i, value in enumerate(dice):
+        expect(form.locator('[data-squads-dice] .boxes[data-state="ready"]')).to_have_count(1, timeout=SYNC_MS)
+        boxes.nth(i).fill(str(value))
+    expect(form.locator('[data-squads-dice] .boxes[data-state="ready"]')).to_have_count(1, timeout=SYNC_MS)
+    form.locator("button[type=submit]").click()
+    journey.ok(page)
+
+
+@pytest.mark.browser
+def test_a_question_answered_twice_keeps_the_first_answer(live_server, phone_context, squads_battle):  # noqa: F811
+    battle, alice, bob = squads_battle
+    _a1, red = russian_phone(phone_context, live_server, alice, battle)
+    spare_context, spare = russian_phone(phone_context, live_server, alice, battle)
+    _b, blue = russian_phone(phone_context, live_server, bob, battle)
+
+    roll(red, "start_turn", [2, 5])  # Blue holds the initiative
+    roll(blue, "activate", [6])
+    blue.locator(".turnbar").get_by_role("button", name="Прицельный огонь").click()
+    journey.ok(blue)
+    shot = prompt(blue, "shoot")
+    shot.locator('input[name="distance"]').fill("10")
+    roll(blue, "shoot", [6] * 10 + [1])  # 3 LMGs (3 dice each) and 2 rifles at 10": 10 hits, no armour
+
+    for page in (red, spare):
+        expect(prompt(page, "split_hits")).to_be_visible(timeout=SYNC_MS)
+    spare_context.set_offline(True)
+    prompt(spare, "split_hits").get_by_role("button", name="Подавлено 0, потери 4").click()  # waits in the outbox
+    prompt(red, "split_hits").get_by_role("button", name="Подавлено 2, потери 2").click()
+    journey.ok(red)
+    expect(red.locator("ol.log")).to_contain_text("подавлено 2, боевые потери 2", timeout=SYNC_MS)
+
+    spare_context.set_offline(False)
+    spare.evaluate("window.dispatchEvent(new Event('online'))")
+    result = spare.locator("#result")
+    expect(result).to_be_visible(timeout=SYNC_MS)
+    expect(result).to_contain_text("Бой изменился на другом телефоне")
+    journey.same_board(red, spare)
+    journey.same_board(red, blue)
+    assert BattleEvent.objects.filter(battle=battle, type="hits.split").count() == 1
+    expect(spare.locator("ol.log")).not_to_contain_text("боевые потери 4")
+    expect(prompt(spare, "split_hits")).to_have_count(0)
