@@ -22,7 +22,10 @@ the other way round; an info issue says so).
 
 from __future__ import annotations
 
+import jsonschema
+
 from rules.contract import ArmyPart, BuilderResult, Issue, RosterReport
+from rules.errors import RuleInputError
 from rules.i18n import _
 from rules.systems.enforcers import builder, tables
 from rules.systems.enforcers.actions.common import TRAITS
@@ -188,6 +191,17 @@ class EnforcersArmy(ArmyPart):
                 "campaign": CAMPAIGN,
             },
         }
+
+    def validate_options(self, profile: dict, options: dict) -> dict:
+        """The schema's check, each refusal worded for the player in the builder's own words (builder.py)."""
+        validator = jsonschema.Draft202012Validator(self.options_schema(profile))
+        errors: dict[str, str] = {}
+        for err in sorted(validator.iter_errors(options), key=lambda e: [str(p) for p in e.absolute_path]):
+            path = [str(p) for p in err.absolute_path]
+            errors.setdefault(".".join(["options", *path]), builder.refusal(path, err))
+        if errors:
+            raise RuleInputError(errors)
+        return options
 
     def default_options(self, profile: dict) -> dict:
         if profile.get("kind") not in HIRED_KINDS:

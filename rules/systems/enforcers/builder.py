@@ -100,6 +100,59 @@ def roll_agent(roster: dict, profiles: list[dict], inputs: dict) -> BuilderResul
     )
 
 
+# Refusals ----------------------------------------------------------------------------------------------------------
+OPTION_LABELS = {
+    "name": N_("Agent's name"),
+    "stat_bump": N_("+1 to all stats (10 REQ each)"),
+    "own_gear": N_("With its own gear (pays half its allowance)"),
+    "armour": N_("Armour"),
+    "medkit": N_("Med-kit"),
+    "spare_magazines": N_("Spare magazines"),
+    "perks": N_("Perks"),
+    "weapons": N_("Weapons"),
+    "agent": N_("Worn by"),
+}
+WEAPON_LABELS = {
+    "name": N_("Weapon {n}: name"),
+    "damage": N_("Weapon {n}: damage"),
+    "ranged": N_("Weapon {n}: shooting"),
+    "reach_cm": N_("Weapon {n}: melee reach, cm"),
+    "capacity": N_("Weapon {n}: magazine, shots"),
+    "thrown": N_("Weapon {n}: thrown"),
+    "traits": N_("Weapon {n}: traits"),
+    "req": N_("Weapon {n}: REQ"),
+}
+
+
+def field_label(path: list[str]) -> str:
+    """The control a path of the options belongs to, as the card labels it."""
+    if path[:1] == ["stats"] and len(path) > 1 and path[1] in STAT_LABELS:
+        return _(STAT_LABELS[path[1]])
+    if path[:1] == ["weapons"] and len(path) > 2 and path[1].isdigit() and path[2] in WEAPON_LABELS:
+        return _(WEAPON_LABELS[path[2]]).format(n=int(path[1]) + 1)
+    if path and path[0] in OPTION_LABELS:
+        return _(OPTION_LABELS[path[0]])
+    return _("This value")
+
+
+def refusal(path: list[str], err) -> str:
+    """Why the builder refused a value, in the player's words: the control's label and what it takes."""
+    label = field_label(path)
+    schema = err.schema if isinstance(err.schema, dict) else {}
+    low, high = schema.get("minimum"), schema.get("maximum")
+    if err.validator in ("minimum", "maximum") and low is not None and high is not None:
+        return _("{field}: a whole number from {low} to {high}.").format(field=label, low=low, high=high)
+    if err.validator == "maxLength":
+        return _("{field}: at most {n} characters.").format(field=label, n=err.validator_value)
+    if err.validator in ("maxItems", "maxProperties"):
+        return _("{field}: too many.").format(field=label)
+    if err.validator == "additionalProperties":
+        return _("{field}: this card has no such setting.").format(field=label)
+    if err.validator == "type" and "integer" in str(err.validator_value):
+        return _("{field}: a whole number is needed.").format(field=label)
+    return _("{field}: not one of the values this card offers.").format(field=label)
+
+
 # The catalogue ---------------------------------------------------------------------------------------------------
 def profile_note(profile: dict) -> str:
     data = profile.get("data") or {}

@@ -179,11 +179,14 @@ def after_reaction_shot(game: dict, shooter: str) -> list[dict]:
 def result_text(game: dict, winner) -> str:
     if winner is None:
         return T("no winner")
-    return T("{side} wins", side=side_name(game, winner))
+    return T("victory of {side}", side=side_name(game, winner))
 
 
 class ProposeEnd(Command):
+    """Either player, at any time (not an answer to anything)."""
+
     name = "propose_end"
+    free = True
     label = N_("Propose the end of the scenario")
     help = N_("The book has no victory conditions (they belong to the scenario): one player proposes the result, "
               "the other confirms it.")  # fmt: skip
