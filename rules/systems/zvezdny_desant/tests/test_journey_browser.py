@@ -323,7 +323,7 @@ def test_a_game_of_two_turns_to_its_end_on_two_russian_phones(live_server, phone
         expect(banner).to_contain_text("Победа: Красные")
         expect(banner).to_contain_text("330 : 0")
         expect(banner).to_contain_text("Последний ход (2) окончен")
-        expect(page.locator("ol.log")).to_contain_text("Игра окончена: победа: Красные, победные очки 330 : 0")
+        expect(page.locator("ol.log")).to_contain_text("Игра окончена: победа «Красные», победные очки 330 : 0")
         expect(page.locator("ol.log")).to_contain_text("Ход 2 окончен")
         no_english(page)
         fits(page)
