@@ -201,10 +201,16 @@ def cost_roster(roster: dict) -> RosterReport:
     return RosterReport(total=total, entry_costs=costs, issues=issues)
 
 
-def _option_error(path: list[str], value) -> str:
-    """What is wrong with one field of an entry's options, in the player's words."""
+def _option_error(path: list[str], value, profile: dict) -> str:
+    """What is wrong with one field of an entry's options, in the player's words, naming what it is about."""
     if path[:1] == ["card_costs"]:
-        return _("A cost is a whole number of points from 0 to {most}.").format(most=roster_view.MAX_COST)
+        tables = {"figures": lbh.figures_of(profile), "weapons": lbh.weapons_of(profile),
+                  "upgrades": lbh.upgrades_of(profile)}  # fmt: skip
+        item = tables.get(path[1], {}).get(path[2], {}) if len(path) > 2 else {}
+        name = item.get("name") or (path[2] if len(path) > 2 else "")
+        return _("«{name}»: a cost is a whole number of points from 0 to {most}.").format(
+            name=name, most=roster_view.MAX_COST
+        )
     if path[:1] == ["loadout"] and path[-1:] == ["count"]:
         return _("A number of figures is a whole number from 1 to {most}.").format(most=lbh.MAX_PER_FIGURE)
     if path[:1] == ["loadout"] and path[-1:] == ["figure"]:
@@ -243,7 +249,7 @@ class ZvezdnyDesantArmy(ArmyPart):
         errors: dict[str, str] = {}
         for err in sorted(validator.iter_errors(options), key=lambda e: [str(p) for p in e.absolute_path]):
             path = [str(p) for p in err.absolute_path]
-            errors.setdefault(".".join(["options", *path]), _option_error(path, err.instance))
+            errors.setdefault(".".join(["options", *path]), _option_error(path, err.instance, profile))
         if errors:
             raise RuleInputError(errors)
         return options

@@ -195,7 +195,7 @@ def test_the_builder_asks_each_missing_cost_at_the_top_of_the_entry_and_counts_f
     ("options", "field", "words"),
     [
         ({"card_costs": {"figures": {"boec": "abc"}}}, "options.card_costs.figures.boec", "whole number of points"),
-        ({"card_costs": {"weapons": {"pulemet": -5}}}, "options.card_costs.weapons.pulemet", "from 0 to 5000"),
+        ({"card_costs": {"weapons": {"pulemet": -5}}}, "options.card_costs.weapons.pulemet", "«Пулемет»: a cost"),
         ({"loadout": [{"figure": "boec", "weapon": "avtomat", "count": 0}]}, "options.loadout.0.count", "1 to 50"),
         ({"loadout": [{"figure": "boec", "weapon": "laser", "count": 1}]}, "options.loadout.0.weapon", "«laser»"),
         ({"upgrades": ["jetpack"]}, "options.upgrades.0", "no upgrade «jetpack»"),
