@@ -214,7 +214,7 @@ def cost_roster(roster: dict) -> RosterReport:
     if stars:
         _issue(issues, "info", "stars",
                _("The basic rules have no Star/Grunt split: a Star plays as a «Герой» from the start (setting "
-                 "«stars»)."))  # fmt: skip
+                 "«Stars play as Heroes»)."))  # fmt: skip
     if lasers:
         _issue(
             issues, "info", "lasers", _("Normals have laser weapons «в очень ограниченных количествах» (L1445–1446).")

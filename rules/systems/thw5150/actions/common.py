@@ -34,7 +34,10 @@ MEMBER_BASE = {
     "rep": REP,
     "leader": {"type": "boolean", "description": "The group's real Leader (not an acting Group Leader)"},
     "hero": {"type": "boolean", "description": "Already a «Герой» (double 1s earlier this battle)"},
-    "star": {"type": "boolean", "description": "A Star of the roster (a Hero from the start when «stars» is on)"},
+    "star": {
+        "type": "boolean",
+        "description": "A Star of the roster (a Hero from the start with the setting «Stars play as Heroes»)",
+    },
     "tests": {"type": "boolean", "description": "The trigger applies to this figure (default true)"},
     "condition": {"enum": list(core.CONDITIONS)},
 }

@@ -93,7 +93,8 @@ def shoot_form(u: dict, enemies: list[dict], title: str = "") -> dict:
               {"name": "n", "label": _("Dice at it"), "kind": "number", "min": 1, "max": rof, "value": rof}]  # fmt: skip
     dice = [{"label": _("to-hit d6 {n}").format(n=i + 1), "faces": 6} for i in range(rof)]
     dice += [{"label": _("next d6 {n} (lucky shot, damage)").format(n=i + 1), "faces": 6} for i in range(rof)]
-    form = w.prompt(title or _("Shoot"), "shoot", fields=fields, dice=dice)
+    # each figure's form says whose it is: two forms of one command are told apart (and kept apart while typing)
+    form = w.prompt(title or _("{name}: shoot").format(name=u.get("name", u["key"])), "shoot", fields=fields, dice=dice)
     form["submit"] = _("Shoot")
     return form
 
@@ -117,7 +118,7 @@ def move_form(u: dict, units: list[dict]) -> dict:
             {"value": "normal", "label": _("normal move")}, {"value": "fast", "label": word("fast_move")}]},
         {"name": "seen_by", "label": _("Came into the sight of"), "kind": "choice", "choices": seen},
     ]  # fmt: skip
-    form = w.prompt(_("Record a move"), "move", fields=fields)
+    form = w.prompt(_("{name}: record a move").format(name=u.get("name", u["key"])), "move", fields=fields)
     form["submit"] = _("Record the move")
     return form
 
@@ -129,7 +130,8 @@ def charge_form(u: dict, enemies: list[dict], units: list[dict], settings: dict)
     members = [{"name": e.get("name", ""), "rep": _st(e)["rep"], "leader": _st(e).get("leader", False),
                 "tests": e["key"] == u["key"], "condition": core.FINE} for e in group]  # fmt: skip
     fields = [_one("charger", _("Charger"), u), _pick("target", _("Target"), enemies)]
-    title = _("Charge: test «{test}»").format(test=prompts.test_name("wanting_to_charge"))
+    title = _("{name}: charge, test «{test}»").format(name=u.get("name", u["key"]),
+                                                       test=prompts.test_name("wanting_to_charge"))  # fmt: skip
     form = w.prompt(title, "charge", fields=fields, dice=prompts.group_dice(WANTING_TO_CHARGE, members, settings))
     form["submit"] = _("Charge into melee")
     return form
@@ -140,8 +142,8 @@ def recover_form(u: dict) -> dict:
     n = 3 if _st(u).get("leader") else 2
     dice = [{"label": _("d6 {n}").format(n=i + 1), "faces": 6} for i in range(n)]
     dice += [{"label": _("re-roll d6 {n} (only on pass 1)").format(n=i + 1), "faces": 6} for i in range(n)]
-    form = w.prompt(_("Test «{test}»").format(test=word("recovery")), "recover", fields=[_one("unit", _("Figure"), u)],
-                    dice=dice)  # fmt: skip
+    title = _("{name}: test «{test}»").format(name=u.get("name", u["key"]), test=word("recovery"))
+    form = w.prompt(title, "recover", fields=[_one("unit", _("Figure"), u)], dice=dice)
     form["submit"] = _("Take the test")
     return form
 

@@ -4,6 +4,8 @@ phone. The builder draws every entry in the book's words."""
 
 from __future__ import annotations
 
+import html as html_lib
+import re
 from pathlib import Path
 
 import pytest
@@ -137,3 +139,38 @@ def test_russian_builder_speaks_the_books_words(client, player):
     assert "Брошено с зерном 5." in html
     assert "Roll a random Normal" not in html
     assert "Ranged weapon" not in html
+
+
+CONTROLS = ("weapon", "second_weapon", "melee_weapon", "armour", "grenades", "group", "leader", "star")
+
+
+def test_every_normal_of_the_pack_can_be_added_and_set_up_in_russian(client, normals):
+    """Every profile of the pack is offered with «+» in its faction's roster and, once added, every choice a player
+    makes has its own control with a Russian label and the book's names: no raw slug, no English (issue «Every
+    system played to its end at the table», step 1; the journey taps «+» on the phone)."""
+    user = get_user_model().objects.create_user(username="builder", password=None)
+    client.force_login(user)
+    factions = [f["slug"] for f in equipment.PACK["factions"]]
+    added = 0
+    for faction in factions:
+        roster = services.roster_create(owner=user, pack=normals, name=f"Отряд {faction}", faction=faction)
+        page = client.get(f"/rosters/{roster.pk}/", HTTP_ACCEPT_LANGUAGE="ru").content.decode()
+        mine = [p for p in equipment.PACK["profiles"] if p["faction"] == faction]
+        assert len(mine) == 3
+        catalogue = re.findall(r'<li data-name="[^"]*">.*?</li>', page, re.S)
+        assert len(catalogue) == 3
+        for item in catalogue:
+            assert not re.findall(r"[A-Za-z]{3,}", html_lib.unescape(re.sub(r"<[^>]+>", " ", item))), item
+        for p in mine:
+            assert re.search(rf'<span class="cat-name">{re.escape(p["name"])}</span>', page), p["name"]
+            services.entry_add(roster=roster, profile=p["slug"], options={})
+            added += 1
+        page = client.get(f"/rosters/{roster.pk}/", HTTP_ACCEPT_LANGUAGE="ru").content.decode()
+        entries = re.findall(r'<article class="entry card.*?</article>', page, re.S)
+        assert len(entries) == 3
+        for entry in entries:
+            for option in CONTROLS:
+                assert f'data-option="{option}"' in entry, option
+            text = html_lib.unescape(re.sub(r"<[^>]+>", " ", entry))
+            assert not re.findall(r"[A-Za-z]{3,}", text), text
+    assert added == len(equipment.PACK["profiles"]) == 15
