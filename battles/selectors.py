@@ -128,6 +128,23 @@ def wait_for_change(battle_id: int, version: int, *, seconds: float) -> int:
     return WATCH.wait(battle_id, version, seconds=seconds)
 
 
+async def wait_for_change_async(battle_id: int, version: int, *, seconds: float) -> int:
+    """`wait_for_change` for the async views (config/asgi.py): awaits the same watcher, holding no thread."""
+    from battles.watch import WATCH
+
+    return await WATCH.wait_async(battle_id, version, seconds=seconds)
+
+
+def release_connection() -> None:
+    """Before a wait: gives this thread's pooled (PostgreSQL) connection back to the pool, so a waiting phone holds
+    none. An unpooled one (SQLite: a file, no server's limit, and slow to open again) stays with its thread, which
+    serves others meanwhile under config/asgi.py. A transaction (a test's) keeps it."""
+    from django.db import connection
+
+    if connection.settings_dict.get("OPTIONS", {}).get("pool") and not connection.in_atomic_block:
+        connection.close()
+
+
 def watch_stopped() -> bool:
     """True once the process's watcher was stopped (the server or the test session is ending)."""
     from battles.watch import WATCH

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 
+from asgiref.sync import sync_to_async
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db import connection
@@ -214,7 +215,11 @@ def battle_board(request, battle_id):
     Long polling: with `?wait=N` (seconds, at most LONG_POLL_SECONDS) an unchanged board is held until the battle
     changes or the time runs out, so the other phone sees a change within a fraction of a second. With `&notify=1`
     a change is answered 204 with the new ETag and no board (nothing rendered on the wake): the phone fetches the
-    board only when it does not hold that version yet (the phone that wrote it usually does)."""
+    board only when it does not hold that version yet (the phone that wrote it usually does).
+
+    This is the view of a WSGI server (and of the tests' client), where the wait holds the request's thread. The
+    server `make run` starts answers a long poll with `battle_board_wait` instead (config/asgi.py), which holds no
+    thread while it waits."""
     access = selectors.battle_access(request, battle_id)
     given = request.headers.get("If-None-Match", "").strip()
     wait = _wait_seconds(request.GET.get("wait"))
@@ -222,15 +227,42 @@ def battle_board(request, battle_id):
         version = selectors.wait_for_change(access.battle_id, access.version, seconds=wait)
         if version != access.version:
             if request.GET.get("notify") == "1":
-                response = HttpResponse(status=204)
-                response["ETag"] = f'"v{version}"'
-                response["Cache-Control"] = "private, no-cache"
-                response["Vary"] = "Cookie"
-                return response
+        selectors.release_connection()
+                return _changed(version)
             access = selectors.battle_access(request, battle_id)
     if given == access.etag:
         response = HttpResponseNotModified()
     else:
+    return _board_answer(request, access, given)
+
+
+@require_GET
+async def battle_board_wait(request, battle_id):
+    """`battle_board` as a coroutine, for a long poll under config/asgi.py: the reads and the render run in a
+    thread for a moment each, and the wait is an await on the process's watcher (battles/watch.py), so a waiting
+    phone holds neither a thread nor a database connection."""
+    access = await sync_to_async(selectors.battle_access)(request, battle_id)
+    given = request.headers.get("If-None-Match", "").strip()
+    wait = _wait_seconds(request.GET.get("wait"))
+    if wait and given == access.etag:
+        version = await selectors.wait_for_change_async(access.battle_id, access.version, seconds=wait)
+        if version != access.version:
+            if request.GET.get("notify") == "1":
+                return _changed(version)
+            access = await sync_to_async(selectors.battle_access)(request, battle_id)
+    return await sync_to_async(_board_answer)(request, access, given)
+
+
+def _changed(version: int) -> HttpResponse:
+    """A long poll's "changed to this version": 204 with the new ETag, no board."""
+    response = HttpResponse(status=204)
+    response["ETag"] = f'"v{version}"'
+    response["Cache-Control"] = "private, no-cache"
+    response["Vary"] = "Cookie"
+    return response
+
+
+def _board_answer(request, access: selectors.Access, given: str) -> HttpResponse:
         html, etag = _rendered_board(request, access)  # a miss draws the newest version and moves access to it
         response = HttpResponse(html)
     response["ETag"] = access.etag
@@ -242,30 +274,71 @@ def battle_board(request, battle_id):
 STREAM_SECONDS = 120.0  # a stream ends after this long and the phone's EventSource opens a new one (access re-checked)
 STREAM_PING_SECONDS = 15.0  # a comment line this often keeps the connection (and any proxy) from timing out
 
+# config/asgi.py answers a board request that carries `wait` with the coroutine, every other one with the sync view.
+battle_board.async_view = battle_board_wait
+battle_board.async_if = lambda query: b"wait=" in query
+
 
 @require_GET
 def battle_stream(request, battle_id):
     """Server-sent events: `event: version` with the battle's version at the start and on every change, so a phone
     learns of the other phone's change without a request per change (issue #11: a long poll costs a new request
     after every change, on both phones). The phone then fetches the board when it lacks that version. Carries no
-    game content: only the version, which the board's ETag shows to the same viewers anyway."""
+    game content: only the version, which the board's ETag shows to the same viewers anyway.
+
+    This is the view of a WSGI server (and of the tests' client), where the open stream holds a thread. The server
+    `make run` starts answers with `battle_stream_async` instead (config/asgi.py)."""
     access = selectors.battle_access(request, battle_id)
 
     def events():
         if not connection.in_atomic_block:
             connection.close()  # waiting reads nothing: the process's one watcher reads for every stream
         version = access.version
-        yield f"retry: 2000\nevent: version\ndata: {version}\n\n"
+        yield _first_event(version)
         end = time.monotonic() + STREAM_SECONDS
         while (left := end - time.monotonic()) > 0 and not selectors.watch_stopped():
             seen = selectors.wait_for_change(access.battle_id, version, seconds=min(STREAM_PING_SECONDS, left))
-            if seen != version:
-                version = seen
-                yield f"event: version\ndata: {version}\n\n"
-            else:
-                yield ": ping\n\n"
+            yield _event(seen) if seen != version else _PING
+            version = seen
 
-    response = StreamingHttpResponse(events(), content_type="text/event-stream; charset=utf-8")
+    return _stream_response(events())
+
+
+@require_GET
+async def battle_stream_async(request, battle_id):
+    """`battle_stream` as a coroutine (config/asgi.py): the access check runs in a thread for a moment; then the
+    stream is an async generator awaiting the process's watcher, so an open stream holds no thread and no database
+    connection, and a phone that goes away ends it at once (its task is cancelled)."""
+    access = await sync_to_async(selectors.battle_access)(request, battle_id)
+
+    async def events():
+        version = access.version
+        yield _first_event(version)
+        end = time.monotonic() + STREAM_SECONDS
+        while (left := end - time.monotonic()) > 0 and not selectors.watch_stopped():
+            seen = await selectors.wait_for_change_async(
+                access.battle_id, version, seconds=min(STREAM_PING_SECONDS, left)
+            )
+            yield _event(seen) if seen != version else _PING
+            version = seen
+
+    return _stream_response(events())
+
+
+battle_stream.async_view = battle_stream_async
+_PING = ": ping\n\n"  # nothing changed: a comment line keeps the connection (and any proxy) from timing out
+
+
+def _first_event(version: int) -> str:
+    return f"retry: 2000\n{_event(version)}"
+
+
+def _event(version: int) -> str:
+    return f"event: version\ndata: {version}\n\n"
+
+
+def _stream_response(events) -> StreamingHttpResponse:
+    response = StreamingHttpResponse(events, content_type="text/event-stream; charset=utf-8")
     response["Cache-Control"] = "no-cache, no-transform"
     response["X-Accel-Buffering"] = "no"  # a reverse proxy must pass each event on at once
     return response

@@ -6,10 +6,18 @@ small query every TICK seconds, not forty. A tick wakes only the waiters of a ba
 that arrived since the last reading, which need one reading taken after they began): waking every waiter on every
 tick cost forty thread switches per tick, each taking the interpreter from a request at work (issue #11). The watcher
 closes its connection whenever nobody waits.
+
+Two kinds of waiters share it: a thread (`wait`, the sync views under a WSGI server and the tests' client) sleeps
+on a condition; a coroutine (`wait_async`, the views served by gunicorn's uvicorn workers, config/asgi.py) awaits a
+future of its event loop, which the watcher's thread resolves through `loop.call_soon_threadsafe` (asyncio's objects
+may only be touched from their loop's thread). A waiting coroutine holds no thread and no database connection: a
+hundred open streams are a hundred futures, not a hundred threads.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import threading
 import time
 
@@ -21,14 +29,27 @@ TICK = 0.15
 class _Battle:
     """The waiters of one battle, and its last reading."""
 
-    __slots__ = ("cond", "waiting", "version", "read_at", "fresh_wanted")
+    __slots__ = ("cond", "futures", "waiting", "version", "read_at", "fresh_wanted")
 
     def __init__(self, lock: threading.Lock):
         self.cond = threading.Condition(lock)
+        self.futures: set[tuple[asyncio.AbstractEventLoop, asyncio.Future]] = set()  # waiting coroutines
         self.waiting = 0
         self.version: int | None = None
         self.read_at = float("-inf")
         self.fresh_wanted = False  # a waiter arrived since the last reading
+
+    def wake(self) -> None:
+        """Wakes every waiter, threads and coroutines (called with the watch's lock held)."""
+        self.cond.notify_all()
+        for loop, future in self.futures:
+            with contextlib.suppress(RuntimeError):  # that loop has closed: its waiter is gone
+                loop.call_soon_threadsafe(_resolve, future)
+
+
+def _resolve(future: asyncio.Future) -> None:
+    if not future.done():
+        future.set_result(None)
 
 
 class VersionWatch:
@@ -40,6 +61,22 @@ class VersionWatch:
         self._thread: threading.Thread | None = None
         self.stopped = False
 
+    def _enter(self, battle_id: int) -> _Battle:
+        """Counts a new waiter of the battle (with the lock held) and wakes the watcher for a fresh reading."""
+        entry = self._battles.get(battle_id)
+        if entry is None:
+            entry = self._battles[battle_id] = _Battle(self._lock)
+        entry.waiting += 1
+        entry.fresh_wanted = True
+        self._start()
+        self._idle.notify()
+        return entry
+
+    def _leave(self, battle_id: int, entry: _Battle) -> None:
+        entry.waiting -= 1
+        if entry.waiting <= 0:
+            del self._battles[battle_id]
+
     def wait(self, battle_id: int, version: int, *, seconds: float) -> int:
         """The battle's version once it differs from `version`, or `version` when `seconds` have passed."""
         start = time.monotonic()
@@ -47,13 +84,7 @@ class VersionWatch:
         with self._lock:
             if self.stopped:
                 return version
-            entry = self._battles.get(battle_id)
-            if entry is None:
-                entry = self._battles[battle_id] = _Battle(self._lock)
-            entry.waiting += 1
-            entry.fresh_wanted = True
-            self._start()
-            self._idle.notify()
+            entry = self._enter(battle_id)
             try:
                 while True:
                     if entry.read_at >= start and entry.version is not None and entry.version != version:
@@ -63,9 +94,37 @@ class VersionWatch:
                         return version
                     entry.cond.wait(left)
             finally:
-                entry.waiting -= 1
-                if entry.waiting <= 0:
-                    del self._battles[battle_id]
+                self._leave(battle_id, entry)
+
+    async def wait_async(self, battle_id: int, version: int, *, seconds: float) -> int:
+        """`wait` for a coroutine: awaits a future that the watcher resolves, holding no thread meanwhile. The lock
+        is only held for a few dictionary operations, never across an await."""
+        start = time.monotonic()
+        deadline = start + seconds
+        loop = asyncio.get_running_loop()
+        with self._lock:
+            if self.stopped:
+                return version
+            entry = self._enter(battle_id)
+        try:
+            while True:
+                with self._lock:
+                    if entry.read_at >= start and entry.version is not None and entry.version != version:
+                        return entry.version
+                    left = deadline - time.monotonic()
+                    if left <= 0 or self.stopped:
+                        return version
+                    waiter = (loop, loop.create_future())
+                    entry.futures.add(waiter)
+                try:
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(waiter[1], left)
+                finally:
+                    with self._lock:
+                        entry.futures.discard(waiter)
+        finally:  # also when the phone went away (the request's task is cancelled)
+            with self._lock:
+                self._leave(battle_id, entry)
 
     def stop(self, timeout: float = 5.0) -> None:
         """Wakes every waiter and ends the watcher, which closes its connection (a test database can then be
@@ -73,7 +132,7 @@ class VersionWatch:
         with self._lock:
             self.stopped = True
             for entry in self._battles.values():
-                entry.cond.notify_all()
+                entry.wake()
             self._idle.notify_all()
             thread = self._thread
         if thread is not None:
@@ -112,7 +171,7 @@ class VersionWatch:
                     entry.version, entry.read_at = version, now
                     if changed or entry.fresh_wanted:
                         entry.fresh_wanted = False
-                        entry.cond.notify_all()
+                        entry.wake()
             time.sleep(self.tick)
 
 

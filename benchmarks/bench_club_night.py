@@ -1,5 +1,6 @@
-"""Club night on one laptop: the server `make run` starts (gunicorn with config/gunicorn_conf.py, DEBUG off) on the
-embedded default (a SQLite file in WAL mode), with 40 phones on loopback.
+"""Club night on one laptop: the server `make run` starts (gunicorn with config/gunicorn_conf.py: uvicorn's workers
+serving config/asgi.py, DEBUG off) on the embedded default (a SQLite file in WAL mode), with 40 phones on loopback
+(BENCH_PHONES=200 or 500: a tournament hall).
 
 Run:  .venv/bin/python benchmarks/bench_club_night.py               (SQLite in a temporary directory)
       make bench ARGS=benchmarks/bench_club_night.py                 (the same: SQLite, whatever DATABASE_URL says)
@@ -18,7 +19,9 @@ Reported: the server's CPU and the phones' (this process's, to show they leave t
 p50/p99 (one 201 request; and per event, 412 retries included), and the sync delay between the two phones of a
 battle: from the moment one phone sends an event to the moment the other phone holds a state that includes it
 (a long poll or a poll answered 200, or a 412 that carries the state), p50/p95/max.
-Targets (issue 11): errors 0, post p50 <= 20 ms, post p99 <= 100 ms, sync p95 <= 1 s.
+Targets (issue 11, and at 200 phones the issue «200 phones on one laptop or on PostgreSQL»): errors 0, post p50
+<= 20 ms, post p99 <= 100 ms, sync p95 <= 1 s. Also reported: the most threads a server process ran and, on
+PostgreSQL, the most connections the server held at once (sampled every 0.25 s), beside the pools' size.
 
 Environment: BENCH_PHASE_S (default 30), BENCH_PHONES (40), BENCH_SYNC (sse, long or poll), BENCH_POLL_S (1.0),
 BENCH_NOTIFY (1; 0: the long poll answers a change with the whole board, as before), BENCH_SEED, WEB_WORKERS and WEB_THREADS (the server's, see config/gunicorn_conf.py).
@@ -513,6 +516,52 @@ def server_cpu(root: int) -> float:
     return total
 
 
+class Peaks:
+    """The most threads of any server process and the most database connections of the server, sampled in a thread
+    every 0.25 s while the phones play."""
+
+    def __init__(self, root: int, database_url: str):
+        import threading
+
+        self.root, self.url = root, database_url
+        self.threads = self.connections = 0
+        self._done = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def __enter__(self):
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self._done.set()
+        self._thread.join(timeout=10)
+
+    def _run(self):
+        while not self._done.is_set():
+            for entry in Path("/proc").iterdir():
+                if entry.name.isdigit():
+                    try:
+                        parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+                        if parent == self.root:
+                            self.threads = max(self.threads, len(list((entry / "task").iterdir())))
+                    except (OSError, ValueError):
+                        continue
+            if self.url.startswith(("postgres://", "postgresql://")):
+                self.connections = max(self.connections, _connections(self.url))
+            self._done.wait(0.25)
+
+
+def _connections(url: str) -> int:
+    from urllib.parse import urlsplit
+
+    import psycopg
+
+    parts = urlsplit(url)
+    with psycopg.connect(parts._replace(path="/postgres").geturl(), autocommit=True) as conn:
+        query = "SELECT count(*) FROM pg_stat_activity WHERE datname = %s"
+        return conn.execute(query, (parts.path.lstrip("/"),)).fetchone()[0]
+
+
 def pct(values: list[float], p: float) -> float:
     if not values:
         return float("nan")
@@ -521,6 +570,10 @@ def pct(values: list[float], p: float) -> float:
 
 
 def main() -> int:
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)  # three connections a phone: 500 phones pass 1024
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard if hard != resource.RLIM_INFINITY else max(soft, 65536), hard))
     use_env_db = os.environ.get("BENCH_DB", "sqlite") == "env" or "--db=env" in sys.argv
     tmp = tempfile.TemporaryDirectory(prefix="bench-club-")
     if not use_env_db:
@@ -541,18 +594,20 @@ def main() -> int:
             "sse": "server-sent events of the board page (/stream)",
         }.get(SYNC, f"API polls every {POLL_S:g} s")
         + f", an event every {EVENT_S:g} s "
-        f"per phone, {PHASE_S:g} s; {database}; gunicorn {gunicorn_conf.workers} workers x {gunicorn_conf.threads} "
-        f"threads on 127.0.0.1:{port}; {os.cpu_count()} cores; load average before "
+        f"per phone, {PHASE_S:g} s; {database}; gunicorn {gunicorn_conf.workers} uvicorn workers, each with "
+        f"{gunicorn_conf.threads} threads for short requests, on 127.0.0.1:{port}; {os.cpu_count()} cores; load average before "
         + " ".join(f"{x:.2f}" for x in os.getloadavg())
     )
     proc = start_server(port, log_path)
     try:
         asyncio.run(warm_up(port, clients[0]["token"]))
         cpu, own = server_cpu(proc.pid), time.process_time()
-        stats, seconds = asyncio.run(club_night(port, clients))
+        with Peaks(proc.pid, os.environ["DATABASE_URL"]) as peaks:
+            stats, seconds = asyncio.run(club_night(port, clients))
         cpu, own = server_cpu(proc.pid) - cpu, time.process_time() - own
     finally:
         stop(proc)
+    load_after = " ".join(f"{x:.2f}" for x in os.getloadavg())
     lines = log_path.read_text(errors="replace").splitlines()
     quiet = ("Precondition Failed", "Not Found", "[INFO]")
     noisy = [x for x in lines if x.strip() and not any(q in x for q in quiet)]
@@ -585,6 +640,15 @@ def main() -> int:
         f"  server CPU              {cpu / seconds * 100:.0f} % of one core ({cpu * 1000 / max(requests, 1):.1f} ms a request); the phones (this process) "
         f"{own / seconds * 100:.0f} % of one core"
     )
+    from config import serving
+
+    pool = gunicorn_conf.workers * serving.connections_per_process()
+    print(
+        f"  server threads          at most {peaks.threads} in a process (fixed: {serving.connections_per_process()} "
+        f"+ the event loop's), with {PHONES} phones' streams open; load average after {load_after}"
+    )
+    if peaks.connections:
+        print(f"  database connections    at most {peaks.connections} at once (the pools: {pool})")
     print(f"  errors                  {row['errors']}")
     for e in stats["errors"][:5]:
         print("     ", e)

@@ -12,6 +12,7 @@ import sys
 
 from django.db import OperationalError
 from django.http import HttpResponse, JsonResponse
+from django.utils.deprecation import MiddlewareMixin
 from django.utils.html import escape
 from django.utils.translation import gettext as _
 
@@ -60,13 +61,7 @@ def busy_response_for_current_exception(request) -> HttpResponse | None:
     return busy_response(request) if is_database_busy(sys.exc_info()[1]) else None
 
 
-class DatabaseBusyMiddleware:
-    def __init__(self, get_response):
-        self.get_response = get_response
-
-    def __call__(self, request):
-        return self.get_response(request)
-
+class DatabaseBusyMiddleware(MiddlewareMixin):  # the mixin makes it async-capable too (config/asgi.py)
     def process_exception(self, request, exception):
         if is_database_busy(exception):
             return busy_response(request)

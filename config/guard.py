@@ -13,6 +13,7 @@ import re
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
 from django.http import HttpResponseBadRequest, JsonResponse
+from django.utils.deprecation import MiddlewareMixin
 from django.utils.translation import gettext as _
 from rest_framework.exceptions import ParseError
 
@@ -108,20 +109,15 @@ def body_problem(request) -> JsonResponse | None:
     return None
 
 
-class ApiInputMiddleware:
+class ApiInputMiddleware(MiddlewareMixin):  # the mixin makes it async-capable too (config/asgi.py)
     """Answers 400 for an /api/ request whose path, query, headers or JSON body are junk (after LocaleMiddleware,
     so the answer is in the reader's language when Accept-Language can be read). A row a view would store past
     its columns' bounds (config.validation.InputRejected) is 400 on pages too."""
 
-    def __init__(self, get_response):
-        self.get_response = get_response
-
-    def __call__(self, request):
+    def process_request(self, request):
         if request.path.startswith("/api/"):
-            refused = request_problem(request) or body_problem(request)
-            if refused is not None:
-                return refused
-        return self.get_response(request)
+            return request_problem(request) or body_problem(request)
+        return None
 
     def process_exception(self, request, exception):
         if not isinstance(exception, InputRejected):

@@ -157,9 +157,10 @@ def server_env(port: int | None = None, environ=None) -> dict[str, str]:
 
 
 def server_command(python: str | None = None) -> list[str]:
-    """The command that serves the app: gunicorn with config/gunicorn_conf.py (bind from ARMLIST_BIND)."""
+    """The command that serves the app: gunicorn with config/gunicorn_conf.py (uvicorn's workers serving config/asgi.py;
+    bind from ARMLIST_BIND)."""
     python = python or sys.executable
-    return [python, "-m", "gunicorn", "--config", str(GUNICORN_CONF), "config.wsgi:application"]
+    return [python, "-m", "gunicorn", "--config", str(GUNICORN_CONF), "config.asgi:application"]
 
 
 def wait_until_serving(port: int, timeout: float = 60.0) -> bool:

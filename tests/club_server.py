@@ -174,3 +174,117 @@ def postgres_database():
     finally:
         with psycopg.connect(admin, autocommit=True) as conn:
             conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+# Many phones at once (issue: 200 phones on one laptop or on PostgreSQL) ----------------------------------------
+PHONES = """
+import json, sys
+sys.path.insert(0, "benchmarks")
+from bench_club_night import setup_data
+print("JSON" + json.dumps(setup_data({count})))
+"""
+
+
+def phones(server: Server, count: int) -> list[dict]:
+    """`count` phones in `count // 2` started battles (benchmarks/bench_club_night.py's data): each with its battle,
+    API token, browser session and unit."""
+    return django_json(server.env, PHONES.format(count=count))
+
+
+def worker_pids(server: Server) -> list[int]:
+    """gunicorn's workers: the children of its master."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == server.proc.pid:
+                found.append(int(entry.name))
+    return found
+
+
+def thread_count(pid: int) -> int:
+    return len(list(Path(f"/proc/{pid}/task").iterdir()))
+
+
+def connections_to(database_url: str) -> int:
+    """Sessions PostgreSQL holds for the server's database (this query's own excluded)."""
+    import psycopg
+
+    name = urlsplit(database_url).path.lstrip("/")
+    admin = urlsplit(database_url)._replace(path="/postgres").geturl()
+    with psycopg.connect(admin, autocommit=True) as conn:
+        return conn.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = %s", (name,)).fetchone()[0]
+
+
+class AsyncPhone:
+    """One keep-alive HTTP/1.1 connection over loopback, for thousands of requests from one event loop."""
+
+    def __init__(self, port: int, *, token: str = "", session: str = ""):
+        self.port = port
+        self.auth = f"Authorization: Token {token}\r\n" if token else f"Cookie: sessionid={session}\r\n"
+        self.reader = self.writer = None
+
+    async def request(self, method: str, path: str, *, body=None, headers=None) -> tuple[int, dict, bytes]:
+        import asyncio
+
+        data = json.dumps(body).encode() if body is not None else b""
+        head = f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n{self.auth}Accept: application/json\r\n"
+        head += f"Content-Length: {len(data)}\r\n" + ("Content-Type: application/json\r\n" if data else "")
+        head += "".join(f"{k}: {v}\r\n" for k, v in (headers or {}).items())
+        for attempt in range(2):
+            if self.writer is None:
+                self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
+            self.writer.write((head + "\r\n").encode() + data)
+            try:
+                await self.writer.drain()
+                return await self._response()
+            except (ConnectionError, asyncio.IncompleteReadError):
+                self.writer = None  # the server closed the idle connection: once more on a new one
+                if attempt:
+                    raise
+        raise AssertionError("unreachable")
+
+    async def _response(self):
+        status = int((await self.reader.readuntil(b"\r\n")).split()[1])
+        headers = {}
+        while (line := await self.reader.readuntil(b"\r\n")) != b"\r\n":
+            name, _, value = line.decode().partition(":")
+            headers[name.strip().lower()] = value.strip()
+        body = b""
+        if "content-length" in headers:
+            body = await self.reader.readexactly(int(headers["content-length"]))
+        elif headers.get("transfer-encoding") == "chunked":
+            while size := int((await self.reader.readuntil(b"\r\n")).strip(), 16):
+                body += (await self.reader.readexactly(size + 2))[:-2]
+            await self.reader.readexactly(2)
+        return status, headers, body
+
+    async def open_stream(self, path: str):
+        """Opens an event stream: (status, an async iterator of its events as dicts)."""
+        import asyncio
+
+        self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
+        self.writer.write(
+            f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n{self.auth}Accept: text/event-stream\r\n\r\n".encode()
+        )
+        await self.writer.drain()
+        status = int((await self.reader.readuntil(b"\r\n")).split()[1])
+        while await self.reader.readuntil(b"\r\n") != b"\r\n":
+            pass
+        return status, self._events()
+
+    async def _events(self):
+        buffer = b""
+        while size := int((await self.reader.readuntil(b"\r\n")).strip(), 16):
+            buffer += (await self.reader.readexactly(size + 2))[:-2]
+            while b"\n\n" in buffer:
+                message, buffer = buffer.split(b"\n\n", 1)
+                yield dict(line.split(": ", 1) for line in message.decode().split("\n") if ": " in line)
+
+    def close(self):
+        if self.writer is not None:
+            self.writer.close()
+            self.writer = None

@@ -11,7 +11,7 @@ def test_compose_has_web_worker_postgres_and_redis():
     compose = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
     services = compose["services"]
     assert set(services) >= {"web", "worker", "db", "redis"}
-    assert "gunicorn config.wsgi:application" in services["web"]["command"]
+    assert "gunicorn --config config/gunicorn_conf.py config.asgi:application" in services["web"]["command"]
     assert services["worker"]["command"].startswith("celery -A config worker")
     assert services["db"]["image"].startswith("postgres:15")
     assert services["redis"]["image"].startswith("redis")

@@ -213,3 +213,66 @@ def test_the_stream_is_404_for_outsiders_and_open_to_spectators(battle, outsider
     chunks = [chunk.decode() for chunk in response.streaming_content]  # read to its end, as a phone would
     assert f"data: {battle.version}" in chunks[0]
     assert ": ping\n\n" in chunks[1:]  # nothing changed: comment lines keep the connection open
+
+
+# Coroutine waiters: the streams and long polls of config/asgi.py (issue: 200 phones) -----------------------------
+@pytest.mark.django_db(transaction=True)
+def test_a_coroutine_waiter_wakes_soon_after_the_battle_changes_holding_no_thread(battle, alice):
+    import asyncio
+
+    watch = VersionWatch(tick=0.05)
+
+    async def waiting():
+        threads_before = threading.active_count()
+        start = time.monotonic()
+        waiters = [asyncio.create_task(watch.wait_async(battle.pk, battle.version, seconds=5)) for _ in range(50)]
+        await asyncio.sleep(0.3)
+        threads_while = threading.active_count()  # 50 waiters: the watcher's thread at most
+        await asyncio.to_thread(change)
+        versions = await asyncio.gather(*waiters)
+        return versions, time.monotonic() - start, threads_while - threads_before
+
+    def change():
+        try:
+            commands.unit_adjust(
+                battle_id=battle.pk, user=alice, expected_version=battle.version, unit="0.e2.1", changes={"ammo": 11}
+            )
+        finally:
+            connection.close()
+
+    versions, waited, more_threads = asyncio.run(waiting())
+    watch.stop()
+    assert versions == [battle.version + 1] * 50
+    assert waited < 3.0
+    assert more_threads <= 1  # the watcher: no thread per waiter
+    assert watch._battles == {}  # every waiter left
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_coroutine_waiter_times_out_is_cancelled_cleanly_and_wakes_on_stop(battle):
+    import asyncio
+
+    watch = VersionWatch(tick=0.05)
+
+    async def waiting():
+        start = time.monotonic()
+        assert await watch.wait_async(battle.pk, battle.version, seconds=0.3) == battle.version
+        timed = time.monotonic() - start
+        gone = asyncio.create_task(watch.wait_async(battle.pk, battle.version, seconds=30))
+        await asyncio.sleep(0.2)
+        gone.cancel()  # the phone went away
+        with pytest.raises(asyncio.CancelledError):
+            await gone
+        left_clean = battle.pk not in watch._battles
+        stopped = asyncio.create_task(watch.wait_async(battle.pk, battle.version, seconds=30))
+        await asyncio.sleep(0.2)
+        start = time.monotonic()
+        await asyncio.to_thread(watch.stop)  # the server stops: every waiter wakes
+        version = await asyncio.wait_for(stopped, 5)
+        return timed, left_clean, version, time.monotonic() - start
+
+    timed, left_clean, version, woke_in = asyncio.run(waiting())
+    assert timed >= 0.3
+    assert left_clean
+    assert version == battle.version
+    assert woke_in < 3.0

@@ -4,17 +4,14 @@ LocaleMiddleware's choice stands: the switch's cookie, then the browser's Accept
 from __future__ import annotations
 
 from django.utils import translation
+from django.utils.deprecation import MiddlewareMixin
 
 
-class AccountLanguageMiddleware:
-    def __init__(self, get_response):
-        self.get_response = get_response
-
-    def __call__(self, request):
+class AccountLanguageMiddleware(MiddlewareMixin):  # the mixin makes it async-capable too (config/asgi.py)
+    def process_request(self, request):
         user = getattr(request, "user", None)
         if user is not None and user.is_authenticated:
             language = getattr(getattr(user, "preferences", None), "language", "")
             if language:
                 translation.activate(language)
                 request.LANGUAGE_CODE = language
-        return self.get_response(request)

@@ -5,6 +5,7 @@ from pathlib import Path
 
 from csp.constants import NONCE, NONE, SELF
 
+from config import serving
 from config.env import (
     BASE_DIR,
     env,
@@ -45,11 +46,13 @@ INSTALLED_APPS = [
     "battles.results",
 ]
 
+# Every one is async-capable (tests/test_asgi_server.py): under config/asgi.py a sync-only middleware would make a
+# waiting request's coroutine view run through a thread that waits for it.
 MIDDLEWARE = [
     "config.busy.DatabaseBusyMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
-    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "config.static.StaticFilesMiddleware",  # whitenoise's, also async-capable (config/asgi.py)
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "config.guard.ApiInputMiddleware",  # junk in an /api/ path, query or header: 400 (issue #18)
@@ -88,6 +91,21 @@ DATABASES = {"default": env_database("DATABASE_URL")}
 # tests/test_db_restart.py). On SQLite the check costs nothing.
 DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("DB_CONN_MAX_AGE", default=60))
 DATABASES["default"].setdefault("CONN_HEALTH_CHECKS", env_bool("DB_CONN_HEALTH_CHECKS", default=True))
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and serving.pooled():
+    # The server (config/gunicorn_conf.py sets DB_POOL): each process borrows its connections from one pool of
+    # psycopg_pool, sized to its threads (config/serving.py), so the server opens no more than its workers' pools
+    # however many phones it serves, and gunicorn_conf fits them under PostgreSQL's max_connections. A connection
+    # goes back at the end of each request and before each wait (a waiting phone holds none); the health checks
+    # become the pool's check of a connection before it is lent (after a restart of PostgreSQL). Above min_size,
+    # a connection unused for max_idle seconds is closed: nothing idles for long after the club goes home.
+    DATABASES["default"]["CONN_MAX_AGE"] = 0  # Django's pool requires it: the pool keeps the connections
+    DATABASES["default"].setdefault("OPTIONS", {})
+    DATABASES["default"]["OPTIONS"]["pool"] = {
+        "min_size": env.int("DB_POOL_MIN_SIZE", default=1),
+        "max_size": env.int("DB_POOL_MAX_SIZE", default=serving.connections_per_process()),
+        "timeout": env.float("DB_POOL_TIMEOUT", default=30.0),  # never reached while max_size covers the threads
+        "max_idle": env.float("DB_POOL_MAX_IDLE", default=60.0),
+    }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # The embedded default serves a club's phones: see config/env.py, and config/sqlite/base.py for the writers of a
     # process queueing in turn. SQLITE_TIMEOUT is how long a write waits for the lock (seconds) before the request
@@ -167,6 +185,9 @@ CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"
 # Limits on the open endpoints (config/ratelimit.py, issue #27): requests per window, per user and per address. A
 # club's phones share the router's address, so the address limit is the larger. Counted in Redis when REDIS_URL is
 # set (every process and machine alike), else in each server process's memory.
+# The most dice outcomes one exact odds request may go through one by one (rules/dice.py enumeration_limit): a
+# schema-maximum «5150» melee would otherwise hold a thread for seconds. Beyond it the answer is a 400 that says so.
+ODDS_ENUMERATION_LIMIT = env.int("ODDS_ENUMERATION_LIMIT", default=1_000_000)
 RATE_LIMITS_ENABLED = env.bool("RATE_LIMITS_ENABLED", default=True)
 RATE_LIMITS = {
     # The odds and resolve API: a phone's odds form asks as the player changes an input.

@@ -1,0 +1,267 @@
+"""The server holds a tournament (issue «200 phones on one laptop or on PostgreSQL»): an open event stream or long
+poll holds neither a thread nor a database connection (config/asgi.py, battles/watch.py), and on PostgreSQL the
+server's connections come from pools sized under the server's limit (config/serving.py, config/gunicorn_conf.py).
+
+Every server here is the one `make run` starts (tests/club_server.py), on its own database, over loopback.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import threading
+import time
+from collections import Counter
+
+import pytest
+
+from config import serving as sizes
+from tests.club_server import (
+    AsyncPhone,
+    base_env,
+    connections_to,
+    django_json,
+    manage,
+    phones,
+    postgres_database,
+    serving,
+    thread_count,
+    worker_pids,
+)
+from tests.test_club_night import CHECK
+
+WORKERS = 2
+
+
+def test_every_middleware_is_async_capable(settings):
+    """A sync-only middleware would make Django run a waiting request's coroutine view through a thread that waits
+    for it: the thread per stream config/asgi.py removes."""
+    from django.utils.module_loading import import_string
+
+    sync_only = [path for path in settings.MIDDLEWARE if not getattr(import_string(path), "async_capable", False)]
+    assert sync_only == []
+
+
+def test_the_server_serves_the_asgi_app_with_uvicorns_worker():
+    from config import gunicorn_conf, lan
+
+    assert lan.server_command()[-1] == "config.asgi:application"
+    assert gunicorn_conf.wsgi_app == "config.asgi:application"
+    assert gunicorn_conf.worker_class == "config.gunicorn_worker.Worker"
+
+
+async def _wait_all(clients: list[dict], port: int, *, long_polls: int):
+    """Opens a stream for every phone and a long poll for the first `long_polls`; answers when every stream has
+    said its first version: (streams, their event iterators, pending long-poll tasks)."""
+    streams = [AsyncPhone(port, session=c["session"]) for c in clients]
+    opened = await asyncio.gather(*(p.open_stream(f"/battles/{c['battle']}/stream") for p, c in zip(streams, clients)))
+    assert {status for status, _ in opened} == {200}
+    events = [it for _, it in opened]
+    firsts = await asyncio.gather(*(anext(it) for it in events))
+    assert all(first["event"] == "version" for first in firsts)
+    polls = []
+    for c, first in zip(clients[:long_polls], firsts):
+        phone = AsyncPhone(port, session=c["session"])
+        path = f"/battles/{c['battle']}/board?wait=15&notify=1"
+        polls.append(asyncio.create_task(phone.request("GET", path, headers={"If-None-Match": f'"v{first["data"]}"'})))
+    await asyncio.sleep(1.5)  # the long polls are in and waiting
+    assert not any(task.done() for task in polls), [task.result()[0] for task in polls if task.done()]
+    return streams, events, firsts, polls
+
+
+@pytest.mark.serial  # loads the machine on purpose (conftest.py)
+def test_open_streams_and_long_polls_hold_no_thread(migrated_sqlite, tmp_path):
+    """200 phones with their event stream open and 100 long polls waiting: each worker still runs only its fixed
+    threads (WEB_THREADS, WAIT_THREADS, the watcher, the loop), not one per waiting request. Then a write reaches
+    the streams and the long polls of its battle at once, and the other phones' streams stay quiet."""
+    with serving(migrated_sqlite, tmp_path, WEB_WORKERS=str(WORKERS)) as server:
+        clients = phones(server, 200)
+        workers = worker_pids(server)
+        assert len(workers) == WORKERS
+        fixed = sizes.web_threads() + sizes.wait_threads() + sizes.WATCHERS + 1  # + the event loop's
+
+        async def night():
+            streams, events, firsts, polls = await _wait_all(clients, server.port, long_polls=100)
+            threads = [thread_count(pid) for pid in workers]
+            writer = AsyncPhone(server.port, token=clients[0]["token"])
+            version = int(firsts[0]["data"])
+            status, headers, _ = await writer.request(
+                "POST",
+                f"/api/v1/battles/{clients[0]['battle']}/commands/adjust/",
+                body={"unit": clients[0]["unit"], "changes": {"ammo": 3}},
+                headers={"If-Match": f'"v{version}"', "Idempotency-Key": "one-write"},
+            )
+            assert status == 201
+            heard = await asyncio.wait_for(asyncio.gather(anext(events[0]), anext(events[1])), 10)
+            woken = await asyncio.wait_for(asyncio.gather(polls[0], polls[1]), 10)
+            others = [task for task in polls[2:] if task.done()]
+            for phone in streams:
+                phone.close()
+            for task in polls:
+                task.cancel()
+            return threads, heard, woken, others, version
+
+        threads, heard, woken, others, version = asyncio.run(night())
+    assert all(count <= fixed + 2 for count in threads), (threads, fixed)  # a thread per stream: over 150 each
+    assert [h["data"] for h in heard] == [str(version + 1)] * 2  # both phones of the battle hear the write
+    assert [status for status, _, _ in woken] == [204, 204]
+    assert [headers["etag"] for _, headers, _ in woken] == [f'"v{version + 1}"'] * 2
+    assert others == []  # the other battles' long polls still wait
+
+
+@pytest.mark.serial  # loads the machine on purpose (conftest.py)
+def test_waiting_phones_hold_no_database_connection(tmp_path):
+    """On PostgreSQL: 100 open streams and 100 waiting long polls, and the server holds about one connection per
+    worker (its watcher's, and the pool's minimum), not one per waiting phone."""
+    with postgres_database() as url:
+        manage(base_env(url), "migrate", "--noinput", "--verbosity", "0")
+        with serving(url, tmp_path, WEB_WORKERS=str(WORKERS)) as server:
+            clients = phones(server, 100)
+
+            async def night():
+                streams, _, _, polls = await _wait_all(clients, server.port, long_polls=100)
+                held = connections_to(url)
+                for phone in streams:
+                    phone.close()
+                for task in polls:
+                    task.cancel()
+                return held
+
+            held = asyncio.run(night())
+    assert held <= WORKERS * 2 + 1, held  # per worker: the watcher's and the pool's min_size; 200 if waits held one
+
+
+# PostgreSQL, a tournament's evening in a minute ---------------------------------------------------------------
+WRITERS = 40
+EVENT_S = 2.0
+RUN_S = 60.0
+
+
+@pytest.mark.postgres_load
+@pytest.mark.serial
+def test_200_phones_on_postgresql_no_5xx_nothing_lost_connections_within_the_pools(tmp_path):
+    """200 phones hold their event streams; 40 of them (20 battles, both sides) write an event every 2 s through
+    gunicorn for 60 s. No answer is 5xx (503 included), every event is stored once (retries replay), and the
+    server's connections never pass its pools' size."""
+    with postgres_database() as url:
+        manage(base_env(url), "migrate", "--noinput", "--verbosity", "0")
+        with serving(url, tmp_path) as server:
+            workers = len(worker_pids(server))
+            limit = workers * sizes.connections_per_process(server.env)
+            clients = phones(server, 200)
+            peak = [0]
+            sampling = threading.Event()
+
+            def sample():
+                while not sampling.is_set():
+                    peak[0] = max(peak[0], connections_to(url))
+                    time.sleep(0.25)
+
+            sampler = threading.Thread(target=sample)
+            sampler.start()
+            try:
+                statuses, sent, failures, heard = asyncio.run(_evening(server.port, clients))
+            finally:
+                sampling.set()
+                sampler.join(timeout=30)
+            ends = {
+                b: django_json(server.env, CHECK.format(battle_id=b)) for b in {c["battle"] for c in clients[:WRITERS]}
+            }
+    assert failures == [], failures[:5]
+    assert [s for s in statuses if s >= 500] == [], Counter(statuses)
+    assert set(statuses) <= {201, 412}, Counter(statuses)
+    stored = Counter()
+    for end in ends.values():
+        assert end["seqs"] == list(range(1, len(end["seqs"]) + 1))  # no gap, nothing doubled
+        assert end["replay"][0], end["replay"][1]
+        stored.update(end["keys"])  # the battles were new: every key is one of the writers'
+    assert set(stored) == set(sent)  # every event answered 201 is stored, and nothing else
+    assert set(stored.values()) == {1}  # each once: the re-sent ones replayed
+    assert len(sent) >= WRITERS * (RUN_S / EVENT_S) * 0.8
+    assert heard > 0
+    assert 0 < peak[0] <= limit, (peak[0], limit)
+    print(
+        f"{len(sent)} events, {len(statuses)} answers {dict(Counter(statuses))}, peak {peak[0]} of {limit} connections"
+    )
+
+
+async def _evening(port: int, clients: list[dict]):
+    statuses: list[int] = []
+    sent: set[str] = set()
+    failures: list[str] = []
+    heard = [0]
+    deadline = time.monotonic() + RUN_S
+    rng = random.Random(7)
+
+    async def listen(client):
+        phone = AsyncPhone(port, session=client["session"])
+        try:
+            status, events = await phone.open_stream(f"/battles/{client['battle']}/stream")
+            if status != 200:
+                failures.append(f"stream {status}")
+                return
+            async for event in events:
+                heard[0] += event.get("event") == "version"
+                if time.monotonic() > deadline:
+                    return
+        except (OSError, asyncio.IncompleteReadError) as exc:
+            failures.append(f"stream: {exc!r}")
+        finally:
+            phone.close()
+
+    async def write(client, tag: str):
+        phone = AsyncPhone(port, token=client["token"])
+        path = f"/api/v1/battles/{client['battle']}/commands/adjust/"
+        status, headers, _ = await phone.request("GET", f"/api/v1/battles/{client['battle']}/")
+        etag = headers["etag"]
+        await asyncio.sleep(rng.uniform(0, EVENT_S))
+        n = 0
+        try:
+            while time.monotonic() < deadline:
+                n += 1
+                key = f"{tag}-{n}"
+                body = {"unit": client["unit"], "changes": {"ammo": n % 12}}
+                for attempt in range(2 if n % 10 == 0 else 1):  # every tenth is sent again, as after a lost answer
+                    while True:
+                        status, headers, raw = await phone.request(
+                            "POST", path, body=body, headers={"If-Match": etag, "Idempotency-Key": key}
+                        )
+                        statuses.append(status)
+                        if status == 412:
+                            etag = f'"v{json.loads(raw)["version"]}"'
+                            continue
+                        break
+                    if status != 201:
+                        failures.append(f"{key}: {status} {raw[:200]!r}")
+                        return
+                    if attempt:
+                        assert headers.get("idempotent-replayed") == "true"
+                    etag = headers["etag"]
+                sent.add(key)
+                await asyncio.sleep(EVENT_S)
+        except (OSError, asyncio.IncompleteReadError) as exc:
+            failures.append(f"{tag}: {exc!r}")
+        finally:
+            phone.close()
+
+    listeners = [asyncio.create_task(listen(c)) for c in clients]
+    await asyncio.gather(*(write(c, f"w{i}") for i, c in enumerate(clients[:WRITERS])))
+    await asyncio.wait(listeners, timeout=20)
+    for task in listeners:
+        task.cancel()
+    return statuses, sent, failures, heard[0]
+
+
+def test_only_streams_and_long_polls_take_the_coroutine_path():
+    from config.asgi import waits
+
+    def scope(path, query=b""):
+        return {"type": "http", "path": path, "query_string": query}
+
+    assert waits(scope("/battles/7/stream"))
+    assert waits(scope("/battles/7/board", b"wait=15&notify=1"))
+    assert not waits(scope("/battles/7/board"))  # a board fetch is a short request
+    assert not waits(scope("/battles/7/"))
+    assert not waits(scope("/api/v1/battles/7/"))
+    assert not waits(scope("/no/such/page/"))
