@@ -192,6 +192,8 @@ class EnforcersArmy(ArmyPart):
             },
         }
 
+    words_option_errors = True  # validate_options says each refusal in the player's words
+
     def validate_options(self, profile: dict, options: dict) -> dict:
         """The schema's check, each refusal worded for the player in the builder's own words (builder.py)."""
         validator = jsonschema.Draft202012Validator(self.options_schema(profile))

@@ -76,7 +76,10 @@ def _turnbar(view: dict, names: dict, viewer_sides, live: bool) -> list[dict]:
     message = awaiting.get("message") or ""
     if message and awaiting.get("kind") != "over":
         mine = bool(set(awaiting.get("sides") or []) & set(viewer_sides)) and live
-        line = _("Your move: {what}") if mine else _("Next: {what}")
+        if mine:
+            line = _("Your answer: {what}") if awaiting.get("kind") == "question" else _("Your move: {what}")
+        else:
+            line = _("Next: {what}")
         out.append(w.text(line.format(what=message), tone="warning" if awaiting.get("kind") == "question" else "now"))
     asked = questions.current(game)
     if live and asked is not None and set(asked.get("sides") or [asked["side"]]) & set(viewer_sides):

@@ -236,6 +236,7 @@ class ConfirmEnd(Command):
         return [NewEvent("game_ended", payload)]
 
 
+REASONS = {"overwatch": N_("Overwatch, L103"), "pinned": N_("Pinned, L317")}
 ANSWERS = {"counter": ("counter_attack",), "reaction": ("reaction_shot", "hold_fire"), "end": ("confirm_end",)}
 
 
@@ -249,9 +250,10 @@ def message(state, q: dict) -> str:
         )
     if q["kind"] == "reaction":
         names = ", ".join(state.units[k].name for k in q["shooters"])
-        return _(
-            "{side} answers: {names} may shoot {target} at once (Overwatch L103, Pinned L317), or hold fire."
-        ).format(side=side, names=names, target=state.units[q["target"]].name)
+        why = ", ".join(_(REASONS[r]) for r in sorted(set(q["shooters"].values())))
+        return _("{side} answers: {names} may shoot {target} at once ({why}), or hold fire.").format(
+            side=side, names=names, target=state.units[q["target"]].name, why=why
+        )
     return _("{side} answers: {by} proposes to end the scenario ({result}); confirm, or play on.").format(
         side=side, by=side_name(game, q["by"]), result=result_text(game, q["winner"])
     )

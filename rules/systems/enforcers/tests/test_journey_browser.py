@@ -78,7 +78,10 @@ def build_kate(page: Page, base: str) -> None:
     field.press("Tab")
     expect(page.locator("#live-error")).to_be_visible()
     expect(page.locator("#live-error")).to_contain_text("20")
-    print("LIVE-ERROR", page.locator("#live-error").inner_text())  # TODO
+    said = page.locator("#live-error").inner_text()
+    assert "Стрельба (BS): целое число от 1 до 20." in said, said
+    assert said.startswith("Параметры не подходят для «Apprentice»"), said
+    assert not re.search(r"\b(options|stats|the|not|fit|is|greater|maximum)\b", said), said  # no English, no keys
     assert page.locator("#roster-live").get_attribute("data-version") == version
     expect(control(journey.entry(page, "Apprentice"), "stats", "BS")).to_have_value("10")
     # Her group's autogun: the book has no weapon table (spec §0), so the player writes it.
@@ -230,6 +233,7 @@ def test_a_night_of_enforcers_on_two_phones(live_server, phone_context, packs):
     # Overwatch ends the activation (L101–103); then Кейт ends it, and her side picks who goes next (L63).
     tap(alice, card(alice, "Кейт"), "Предупреждающий огонь")
     done(alice)
+    both(alice, boris, "у Кейт не осталось действий: закончите активацию")
     tap(alice, card(alice, "Кейт"), "Закончить активацию")
     done(alice)
     both(alice, boris, "«Арбитры» выбирает, кто ходит следующим")
@@ -246,6 +250,8 @@ def test_a_night_of_enforcers_on_two_phones(live_server, phone_context, packs):
     both(alice, boris, "Отвечает «Арбитры»: Кейт может сразу выстрелить")
     question = turnbar(alice).locator('form[data-order-command="reaction_shot"]')
     expect(question).to_contain_text("Предупреждающий огонь")
+    expect(turnbar(alice)).to_contain_text("Ваш ответ: Отвечает «Арбитры»")
+    expect(turnbar(boris)).to_contain_text("Дальше: Отвечает «Арбитры»")
     expect(turnbar(boris).locator("form")).to_have_count(0)
     dice(question, [19])
     send(alice, question)
@@ -283,6 +289,7 @@ def test_a_night_of_enforcers_on_two_phones(live_server, phone_context, packs):
     expect(card(alice, "Громила")).to_contain_text("2/6")
     tap(boris, card(boris, "Громила"), "Активировать")
     done(boris)
+    both(alice, boris, "«Банда»: ходит Громила (осталось 2 действия)")
     tap(boris, card(boris, "Громила"), "Закончить активацию")
     done(boris)
     # Bleeding again: HP 0, «Тяжелоранен» (L222), which counts as Stunned (L321).
