@@ -43,7 +43,9 @@ def rule_errors(message: str):
     try:
         yield
     except RuleInputError as exc:
-        raise ServiceError(f"{message} {exc}".strip(), dict(exc.errors)) from None
+        # The readable messages, not their fields' paths ("options.stats.BS"): each names its field in words.
+        said = " ".join(dict.fromkeys(str(m) for m in exc.errors.values())) or str(exc)
+        raise ServiceError(f"{message} {said}".strip(), dict(exc.errors)) from None
 
 
 def canonical_json(data) -> str:

@@ -215,7 +215,7 @@ def clean_options(*, system: str, profile: dict, options) -> dict:
         raise ServiceError(_("The options must be a JSON object."), {"options": _("must be a JSON object")})
     if len(json.dumps(options)) > MAX_OPTIONS_CHARS:
         raise ServiceError(_("The options are too large."), {"options": _("too large")})
-    with rule_errors(f"The options do not fit {profile.get('name')}:"):
+    with rule_errors(_("The options do not fit {name}:").format(name=profile.get("name"))):
         return systems.validate_options(system, profile, options)
 
 

@@ -48,7 +48,10 @@
         try {
           const data = await response.json();
           message = data.detail || message;
-          if (data.errors) message += " " + Object.entries(data.errors).map(([k, v]) => k + ": " + v).join("; ");
+          // Each message names its field in words; its key ("options.stats.BS") is not shown, nor a message twice.
+          if (data.errors) {
+            Object.values(data.errors).map(String).forEach((v) => { if (message.indexOf(v) < 0) message += " " + v; });
+          }
         } catch (e) { /* not JSON */ }
         showError(message);
       }
