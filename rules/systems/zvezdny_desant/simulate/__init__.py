@@ -28,7 +28,8 @@ import numpy as np
 
 from rules.contract import SimulatorPart
 from rules.contract.simulator import Prepared
-from rules.i18n import N_
+from rules.i18n import N_, _
+from rules.systems.zvezdny_desant import profile as lbh
 from rules.systems.zvezdny_desant import tables
 from rules.systems.zvezdny_desant.settings import full_settings
 from rules.systems.zvezdny_desant.simulate.engine import simulate
@@ -97,9 +98,26 @@ class ZvezdnyDesantSimulator(SimulatorPart):
     def check_settings(self, settings: dict | None) -> dict:
         return full_settings(settings)
 
+    def side_from_profile(self, profile: dict) -> dict:
+        """A unit-against-unit duel of a card whose costs are not printed (the demo prints none, L754): each
+        figure counts 1 point and a weapon nothing, so victory points weigh the figures lost, and the duel says
+        which card is stronger (the job suggests the points). The job's warnings say so."""
+        side = super().side_from_profile(profile)
+        options = lbh.default_options(profile)
+        figures = {k: 1 for k, f in lbh.figures_of(profile).items() if f.get("cost") is None}
+        weapons = {k: 0 for k, w in lbh.weapons_of(profile).items() if w.get("cost", 0) is None}
+        upgrades = {k: 0 for k, u in lbh.upgrades_of(profile).items() if u.get("cost") is None}
+        if figures or weapons or upgrades:
+            options["card_costs"] = {"figures": figures, "weapons": weapons, "upgrades": upgrades}
+            side["stand_in_costs"] = True
+        side["entries"][0]["options"] = options
+        return side
+
     def prepare(self, side_a: dict, side_b: dict, params: dict, settings: dict) -> Prepared:
         settings = full_settings(settings)
         match, warnings, forces = build_match(side_a, side_b, params, settings)
+        if side_a.get("stand_in_costs") or side_b.get("stand_in_costs"):
+            warnings.append(_("No cost is printed for this card (L754): in the duel each figure counts 1 point."))
         cost = (float(match.cost[match.side == 0].sum()), float(match.cost[match.side == 1].sum()))
         return Prepared(cost=cost, warnings=warnings, forces=forces, model=match)
 

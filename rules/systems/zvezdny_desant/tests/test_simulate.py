@@ -171,3 +171,14 @@ def test_a_unit_whose_cost_is_not_typed_is_refused_not_priced_at_zero():
     with pytest.raises(RuleInputError) as exc:
         prepared({}, None, a, b)
     assert "«Пехотинец»" in exc.value.errors["sides"]
+
+
+def test_a_duel_of_cards_without_printed_costs_weighs_each_figure_one_point():
+    """Unit-against-unit jobs take a card as it is: the demo's example cards print no cost, so each figure counts
+    1 point (victory points then weigh the figures lost) and the job says so; a battle is not a draw by default."""
+    humans, forcers = PACK["profiles"]
+    match = SIM.prepare(SIM.side_from_profile(humans), SIM.side_from_profile(forcers), SIM.check_params({}), {})
+    assert match.cost == (5.0, 5.0)
+    assert any("1 point" in w for w in match.warnings)
+    result = SIM.run(match, 200, rng(8))
+    assert (result["winner"] != -1).any()
