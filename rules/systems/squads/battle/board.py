@@ -60,7 +60,7 @@ def form(question: str, command: str, fields: list[dict], submit: str) -> dict:
 
 
 # Fire (§3.5, L26–38) -------------------------------------------------------------------------------------------
-def fire_fields(c: Seen, shooter: dict, targets: list[dict]) -> list[dict]:
+def fire_fields(c: Seen, shooter: dict, targets: list[dict], *, reacting: bool = False) -> list[dict]:
     """Who fires, at whom, from how far, the target's cover (and its figures at the cover's edge, §5 B7), the side
     a vehicle is hit from (L90), which of a vehicle's weapons fire (L77), a spotter for a mortar (§5 B9)."""
     v = shooter["view"]
@@ -77,9 +77,9 @@ def fire_fields(c: Seen, shooter: dict, targets: list[dict]) -> list[dict]:
         fields.append(choice("facing", _("Hit from"), [(f, _(FACING_NAMES[f])) for f in ("side", "front", "rear")]))
     if v["kind"] == "vehicle":
         working = [x for x in v["weapons"] if not x["destroyed"]]
-        every = (
-            [("", _("Every working weapon"))] if tables.VEHICLE_MOVES.get(v.get("stance"), (0, None))[1] is None else []
-        )
+        # a stationary vehicle fires every weapon, a moving one one weapon (L77); a reaction fires standing
+        moving = tables.VEHICLE_MOVES.get(v.get("stance"), (0, None))[1] is not None and not reacting
+        every = [] if moving else [("", _("Every working weapon"))]
         fields.append(choice("weapons", _("Weapon"), every + [(str(x["n"]), f"{x['n']}. {names.weapon(x['weapon'])}")
                                                          for x in working]))  # fmt: skip
     elif c.settings["mortar_line_of_sight"] == "spotter" and any(
@@ -106,7 +106,7 @@ def reactions(c: Seen) -> list[dict]:
         if u["owner"] == target["owner"] or not c.acts(u["owner"]) or not v.get("on_guard") or v.get("reaction_used"):
             continue
         question = _("{unit} is On Guard: open fire at {target}? (L21)").format(unit=u["name"], target=target["name"])
-        out.append(form(question, "react", fire_fields(c, u, [target]), _("Fire")))
+        out.append(form(question, "react", fire_fields(c, u, [target], reacting=True), _("Fire")))
     return out
 
 

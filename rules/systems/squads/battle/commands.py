@@ -56,6 +56,14 @@ def from_form(schema: dict, inputs: dict) -> dict:
     for key, prop in props.items():
         if isinstance(out.get(key), str) and isinstance(prop, dict):
             out[key] = _typed(prop, out[key])
+        elif (
+            isinstance(out.get(key), dict)
+            and isinstance(prop, dict)
+            and isinstance(prop.get("additionalProperties"), dict)
+        ):
+            out[key] = {
+                k: _typed(prop["additionalProperties"], v) if isinstance(v, str) else v for k, v in out[key].items()
+            }
     return out
 
 

@@ -94,6 +94,12 @@ def describe_event(kind: str, p: dict, units: dict, sides: dict) -> str:
     if kind == "activation.rolled":
         if p["success"]:
             return _("{unit}: activation passed (d6 {die}).").format(unit=name(p["unit"]), die=p["die"])
+        passes = p.get("passes_to")
+        if passes is not None:  # L12: the other player goes on activating
+            text = (_("{unit}: activation failed (d6 {die}), it retreats; the initiative passes to {side}.")
+                    if p["consequence"] == "withdraw"
+                    else _("{unit}: activation failed (d6 {die}), it goes On Guard; the initiative passes to {side}."))  # fmt: skip
+            return text.format(unit=name(p["unit"]), die=p["die"], side=sides.get(passes, passes))
         if p["consequence"] == "withdraw":
             text = _("{unit}: activation failed (d6 {die}), it retreats; the initiative passes.")
         else:

@@ -169,3 +169,63 @@ def test_vehicle_crew_weapons_and_passengers():
     twice = report(squad_entry("a"), vehicle_entry("v", passengers=["a"]), vehicle_entry("w", passengers=["a"]))
     assert "carried_twice" in codes(twice, "error")
     assert "unarmed" in codes(report(vehicle_entry("v")), "info")
+
+
+def blocks_of(*entries) -> dict:
+    views = ARMY.entry_views({"system": "squads", "faction": "any", "entries": list(entries)})
+    return {
+        key: {b.get("option", b["type"]): b for b in view["blocks"]} | {"_all": view} for key, view in views.items()
+    }
+
+
+def test_a_squad_is_built_with_controls_never_json():
+    options = {"armour": "light", "figures": [{"weapon": "lmg", "count": 1}, {"weapon": "rifle", "count": 2,
+               "armour": "heavy"}], "leader": None}  # fmt: skip
+    view = blocks_of(squad_entry("a", "veteran", **options))["a"]
+    assert all(b["type"] != "json" for b in view["_all"]["blocks"])
+    slots = view["figures"]
+    assert slots["type"] == "slots"
+    assert len(slots["slots"]) == 4  # three figures and an empty line to add one
+    chosen = [next((c["value"] for c in s["choices"] if c["selected"]), None) for s in slots["slots"]]
+    assert chosen == [{"weapon": "lmg", "count": 1}, {"weapon": "rifle", "count": 1, "armour": "heavy"},
+                      {"weapon": "rifle", "count": 1, "armour": "heavy"}, None]  # fmt: skip
+    leader = [b for b in view["_all"]["blocks"] if b.get("option") == "leader"]
+    assert len(leader) == 1  # no leader: only his level («Без лидера» chosen), no weapon yet
+    assert [c["value"] for c in leader[0]["choices"]][0] is None
+    assert leader[0]["choices"][0]["selected"]
+    # What the slots write (one item a figure) is the same build: it validates and keeps its figures.
+    written = {**options, "figures": [c for c in chosen if c], "leader": leader[0]["choices"][4]["value"]}
+    assert written["leader"] == {"level": "elite", "weapon": "lmg"}
+    assert not report(squad_entry("a", "veteran", **written)).has_errors
+    view = blocks_of(squad_entry("a", "veteran", **written))["a"]
+    levels, weapons = [b for b in view["_all"]["blocks"] if b.get("option") == "leader"]
+    assert [c["selected"] for c in levels["choices"]] == [False, False, False, False, True]
+    assert next(c["value"] for c in weapons["choices"] if c["selected"]) == {"level": "elite", "weapon": "lmg"}
+    assert view["_all"]["summary"] == (
+        "armour: Light armour; Light machine gun ×1, Rifle ×2; leader: Elite, Light machine gun"
+    )
+
+
+def test_the_suggested_points_stay_when_the_slots_write_the_same_build_one_figure_a_line():
+    pack = json.loads((DATA / "squads-suggested.json").read_text(encoding="utf-8"))
+    profile = next(p for p in pack["profiles"] if p["slug"] == "recruit-lmg")
+    entry = {"key": "r", "profile": profile, "count": 1, "options": ARMY.default_options(profile)}
+    slots = blocks_of(entry)["r"]["figures"]["slots"]
+    one_by_one = [next(c["value"] for c in s["choices"] if c["selected"]) for s in slots[:-1]]
+    assert len(one_by_one) == 5
+    again = {**entry, "options": {**entry["options"], "figures": one_by_one}}
+    assert ARMY.cost_roster({"entries": [again]}).total == 18
+    changed = {**entry, "options": {**entry["options"], "figures": one_by_one[:-1]}}
+    assert ARMY.cost_roster({"entries": [changed]}).total == 0
+
+
+def test_a_vehicle_carries_the_rosters_squads_by_their_names():
+    entries = [squad_entry("a", "regular"), squad_entry("b", "regular"), squad_entry("c", "elite"),
+               vehicle_entry("v", weapons=[{"weapon": "hmg", "count": 2}], passengers=["b"])]  # fmt: skip
+    view = blocks_of(*entries)["v"]
+    assert [b["type"] for b in view["_all"]["blocks"]] == ["choice", "slots", "checks"]
+    carried = view["passengers"]["items"]
+    assert [(i["value"], i["label"], i["checked"]) for i in carried] == [
+        ("a", "Отряд: Рядовой №1", False), ("b", "Отряд: Рядовой №2", True), ("c", "Отряд: Элита", False)]  # fmt: skip
+    assert len(view["weapons"]["slots"]) == 3
+    assert view["_all"]["summary"] == "crew: Regular; Heavy machine gun ×2; carries: Отряд: Рядовой №2"
