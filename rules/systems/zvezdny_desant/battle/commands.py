@@ -208,14 +208,18 @@ class Act(Command):
             "do": {"enum": ["stay", "shoot", "move", "move_shoot", "assault", "shoot_assault"]},
             "target": UNIT,
             "cover": {"enum": list(tables.COVERS)},
+            "distance": {"type": "number", "minimum": 0, "maximum": 500},
+            "hidden": COUNT,
+            "reached": {"enum": ["yes", "no"]},
         },
     }
 
     @staticmethod
     def from_form(inputs: dict) -> dict:
         """The flat form's fields as move/shoot/assault (the target and cover count only where they are used)."""
+        flat = ("target", "cover", "distance", "hidden", "reached")
         if "do" not in inputs:
-            if "target" in inputs or "cover" in inputs:
+            if any(k in inputs for k in flat):
                 raise RuleInputError({"do": _("Say what the unit does with its target.")})
             return inputs
         if any(k in inputs for k in ("move", "shoot", "assault")):
@@ -225,9 +229,10 @@ class Act(Command):
         if do in ("shoot", "move_shoot", "assault", "shoot_assault") and "target" not in inputs:
             raise RuleInputError({"target": _("Choose a target.")})
         if do in ("shoot", "move_shoot", "shoot_assault"):
-            out["shoot"] = {"target": inputs["target"], "cover": inputs.get("cover", "open")}
+            out["shoot"] = {"target": inputs["target"], "cover": inputs.get("cover", "open"),
+                            **{k: inputs[k] for k in ("distance", "hidden") if k in inputs}}  # fmt: skip
         if do in ("assault", "shoot_assault"):
-            out["assault"] = {"target": inputs["target"]}
+            out["assault"] = {"target": inputs["target"], "engaged": inputs.get("reached", "yes") == "yes"}
         return out
 
     def handle(self, ctx, inputs):

@@ -257,6 +257,18 @@ def _act_widgets(view: dict, viewer_sides, live: bool, names: dict) -> list[dict
                 {"name": "target", "label": _("Target"), "kind": "choice", "choices": enemies},
                 {"name": "cover", "label": _("Cover of the target"), "kind": "choice", "choices": covers},
             ]
+            if v["order"] != "move":  # shooting: how far, and how many target figures no shooter sees (L396, L558)
+                fields += [
+                    {"name": "distance", "label": _("Steps to the target (empty: in range)"), "kind": "number",
+                     "min": 0, "max": 500},
+                    {"name": "hidden", "label": _("Target figures out of sight or range (they cannot die)"),
+                     "kind": "number", "min": 0, "max": 50},
+                ]  # fmt: skip
+            if v["order"] != "defence":  # an assault: did a figure come within 3 steps (L601, L609)?
+                fields.append({"name": "reached", "label": _("Assault: a figure came within 3 steps"),
+                               "kind": "choice", "choices": [{"value": "yes", "label": _("yes: close combat")},
+                                                             {"value": "no", "label": _("no: only a move towards the "
+                                                                                        "enemy (L609)")}]})  # fmt: skip
         boxes = min(2 * v.get("shots", 1), MAX_DICE_BOXES) if v["order"] != "move" else 0
         dice = [{"label": f"D20 {i}", "faces": 20} for i in range(1, boxes + 1)]
         question = _("{unit}: «{order}», initiative {n}").format(unit=u["name"], order=tables.ORDER_WORDS[v["order"]],

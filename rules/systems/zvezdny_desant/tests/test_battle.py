@@ -315,3 +315,23 @@ def test_orders_sent_before_the_other_sides_arrived_commute_with_them():
     assert SYSTEM.battle.commutes(t.state, "give_orders", {}, since)
     assert not SYSTEM.battle.commutes(t.state, "act", {}, since)
     assert not SYSTEM.battle.commutes(t.state, "give_orders", {}, [Event(9, "turn_started", {}, 0, None)])
+
+
+def test_the_phone_form_sends_distance_hidden_figures_and_a_charge_that_fell_short():
+    """The board's act form: steps to the target (a weapon whose Длн is shorter cannot hit, L424), target figures
+    out of sight (they cannot die, L558–569), and an assault that did not come within 3 steps (only a move, L609)."""
+    t = table()
+    start(t)
+    a1, a2 = keys(t, 0)
+    b1, b2 = keys(t, 1)
+    play_orders(t, [(a1, "defence", 6), (a2, "defence", 4)], [(b1, "move", 5), (b2, "attack", 5)])
+    # 5 hits and 5 wounds on СТК 2 would kill 2, but 4 of the 5 figures are out of sight: only 1 can die (L569).
+    t.command(0, "act", {"unit": a1, "do": "shoot", "target": b1, "cover": "open", "hidden": 4}, dice=[20] * 10)
+    assert t.state.units[b1].state["figures"] == 4
+    t.command(1, "act", {"unit": b1, "do": "assault", "target": a2, "reached": "no"})
+    assert not t.state.units[a2].state["in_melee"]
+    assert not t.state.game["melees"]
+    far = t.command(1, "act", {"unit": b2, "do": "move_shoot", "target": a2, "cover": "open", "distance": 31})
+    assert far[0]["payload"]["hits"] == 0  # the Автомат reaches 30 steps
+    with pytest.raises(RuleInputError):  # the form's fields need the form's «do»
+        t.command(0, "act", {"unit": a2, "target": b1, "distance": 3})
