@@ -169,6 +169,8 @@ def test_a_game_of_two_turns_to_its_end_on_two_russian_phones(live_server, phone
 
     # Sign-up and two rosters through the builder: Алиса's forcers at 50 points a figure (500 in all), Борис's
     # infantry at 40 + 4 for the rifle (2 × 5 × 44 = 440).
+    a.goto(f"{base}/accounts/signup/")
+    fits(a)
     journey.sign_up(a, base, "Алиса")
     fits(a)
     journey.sign_up(b, base, "Борис")
@@ -183,6 +185,8 @@ def test_a_game_of_two_turns_to_its_end_on_two_russian_phones(live_server, phone
     # «Новый бой» with Борис's link, two turns by agreement; Борис joins by the invitation.
     invitation = start_battle(a, base, mine="Красные", opponent_link=link, name="Пятница", turns=2)
     journey.in_sync(a)
+    b.goto(invitation)
+    fits(b)
     journey.join(b, invitation)
     journey.same_board(a, b)
     both(a, b, fits)
