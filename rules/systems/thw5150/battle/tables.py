@@ -196,10 +196,11 @@ class Grenade(Cmd):
     input_schema = {
         "type": "object",
         "additionalProperties": False,
-        "required": ["thrower", "blast"],
+        "required": ["thrower"],
         "properties": {
             "thrower": UNIT,
             "blast": {**UNITS, "description": "Figures under the template at the aim point"},
+            "target": {**UNIT, "description": "The board's form: one figure under the template"},
             "intermediate": {**UNITS, "description": "The nearest group on the line of the throw («Берегись!»)"},
             "around_thrower": {**UNITS, "description": "Figures under a template on the thrower (default: him)"},
         },
@@ -214,6 +215,10 @@ class Grenade(Cmd):
             raise RuleInputError({"thrower": _("{name} cannot throw now.").format(name=thrower.name)})
         if thrower.state["grenades"] < 1:
             raise RuleInputError({"thrower": _("{name} has no grenade left.").format(name=thrower.name)})
+        if "blast" not in inputs:
+            if "target" not in inputs:
+                raise RuleInputError({"blast": _("Name the figures under the template.")})
+            inputs = {**inputs, "blast": [inputs["target"]]}
         lists = {k: on_table(ctx, inputs.get(k, []), k) for k in ("blast", "intermediate", "around_thrower")}
         st = thrower.state
         sets = system_settings(ctx.settings)

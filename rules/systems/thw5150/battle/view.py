@@ -137,6 +137,18 @@ def charge_form(u: dict, enemies: list[dict], units: list[dict], settings: dict)
     return form
 
 
+def grenade_form(u: dict, enemies: list[dict]) -> dict:
+    """A grenade (L815–861): the figure under the template, the hit die, then the damage dice or «ГДЕ ГРАНАТА?»."""
+    st = _st(u)
+    fields = [_one("thrower", _("Thrower"), u), _pick("target", _("Target"), enemies)]
+    dice = [{"label": _("to-hit d6 {n}").format(n=1), "faces": 6}]
+    dice += [{"label": _("next d6 {n} (damage, «ГДЕ ГРАНАТА?»)").format(n=i + 1), "faces": 6} for i in range(3)]
+    title = _("{name}: throw a grenade ({n} left)").format(name=u.get("name", u["key"]), n=st["grenades"])
+    form = w.prompt(title, "grenade", fields=fields, dice=dice)
+    form["submit"] = _("Throw the grenade")
+    return form
+
+
 def recover_form(u: dict) -> dict:
     """«ВОССТАНОВЛЕНИЕ»: 2d6 (a Leader 3); on pass 1 the same again at once (L749–762)."""
     n = 3 if _st(u).get("leader") else 2
@@ -194,10 +206,7 @@ def card(u: dict, can_write: bool, mine: bool, game: dict, enemies: list[dict], 
                                                    {"fighter": u["key"], "opponents": [e["key"]]}) for e in enemies],
                                          title=_("Melee already in contact"), folded=True))  # fmt: skip
             if st.get("grenades") and enemies:
-                widgets.append(w.buttons([w.button(_("at {name}").format(name=e.get("name", e["key"])), "grenade",
-                                                   {"thrower": u["key"], "blast": [e["key"]]}) for e in enemies],
-                                         title=_("Throw a grenade ({n} left)").format(n=st["grenades"]),
-                                         folded=True))  # fmt: skip
+                widgets.append(grenade_form(u, enemies))
     if can_write and mine and game.get("result") is None:
         widgets.append(by_hand(u))
     return {"key": u["key"], "title": u.get("name", u["key"]), "subtitle": group_label(st.get("group", "")),

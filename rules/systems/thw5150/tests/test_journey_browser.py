@@ -95,6 +95,8 @@ def test_5150_played_to_its_end_on_two_phones(live_server, phone_context, packs)
     a, b = journey.new_phone(phone_context), journey.new_phone(phone_context)
     journey.sign_up(a, base, "Алиса")
     journey.sign_up(b, base, "Борис")
+    fits(a)
+    fits(b)
 
     # The builder: every unit with «+», its weapon and Leader on the page, the book's words on every control.
     build(a, base, name="Патруль", faction="Полиция", units=[
@@ -127,6 +129,9 @@ def test_5150_played_to_its_end_on_two_phones(live_server, phone_context, packs)
 
     # «Новый бой», the invitation, both boards alike.
     link = journey.share_link(b)
+    fits(b)
+    a.goto(f"{base}/battles/new/?system=5150")
+    fits(a)
     invitation = journey.start_battle(a, base, game="5150", mine="Патруль", opponent_link=link, name="Ночной патруль")
     journey.in_sync(a)
     journey.join(b, invitation)

@@ -137,3 +137,18 @@ def test_a_charger_hit_before_contact_does_not_arrive(table):
     assert table.state.units[BOSS].state["condition"] == "knocked_down"
     assert table.state.game["pending"] == []  # the melee is off: the charger is down
     assert table.replay_matches()
+
+
+def test_a_grenade_thrown_from_the_boards_form_asks_the_target_player():
+    grenadier = {"faction": "police", "entries": [entry("a", "police-u5", weapon="pistol", leader=True, grenades=1)]}
+    table = Table(SYSTEM, rosters=[grenadier, GANG], names={0: "Патруль", 1: "Банда"})
+    table.command(0, "activation", dice=[5, 2])
+    form = next(x for c in board(table, 0)["groups"][0]["units"] for x in c["widgets"] if x.get("command") == "grenade")
+    assert [f["name"] for f in form["fields"]] == ["thrower", "target"]
+    # 1 + Rep 5 = 6: a miss; «ГДЕ ГРАНАТА?» 1, 2 against Rep 5: passed by 2, harmless (L840–850).
+    table.command(0, "grenade", {"thrower": CAPTAIN, "target": BOSS}, dice=[1, 1, 2])
+    assert table.state.units[CAPTAIN].state["grenades"] == 0
+    assert [(q["kind"], q["side"], q["testers"]) for q in table.state.game["pending"]] == [("received_fire", 1, [BOSS])]
+    assert asked(table, 1)["command"] == "answer_reaction"
+    assert "Ждём ответа: Банда (Борис) — тест «ОБСТРЕЛЯН»: Преступники У4; стрелял Полиция У5" in said(table, 0)
+    assert table.replay_matches()
