@@ -71,8 +71,12 @@ def crews_battle(db):
             "thug": keys["Thug"]}  # fmt: skip
 
 
-def answer(card, question: str, values: dict):
-    form = card.locator(f'form[data-order-command][aria-label="{question}"]')
+def answer(card, command: str, values: dict):
+    """Fills and sends an action's form, folded under its name on the acting agent's card."""
+    box = card.locator(f'details.fold:has(form[data-order-command="{command}"])')
+    if box.get_attribute("open") is None:
+        box.locator("> summary").click()
+    form = box.locator(f'form[data-order-command="{command}"]')
     for name, value in values.items():
         field = form.locator(f'[name="{name}"]')
         if field.evaluate("el => el.tagName") == "SELECT":
@@ -104,12 +108,12 @@ def test_an_activation_a_bleeding_shot_its_tick_an_undo_and_the_scenario_carried
     close_result(alice)
     kate = open_unit(alice, t["kate"])
     expect(kate).to_contain_text("Actions")
-    answer(kate, "Move", {"distance_cm": 4})
+    answer(kate, "move", {"distance_cm": 4})
     close_result(alice)
     # BS 10 at medium range: the d20 shows 5, a hit for 4; the thug's TN test against Bleeding shows 19 (L230).
     table_dice.extend([5, 19])
     kate = open_unit(alice, t["kate"])
-    answer(kate, "Shoot", {"target": t["thug"], "weapon": 0, "range_band": "medium", "cover": "none"})
+    answer(kate, "shoot", {"target": t["thug"], "weapon": 0, "range_band": "medium", "cover": "none"})
     result = alice.locator("#result")
     expect(result).to_contain_text("TN test against Bleeding")
     close_result(alice)
@@ -146,12 +150,18 @@ def test_an_activation_a_bleeding_shot_its_tick_an_undo_and_the_scenario_carried
     close_result(bob)
     expect(open_unit(alice, t["thug"])).to_contain_text("4/10", timeout=SYNC_MS)
 
-    # Alice ends the scenario from the board's footer; both phones show it is over.
+    # Alice proposes the end of the scenario from the board's footer; Bob's phone asks him, and he confirms it; both
+    # phones show it is over.
     alice.on("dialog", lambda dialog: dialog.accept())
     footer = alice.locator("details", has_text="End the scenario").last
     footer.locator("summary").first.click()
     footer.locator("button[data-command]", has_text="Kate's crew wins").click()
-    expect(bob.locator("body")).to_contain_text("The scenario is over", timeout=SYNC_MS)
+    close_result(alice)
+    confirm = bob.locator('#board .turnbar form[data-order-command="confirm_end"]')
+    expect(confirm).to_contain_text("proposes to end the scenario", timeout=SYNC_MS)
+    confirm.locator("button[data-command]", has_text="Confirm").click()
+    close_result(bob)
+    expect(alice.locator("body")).to_contain_text("The scenario is over", timeout=SYNC_MS)
 
     # Bob carries the scenario into his crew from its roster page: the thug (HP 4 of 10, half or less) tests TN
     # against a light injury: 15 fails, out for d6 = 3 days (L236–248). The history shows it.
