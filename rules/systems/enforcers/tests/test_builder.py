@@ -55,14 +55,18 @@ def test_an_agents_card_sets_what_the_book_lets_a_player_choose():
         view = ARMY.entry_views(crew)["e0"]
         report = ARMY.cost_roster(crew)
     labels = {(b["option"], b.get("path")): b["label"] for b in view["blocks"] if "option" in b}
-    assert labels[("stats", "HL")] == "Здоровье (HL)" and labels[("stats", "LD")] == "Лидерство (LD)"
+    assert labels[("stats", "HL")] == "Здоровье (HL)"
+    assert labels[("stats", "LD")] == "Лидерство (LD)"
     assert all(("stats", s) in labels for s in tables.STATS)
     assert labels[("weapons", "0.damage")] == "Оружие 1: урон"
-    assert labels[("armour", None)] == "Броня" and labels[("medkit", None)] == "Мед.кит"
-    assert blocks(view, "stats", "HL")[0]["value"] == 8 and blocks(view, "stats", "BS")[0]["value"] is None
+    assert labels[("armour", None)] == "Броня"
+    assert labels[("medkit", None)] == "Мед.кит"
+    assert blocks(view, "stats", "HL")[0]["value"] == 8
+    assert blocks(view, "stats", "BS")[0]["value"] is None
     assert (blocks(view, "stats", "BS")[0]["min"], blocks(view, "stats", "BS")[0]["max"]) == (1, 20)
     said = issues(report, "e0")
-    assert "WS, BS, DX, TN, WL, IT, PR, LD" in said["no_stats"] and "HL" not in said["no_stats"].split(":")[1]
+    assert "WS, BS, DX, TN, WL, IT, PR, LD" in said["no_stats"]
+    assert "HL" not in said["no_stats"].split(":")[1]
     assert said["weapon_damage"] == "Apprentice, оружие 1: впишите урон (таблицы оружия в книге нет, L146)."
     counts = next(b for b in blocks(view, "weapons") if b["type"] == "choice")
     grown = next(c for c in counts["choices"] if c["label"] == "2")["value"]
@@ -88,11 +92,12 @@ def test_armour_and_a_perk_given_to_an_agent_are_worn_and_paid_from_its_allowanc
                   ("anointing", {}))  # fmt: skip
     report = ARMY.cost_roster(crew)
     assert report.entry_costs == {"e0": 40, "e1": 0, "e2": 0, "e3": 0}  # hire 20 + own gear 20 (L57)
-    assert not report.has_errors and "nobody_prays" not in issues(report)
+    assert not report.has_errors
+    assert "nobody_prays" not in issues(report)
     with translation.override("ru"):
         views = ARMY.entry_views(crew)
     assert "Экипировка: потрачено 2 из 40 REQ." in views["e0"]["blocks"][0]["text"]
-    assert any("Может молиться: Kate." == b.get("text") for b in views["e3"]["blocks"])
+    assert any(b.get("text") == "Может молиться: Kate." for b in views["e3"]["blocks"])
     # In battle she wears it and may pray.
     t = Table(SYSTEM, rosters=[crew, roster(("apprentice", {"name": "Thug", "stats": STATS}))])
     unit = t.state.units["s0-e0"].state
@@ -125,9 +130,11 @@ def test_the_roll_tool_rolls_a_d20_per_stat_from_a_seed_and_shows_the_dice():
     other = roll_agent(crew, profiles, {"seed": 4243})
     (entry,) = first.entries
     stats = entry["options"]["stats"]
-    assert entry["profile"] == "apprentice" and set(stats) == set(tables.STATS)
+    assert entry["profile"] == "apprentice"
+    assert set(stats) == set(tables.STATS)
     assert all(1 <= v <= 20 for v in stats.values())
-    assert again.entries == first.entries and other.entries != first.entries
+    assert again.entries == first.entries
+    assert other.entries != first.entries
     assert entry["options"]["rolled"] == {"seed": 4242, "dice": stats}
     with translation.override("ru"):
         lines = roll_agent(crew, profiles, {"seed": 4242}).lines

@@ -81,7 +81,8 @@ def test_a_counter_may_be_declined_and_a_failed_counter_answered_in_turn():
     failed_blow(t)
     declined = t.command(1, "counter_attack", {"strike": False}, dice=[])
     assert declined[0]["type"] == "counter_declined"
-    assert t.state.game["questions"] == [] and state(t, THUG)["counter_used"] is False
+    assert t.state.game["questions"] == []
+    assert state(t, THUG)["counter_used"] is False
 
     t = table()
     failed_blow(t)
@@ -134,7 +135,8 @@ def test_a_move_past_a_model_on_overwatch_asks_its_player():
     assert t.awaiting().kind == "question"
     t.command(0, "reaction_shot", {"shooter": KATE, "weapon": "0", "range_band": "short"}, dice=[19, 6])
     assert state(t, KATE)["overwatch"] is False
-    assert t.awaiting().kind == "sides" and state(t, THUG)["actions_left"] == 0
+    assert t.awaiting().kind == "sides"
+    assert state(t, THUG)["actions_left"] == 0
     assert t.replay_matches()
 
 
@@ -148,7 +150,8 @@ def test_the_end_is_proposed_by_one_player_and_confirmed_by_the_other():
     with unchanged(t), pytest.raises(GameConflict, match="already proposed"):
         t.command(1, "propose_end", {"winner": 1}, dice=[])
     t.command(1, "confirm_end", {"accept": False}, dice=[])
-    assert t.state.game["result"] is None and t.state.game["questions"] == []
+    assert t.state.game["result"] is None
+    assert t.state.game["questions"] == []
     t.command(0, "propose_end", {"winner": 0, "note": "Кейт вынесла Громилу"}, dice=[])
     ended = t.command(1, "confirm_end", {"accept": "true"}, dice=[])
     assert ended[0]["type"] == "game_ended"
