@@ -31,8 +31,8 @@ BASE_HIRE_REQ = 20
 APPRENTICE_GEAR_REQ = 40
 
 PROVENANCE = {
-    "source": "The Russian rulebook of the enforcers skirmish (an OCR of a PDF), /work/shared/seeds/"
-    "enforcers-d20-rules.ru.md; the lines this pack needs are copied verbatim into book-excerpt.ru.md.",
+    "source": "Русская книга правил скирмиша «Энфорсеры» (распознанный PDF), /work/shared/seeds/"
+    "enforcers-d20-rules.ru.md; нужные пакету строки дословно скопированы в book-excerpt.ru.md.",
     "converted_by": "rules/systems/enforcers/data/build_core_pack.py",
     "faithful": [
         "armour names (Latin in the book), AP, REQ and trait text of every row of «БРОНЯ» (L327–350)",
@@ -150,7 +150,7 @@ def armour_profiles(lines: list[str]) -> list[dict]:
     for row in armour_rows(lines):
         notes = []
         if row["repeats"]:
-            notes.append(f"OCR repeats in the REQ column ignored: {row['repeats']}.")
+            notes.append(f"Повторы OCR в столбце REQ отброшены: {row['repeats']}.")
         profiles.append(
             {
                 "slug": slugify(row["name"]),
@@ -230,7 +230,7 @@ def prayer_profiles(lines: list[str]) -> list[dict]:
                 "kind": "prayer",
                 "cost": 0,
                 "data": prayer_data(name, row["duration"], range_text, text),
-                "notes": "Needs the perk Prayer; one Prayer action a round, one target (L127).",
+                "notes": "Нужен перк Prayer; Молитва — раз в раунд, на одного бойца (L127).",
             }
         )
     return profiles
@@ -254,9 +254,9 @@ def apprentice() -> dict:
         "kind": "archetype",
         "cost": BASE_HIRE_REQ,
         "data": {"stats": None, "gear_req": APPRENTICE_GEAR_REQ, "perks_allowed": None, "perks": [], "gear": []},
-        "notes": "Only the name is in the book (L59). With all its gear and +1 to every stat it costs 50 REQ, so "
-        "its equipment allowance is 39 or 40 REQ (40 stored). Stats, perks and default gear are absent: give the "
-        "entry its stats.",
+        "notes": "В книге только имя (L59). Со всей экипировкой и +1 ко всем характеристикам он стоит 50 REQ, "
+        "значит, на экипировку у него 39 или 40 REQ (записано 40). Характеристик, перков и экипировки по умолчанию "
+        "нет: впишите или накиньте характеристики в карточке агента.",
     }
 
 
@@ -268,7 +268,7 @@ def prayer_perk() -> dict:
         "kind": "perk",
         "cost": 0,
         "data": {"grants": "prayer", "text": "Если у персонажа есть перк Prayer, он может заявить действие Молитва."},
-        "notes": "The only perk the book names (L127).",
+        "notes": "Единственный перк, названный в книге (L127).",
     }
 
 
