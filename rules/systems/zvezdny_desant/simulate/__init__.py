@@ -63,6 +63,11 @@ PARAMS_SCHEMA = {
 }  # fmt: skip
 
 
+def _points(value) -> int | float:
+    value = float(value or 0)
+    return int(value) if value.is_integer() else value
+
+
 class ZvezdnyDesantSimulator(SimulatorPart):
     model_version = MODEL_VERSION
     params_schema = PARAMS_SCHEMA
@@ -120,6 +125,21 @@ class ZvezdnyDesantSimulator(SimulatorPart):
             warnings.append(_("No cost is printed for this card (L754): in the duel each figure counts 1 point."))
         cost = (float(match.cost[match.side == 0].sum()), float(match.cost[match.side == 1].sum()))
         return Prepared(cost=cost, warnings=warnings, forces=forces, model=match)
+
+    def describe_forces(self, forces) -> list[dict]:
+        """Each side's units as the job page lists them: name, figures and cost (the forces build_match stored)."""
+        out = []
+        for k, side in enumerate(forces if isinstance(forces, list) else []):
+            units = [u for u in (side.get("units") if isinstance(side, dict) else None) or [] if isinstance(u, dict)]
+            lines = [
+                _("{name}: {figures} figures, cost {cost}").format(
+                    name=u.get("name", ""), figures=u.get("figures", 0), cost=_points(u.get("cost"))
+                )
+                for u in units
+            ]
+            cost = sum(float(u.get("cost") or 0) for u in units)
+            out.append({"side": "AB"[k] if k < 2 else str(k + 1), "cost": cost, "lines": lines})
+        return out
 
     def run(self, prepared: Prepared, n: int, rng: np.random.Generator) -> dict:
         match: Match = prepared.model

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from rules.contract import Event, GameConflict, NotYours, RuleInputError
+from rules.contract import Event, GameConflict, NotYours, RuleInputError, UndoNeedsAgreement
 from rules.contract.testing import Table
 from rules.systems.zvezdny_desant.system import SYSTEM
 
@@ -256,13 +256,27 @@ def test_undo_takes_back_secret_orders_and_the_reveal():
     head = t.version + 1
     t.command(1, "give_orders", orders((b1, "move", 5), (b2, "defence", 5)))
     assert t.state.game["phase"] == "execution"
-    t.undo(1, seq=head)
+    with pytest.raises(UndoNeedsAgreement):  # after the reveal no side takes its orders back alone
+        t.undo(1, seq=head)
+    t.undo(1, seq=head, agreed=True)
     assert t.state.game["phase"] == "orders"
     assert t.awaiting().sides == (1,)
     assert t.state.units[a1].state["order"] is None
     assert t.view({1})["game"]["orders"] == {}
     undo = t.events[-1]
-    assert undo["visible_to"] == (1,)
+    assert undo["visible_to"] is None  # both players agreed to it
+    assert t.replay_matches()
+
+
+def test_before_the_reveal_a_side_takes_back_its_own_orders_alone():
+    t = table()
+    start(t)
+    a1, a2 = keys(t, 0)
+    head = t.version + 1
+    t.command(0, "give_orders", orders((a1, "attack", 7), (a2, "defence", 3)))
+    t.undo(0, seq=head)
+    assert t.events[-1]["visible_to"] == (0,)  # as secret as the orders
+    assert t.awaiting().sides == (0, 1)
     assert t.replay_matches()
 
 

@@ -182,3 +182,12 @@ def test_a_duel_of_cards_without_printed_costs_weighs_each_figure_one_point():
     assert any("1 point" in w for w in match.warnings)
     result = SIM.run(match, 200, rng(8))
     assert (result["winner"] != -1).any()
+
+
+def test_the_job_page_lists_each_sides_units_in_words():
+    a, b = (SYSTEM.army.example_roster(PACK["profiles"], s) for s in (0, 1))
+    sides = SIM.describe_forces(prepared({}, None, a, b).forces)
+    assert [s["side"] for s in sides] == ["A", "B"]
+    assert [s["cost"] for s in sides] == [500, 500]
+    assert sides[0]["lines"][0] == "Штурмовое звено форсеров (пример): 5 figures, cost 250"
+    assert not any("units:" in line for s in sides for line in s["lines"])
