@@ -49,6 +49,12 @@ def no_sideways_scroll(*pages: Page) -> None:
         assert width <= 360, f"{page.url} is {width} px wide"
 
 
+def visit(page: Page, url: str) -> None:
+    """A page of the journey, looked at before the step that uses it: it fits the phone's width."""
+    page.goto(url)
+    no_sideways_scroll(page)
+
+
 def both_alike(a: Page, b: Page) -> None:
     journey.same_board(a, b)
     no_sideways_scroll(a, b)
@@ -197,14 +203,19 @@ def test_two_phones_play_a_squad_skirmish_to_its_end(live_server, phone_context,
     started = time.monotonic()
     base = live_server.url
     a, b = journey.new_phone(phone_context), journey.new_phone(phone_context)
+    visit(a, f"{base}/accounts/signup/")
     journey.sign_up(a, base, "Алиса")
     journey.sign_up(b, base, "Борис")
     no_sideways_scroll(a, b)
+    visit(a, f"{base}/rosters/")
     build_red(a, base)
     build_blue(b, base)
     link = journey.share_link(b)
+    no_sideways_scroll(b)
+    visit(a, f"{base}/battles/new/?system=squads")
     invitation = journey.start_battle(a, base, game="squads", mine=RED, opponent_link=link, name="Стычка у моста")
     journey.in_sync(a)
+    visit(b, invitation)
     journey.join(b, invitation)
     both_alike(a, b)
     for page in (a, b):

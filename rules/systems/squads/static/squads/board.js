@@ -93,9 +93,9 @@
 
     function ask() {
       window.clearTimeout(timer);
+      var n = ++asked; // now, not when the request leaves: an answer to an older question is stale
       list.dataset.state = "asking"; // "ready" once the boxes follow what is typed now
       timer = window.setTimeout(function () {
-        var n = ++asked;
         var body = Object.assign({}, inputsOf(form), { dice: typed() });
         fetch(apiUrl + "commands/" + name + "/dice", {
           method: "POST",
