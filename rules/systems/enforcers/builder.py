@@ -305,7 +305,8 @@ def agent_view(entry: dict, crew_options: dict, cost: int) -> dict:
 def agent_summary(entry: dict, crew_options: dict) -> str:
     profile, options = entry["profile"], entry.get("options") or {}
     stats = agent_stats(profile, crew_options)
-    parts = [" ".join(f"{s} {stats[s]}" for s in tables.STATS) if stats else _("stats not given yet")]
+    parts = [options["name"]] if options.get("name") else []
+    parts.append(" ".join(f"{s} {stats[s]}" for s in tables.STATS) if stats else _("stats not given yet"))
     armour = crew_options.get("armour")
     if armour in tables.ARMOUR:
         parts.append(f"{tables.ARMOUR[armour]['name']} (AP {tables.ARMOUR[armour]['ap']})")
@@ -345,7 +346,8 @@ def given_view(entry: dict, agents: dict[str, str], merged: dict[str, dict]) -> 
     else:
         blocks = [_text(data["text"])] if data.get("text") else []
         blocks.append(_agents_choice(entry, agents, _("Agent")))
-    summary = agents.get(holder, _("nobody yet"))
+    label = _("Worn by") if profile.get("kind") == "armour" else _("Agent")
+    summary = f"{label}: {agents.get(holder, _('nobody yet'))}"
     return {"blocks": blocks, "card": [_text(summary)], "summary": summary, "lines": [summary]}
 
 
