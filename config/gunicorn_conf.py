@@ -26,7 +26,6 @@ worker_class = "config.gunicorn_worker.Worker"
 workers = int(os.environ.get("WEB_WORKERS") or min(4, 2 * (os.cpu_count() or 1)))
 # Threads for the short requests only: a phone's open stream or long poll no longer holds one (config/asgi.py).
 threads = serving.web_threads()
-os.environ.setdefault("DB_POOL", "true")  # the workers (forked from here) pool their PostgreSQL connections
 # A request that runs this long is stuck: its worker is restarted. SQLite's busy wait (SQLITE_TIMEOUT) is far shorter.
 timeout = int(os.environ.get("WEB_TIMEOUT") or 30)
 graceful_timeout = 10  # on Ctrl-C / SIGTERM, requests in flight get this long to finish
@@ -51,6 +50,7 @@ def on_starting(server):
     opens at most WEB_THREADS + WAIT_THREADS + 1 (its pool's size, config/serving.py); all of them together must
     leave room for the Celery worker, manage.py and the superuser's reserve. When they would not, the workers get
     fewer threads (so that a thread still never waits for a connection), and the log says so."""
+    os.environ.setdefault("DB_POOL", "true")  # the workers, forked from here, pool their PostgreSQL connections
     budget = _postgres_budget(server.log)
     if budget is None:
         return

@@ -112,12 +112,16 @@ def test_open_streams_and_long_polls_hold_no_thread(migrated_sqlite, tmp_path):
 
 @pytest.mark.serial  # loads the machine on purpose (conftest.py)
 def test_waiting_phones_hold_no_database_connection(tmp_path):
-    """On PostgreSQL: 100 open streams and 100 waiting long polls, and the server holds about one connection per
-    worker (its watcher's, and the pool's minimum), not one per waiting phone."""
+    """On PostgreSQL, with pools of 4 connections per worker (2 threads for short requests, 1 for the waiting ones'
+    moments of work, the watcher), 100 open streams and 100 waiting long polls all get in and wait: had a waiting
+    phone held a connection, the fifth one of a worker would have waited for the pool (DB_POOL_TIMEOUT) and
+    failed. The server never holds more than the pools."""
+    small = {"WEB_WORKERS": str(WORKERS), "WEB_THREADS": "2", "WAIT_THREADS": "1", "DB_POOL_TIMEOUT": "5"}
     with postgres_database() as url:
         manage(base_env(url), "migrate", "--noinput", "--verbosity", "0")
-        with serving(url, tmp_path, WEB_WORKERS=str(WORKERS)) as server:
+        with serving(url, tmp_path, **small) as server:
             clients = phones(server, 100)
+            pools = WORKERS * sizes.connections_per_process(server.env)
 
             async def night():
                 streams, _, _, polls = await _wait_all(clients, server.port, long_polls=100)
@@ -128,8 +132,12 @@ def test_waiting_phones_hold_no_database_connection(tmp_path):
                     task.cancel()
                 return held
 
-            held = asyncio.run(night())
-    assert held <= WORKERS * 2 + 1, held  # per worker: the watcher's and the pool's min_size; 200 if waits held one
+            held = asyncio.run(night())  # every stream said its version, every long poll still waits
+            log = server.log.read_text(errors="replace")
+    assert pools == 8
+    assert held <= pools, held  # 200 phones wait; a connection each would be 200 (or refusals)
+    assert "PoolTimeout" not in log, log[-3000:]
+    assert "Traceback" not in log, log[-3000:]
 
 
 # PostgreSQL, a tournament's evening in a minute ---------------------------------------------------------------
@@ -146,10 +154,10 @@ def test_200_phones_on_postgresql_no_5xx_nothing_lost_connections_within_the_poo
     server's connections never pass its pools' size."""
     with postgres_database() as url:
         manage(base_env(url), "migrate", "--noinput", "--verbosity", "0")
-        with serving(url, tmp_path) as server:
-            workers = len(worker_pids(server))
-            limit = workers * sizes.connections_per_process(server.env)
+        with serving(url, tmp_path, WEB_WORKERS="4") as server:  # make run's on this machine's 2 cores
+            limit = 4 * sizes.connections_per_process(server.env)
             clients = phones(server, 200)
+            assert len(worker_pids(server)) == 4
             peak = [0]
             sampling = threading.Event()
 
@@ -265,3 +273,34 @@ def test_only_streams_and_long_polls_take_the_coroutine_path():
     assert not waits(scope("/battles/7/"))
     assert not waits(scope("/api/v1/battles/7/"))
     assert not waits(scope("/no/such/page/"))
+
+
+def test_the_workers_pools_are_fitted_under_postgresqls_limit(monkeypatch):
+    """gunicorn's master reads max_connections: when the workers' pools and the other clients would not fit, each
+    worker gets fewer threads (its pool shrinks with them), so no thread waits for a connection."""
+    from config import gunicorn_conf
+
+    class Log:
+        def __init__(self):
+            self.lines = []
+
+        def warning(self, *args):
+            self.lines.append(args[0] % args[1:])
+
+        error = warning
+
+    monkeypatch.setenv("WEB_THREADS", "16")
+    monkeypatch.setenv("DB_POOL", "")
+    monkeypatch.setattr(gunicorn_conf, "workers", 4)
+    monkeypatch.setattr(gunicorn_conf, "_postgres_budget", lambda log: 85)  # max_connections 100 - 3 - 12
+    gunicorn_conf.on_starting(type("Server", (), {"log": Log()})())
+    assert sizes.web_threads() == 16  # 4 x (16 + 4 + 1) = 84 fit
+    log = Log()
+    monkeypatch.setattr(gunicorn_conf, "_postgres_budget", lambda log: 40)
+    gunicorn_conf.on_starting(type("Server", (), {"log": log})())
+    assert sizes.web_threads() == 5  # 40 // 4 = 10 a worker: 5 + 4 + the watcher
+    assert 4 * sizes.connections_per_process() <= 40
+    assert "5 threads per worker" in log.lines[0]
+    import os
+
+    assert sizes.pooled(os.environ) is False  # an explicit DB_POOL stands
