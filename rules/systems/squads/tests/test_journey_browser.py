@@ -15,9 +15,12 @@ in from the table:
   at the APC 30" away: refused in Russian, out of range; at 20" the server rolls (rifles cannot harm an armoured
   vehicle, L84, whatever the dice);
 - turn 2: the initiative ties 3 and 3 and is re-rolled, 6 against 1: Красные. The APC stands and fires (1, 1, 1, 1:
-  no hit). The veterans (2) assault the recruits: their four dice of 6 against the recruits' 1s. Синие have no unit
-  left: the battle is over, Красные win, on both phones, with the log in Russian.
-Both phones show the same board after every move; no page scrolls sideways at 360 px.
+  no hit). The veterans (2) assault the recruits: their four dice of 6 against the 1s of the two recruits not
+  suppressed (the suppressed one would strike last, §3.8). Синие have no unit left: the battle is over, Красные
+  win, on both phones, with the log in Russian.
+Both phones show the same board after every move (each write is awaited on the phone that made it, then on the
+other); every page of the journey fits 360 px, and the controls of the builder's entries and the board's turn bar
+are at least 44 × 44 px.
 """
 
 from __future__ import annotations
@@ -60,6 +63,18 @@ def both_alike(a: Page, b: Page) -> None:
     no_sideways_scroll(a, b)
 
 
+def small_controls(page: Page, selector: str) -> list[str]:
+    """The buttons, selects and boxes under `selector` a thumb cannot hit: less than 44 × 44 CSS px."""
+    return page.locator(selector).evaluate_all(
+        """els => els.flatMap(root => Array.from(root.querySelectorAll(
+                'button, select, input:not([type=checkbox]):not([type=hidden]), summary')))
+            .filter(e => e.offsetParent !== null)
+            .map(e => [e, e.getBoundingClientRect()])
+            .filter(([e, r]) => r.width < 44 || r.height < 44)
+            .map(([e, r]) => `${e.tagName} ${e.name || e.textContent.trim().slice(0, 30)} ${r.width}x${r.height}`)"""
+    )
+
+
 def english_on(page: Page, selector: str) -> list[str]:
     text = ALLOWED_LATIN.sub("", " ".join(page.locator(selector).all_inner_texts()))
     return LATIN.findall(text)
@@ -97,6 +112,7 @@ def build_red(a: Page, base: str) -> None:
     expect(apc.locator('input[data-option="passengers"]')).to_have_count(1)  # the roster's squad, by its name
     expect(apc.locator("label.check")).to_contain_text(VETERANS)
     expect(a.locator('[data-testid="error-count"]')).to_have_text("без ошибок")
+    assert not small_controls(a, "#roster-live .entries"), small_controls(a, "#roster-live .entries")
     assert not english_on(a, "#roster-live .entries"), english_on(a, "#roster-live .entries")
     no_sideways_scroll(a)
 
@@ -247,9 +263,13 @@ def test_two_phones_play_a_squad_skirmish_to_its_end(live_server, phone_context,
     both_alike(a, b)
     next_line(b, f"Дальше: {RED} — выбрать действие: {VETERANS}")
     act(a, "Прицельный огонь")
+    expect(prompt(a, "shoot")).to_be_visible()
+    assert not small_controls(a, "#board .turnbar"), small_controls(a, "#board .turnbar")
     send(a, shoot(a, "shoot", target=RECRUITS, distance=20, dice=[6, 5, 4, 1, 2]))
     for page in (a, b):
         next_line(page, f"Дальше: {BLUE} — разделить хиты")
+    expect(prompt(b, "split_hits")).to_be_visible(timeout=SYNC_MS)
+    assert not small_controls(b, "#board .turnbar"), small_controls(b, "#board .turnbar")
     split(b, a, "Подавлено 1, потери 2")
     both_alike(a, b)
     recruits = f'#board details[data-unit] > summary:has-text("{RECRUITS}")'
