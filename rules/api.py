@@ -3,6 +3,7 @@ or typed-in dice. Read/compute only (no user data), so anyone may call it."""
 
 from __future__ import annotations
 
+from django.conf import settings as django_settings
 from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework import permissions, serializers, status
 from rest_framework.response import Response
@@ -152,7 +153,8 @@ class ActionOddsApi(APIView):
         body.is_valid(raise_exception=True)
         try:
             settings = found.resolve_settings(body.validated_data.get("settings"))
-            odds = act.odds(body.validated_data["inputs"], settings)
+            with dicelib.enumeration_limit(django_settings.ODDS_ENUMERATION_LIMIT):
+                odds = act.odds(body.validated_data["inputs"], settings)
         except RuleInputError as exc:
             return _error(exc)
         return Response({"system": found.slug, "action": act.key, "settings": settings, "odds": odds})

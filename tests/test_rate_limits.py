@@ -95,3 +95,21 @@ def test_limits_off_serve_everyone():
     client = Client(REMOTE_ADDR=address())
     with limits(odds_address=1), override_settings(RATE_LIMITS_ENABLED=False):
         assert {client.post(ODDS, BODY, content_type="application/json").status_code for _ in range(4)} == {200}
+
+
+def test_exact_odds_past_the_enumeration_limit_are_a_clear_400_and_within_it_answered():
+    """The work of one exact odds request is bounded (rules/dice.py enumeration_limit): the dice outcomes it would go
+    through are counted before the work starts; past ODDS_ENUMERATION_LIMIT the answer is 400 saying so, with the
+    limit as data."""
+    from rules.systems.thw5150.tests.test_api import BASE, SHOT
+
+    client = Client(REMOTE_ADDR=address())
+    url = f"{BASE}/shooting/odds/"
+    assert client.post(url, {"inputs": SHOT}, content_type="application/json").status_code == 200
+    with override_settings(ODDS_ENUMERATION_LIMIT=10):
+        refused = client.post(url, {"inputs": SHOT}, content_type="application/json", HTTP_ACCEPT_LANGUAGE="ru")
+    assert refused.status_code == 400
+    body = refused.json()
+    assert body["code"] == "odds_too_large"
+    assert "слишком" in body["detail"]
+    assert "10" in body["detail"]

@@ -16,10 +16,10 @@ from __future__ import annotations
 from abc import abstractmethod
 from dataclasses import dataclass
 from fractions import Fraction
-from itertools import product
 
 from rules.contract import Action, Outcome, RuleInputError, prob
 from rules.contract.schema import translate_schema
+from rules.dice import rolls
 from rules.i18n import N_
 from rules.i18n import _ as tr
 from rules.systems.thw5150 import core, words
@@ -202,7 +202,7 @@ def reader_odds(spec: TestSpec, m: dict, settings: dict, members: list[dict], *,
     dist = {0: Fraction(0), 1: Fraction(0), 2: Fraction(0)}
     p_hero = Fraction(0)
     each = Fraction(1, 6**k)
-    for roll in product(range(1, 7), repeat=k):
+    for roll in rolls(6, k):
         raw = core.pass_level(roll, m["rep"])
         became = trigger and core.double_ones(roll)
         p_hero += each if became else 0

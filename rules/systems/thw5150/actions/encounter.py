@@ -4,9 +4,9 @@ fordability and the collapse of an upper building zone."""
 from __future__ import annotations
 
 from fractions import Fraction
-from itertools import product
 
 from rules.contract import prob
+from rules.dice import rolls
 from rules.i18n import N_
 from rules.i18n import _ as tr
 from rules.systems.thw5150 import core, words
@@ -23,7 +23,7 @@ AWARENESS = {
 
 def _levels(n: int, target: int) -> dict[int, Fraction]:
     dist = {0: Fraction(0), 1: Fraction(0), 2: Fraction(0)}
-    for roll in product(range(1, 7), repeat=n):
+    for roll in rolls(6, n):
         dist[core.pass_level(roll, target)] += Fraction(1, 6**n)
     return dist
 

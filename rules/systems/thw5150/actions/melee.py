@@ -9,10 +9,11 @@ applies to «НЭ»).
 
 from __future__ import annotations
 
+from collections import Counter
 from fractions import Fraction
-from itertools import product
 
 from rules.contract import prob
+from rules.dice import rolls
 from rules.i18n import N_
 from rules.i18n import _ as tr
 from rules.systems.thw5150 import core, equipment, words
@@ -214,18 +215,23 @@ class Melee(ThwAction):
         opp_passes = []
         for o, pr in zip(opponents, clean["pairs"], strict=True):
             dist: dict[int, Fraction] = {}
-            for roll in product(range(1, 7), repeat=o["dice"]):
+            for roll in rolls(6, o["dice"]):
                 n = count_passes(roll, pr["opponent_rep"], settings)
                 dist[n] = dist.get(n, Fraction(0)) + Fraction(1, 6 ** o["dice"])
             opp_passes.append(dist)
         rows = [dict.fromkeys(RESULT_ROWS, Fraction(0)) for _ in opponents]
         opp_status = [dict.fromkeys(core.DAMAGE_ORDER, Fraction(0)) for _ in opponents]
         fighter_status = dict.fromkeys(core.DAMAGE_ORDER, Fraction(0))
-        each = Fraction(1, 6**k)
-        for roll in product(range(1, 7), repeat=k):
+        # Only the fighter's passes against each opponent's Rep matter: the 6**k rolls fall into a few such tuples,
+        # and the exact arithmetic below runs once per tuple, weighted by how many rolls give it.
+        by_passes = Counter(
+            tuple(count_passes(roll, pr["fighter_rep"], settings) for pr in clean["pairs"]) for roll in rolls(6, k)
+        )
+        for passes, count in by_passes.items():
+            each = Fraction(count, 6**k)
             mine = {core.NO_DAMAGE: Fraction(1)}  # the fighter's status over all pairs, given his dice
             for i, pr in enumerate(clean["pairs"]):
-                pa = count_passes(roll, pr["fighter_rep"], settings)
+                pa = passes[i]
                 hurt = dict.fromkeys(core.DAMAGE_ORDER, Fraction(0))  # what opponent i does to the fighter
                 for pb, p in opp_passes[i].items():
                     diff = max(-2, min(2, pa - pb))

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from fractions import Fraction
-from itertools import product
 
 from rules.contract import exact, prob
+from rules.dice import rolls
 from rules.i18n import N_
 from rules.i18n import _ as tr
 from rules.systems.thw5150 import core, words
@@ -116,7 +116,7 @@ class WoundRecovery(ThwAction):
         f = clean["figure"]
         n = 3 if clean.get("medical_care") else 2
         dist: dict[str, Fraction] = {}
-        for roll in product(range(1, 7), repeat=n):
+        for roll in rolls(6, n):
             out = core.wound_recovery_outcome(core.pass_level(roll, f["rep"]))
             dist[out] = dist.get(out, Fraction(0)) + Fraction(1, 6**n)
         return {"outcomes": {k: prob(v) for k, v in sorted(dist.items())}}

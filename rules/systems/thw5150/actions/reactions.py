@@ -5,9 +5,9 @@ GroupTestAction over the shared engine in common.py: the result of each figure i
 from __future__ import annotations
 
 from fractions import Fraction
-from itertools import product
 
 from rules.contract import prob
+from rules.dice import rolls
 from rules.i18n import N_
 from rules.i18n import _ as tr
 from rules.systems.thw5150 import core, equipment, words
@@ -459,7 +459,7 @@ class Recovery(ThwAction):
         chosen = {0: Fraction(0), 2: Fraction(0)}
         p_double = Fraction(0)
         each = Fraction(1, 6**n)
-        for roll in product(range(1, 7), repeat=n):
+        for roll in rolls(6, n):
             became = trigger and core.double_ones(roll)
             p_double += each if became else 0
             if can_choose and (became or is_hero(f, settings)):

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from fractions import Fraction
 from itertools import combinations_with_replacement
-from math import factorial
+from math import comb, factorial
 
 from rules.contract import distribution, prob
+from rules.dice import charge
 from rules.i18n import N_, ngettext
 from rules.i18n import _ as tr
 from rules.systems.thw5150 import core, equipment, words
@@ -280,6 +281,7 @@ class Shooting(ThwAction):
         stops = settings.get("out_of_ammo_volley") == "stops"
         per_target = [{"status": {}, "hits": {}} for _ in clean["targets"]]
         p_ammo = Fraction(0)
+        charge(comb(n + 5, n))  # every unordered roll of n d6 (rules/dice.py: the request's limit)
         for multiset in combinations_with_replacement(range(6, 0, -1), n):
             p = _multiset_probability(multiset)
             empty = multiset.count(1) >= 2

@@ -4,9 +4,9 @@ and the victory check (§1.9, §5 A32)."""
 from __future__ import annotations
 
 from fractions import Fraction
-from itertools import product
 
 from rules.contract import prob
+from rules.dice import rolls
 from rules.i18n import N_
 from rules.i18n import _ as tr
 from rules.systems.thw5150 import core, words
@@ -128,7 +128,7 @@ class Activation(ThwAction):
         whole = [[Fraction(0)] * len(s["groups"]) for s in sides]
         some = [[Fraction(0)] * len(s["groups"]) for s in sides]
         each = Fraction(1, 6**n)
-        for roll in product(range(1, 7), repeat=n):
+        for roll in rolls(6, n):
             if doubles(roll):
                 p_doubles += each
                 continue
@@ -195,7 +195,7 @@ class RunawayMove(ThwAction):
         if settings.get("runaway_speed") != "fast_move":
             return {"inches": [{"value": core.move_inches(rep), **prob(1)}]}
         dist: dict[int, Fraction] = {}
-        for roll in product(range(1, 7), repeat=2):
+        for roll in rolls(6, 2):
             inches = core.FAST_MOVE_INCHES[core.pass_level(roll, rep)]
             dist[inches] = dist.get(inches, Fraction(0)) + Fraction(1, 36)
         return {"inches": [{"value": k, **prob(v)} for k, v in sorted(dist.items())]}
