@@ -22,7 +22,7 @@ class BrokerUnavailable(APIException):
 def error_response(exc: ArmlistError) -> Response:
     """One error of the rules/input hierarchy as its 4xx: a readable `detail`, a language-neutral `code`, and
     `errors` naming each bad field."""
-    body = {"detail": exc.message, "code": exc.code}
+    body = {**getattr(exc, "data", {}), "detail": exc.message, "code": exc.code}
     if exc.errors:
         body["errors"] = exc.errors
     return Response(body, status=exc.status)

@@ -16,7 +16,8 @@ from rules.registry import all_systems, get_system
 
 def _error(exc: RuleInputError, status_code: int = status.HTTP_400_BAD_REQUEST) -> Response:
     return Response(
-        {"detail": "; ".join(exc.errors.values()), "code": exc.code, "errors": exc.errors}, status=status_code
+        {**exc.data, "detail": "; ".join(exc.errors.values()), "code": exc.code, "errors": exc.errors},
+        status=status_code,
     )
 
 
@@ -79,6 +80,15 @@ class ErrorOutput(serializers.Serializer):
     detail = serializers.CharField()
     code = serializers.CharField(required=False, help_text="Language-neutral error code")
     errors = serializers.DictField(child=serializers.CharField(), help_text="Field path -> message")
+    dice_needed = serializers.ListField(
+        child=serializers.DictField(),
+        required=False,
+        help_text='Resolve with the wrong dice: the dice the action needs, in order: [{"die": "d12", "faces": 12, '
+        '"count": 2, "purpose": "power die"}] (past the dice typed in, as a seeded run would go on)',
+    )
+    limits = serializers.DictField(
+        required=False, help_text="A refusal whose limit is part of the rule: the limit as data (e.g. suppress: 2)"
+    )
 
 
 class SystemListApi(APIView):
@@ -225,6 +235,11 @@ class ActionResolveApi(APIView):
             settings = found.resolve_settings(data.get("settings"))
             source = dicelib.dice_source(seed=data.get("seed"), dice=data.get("dice"))
             outcome = act.resolve(data["inputs"], settings, source)
+        except dicelib.DiceInputError as exc:
+            exc.data["dice_needed"] = dicelib.dice_needed(
+                lambda dice: act.resolve(data["inputs"], settings, dice), data.get("dice") or []
+            )
+            return _error(exc)
         except RuleInputError as exc:
             return _error(exc)
         seed = getattr(source, "seed", None) if "dice" not in data else None

@@ -234,6 +234,45 @@ class SeededDice(_Recorder):
         return self._record(faces, int(self._random() * faces) + 1, purpose)
 
 
+class ProbeDice(SeededDice):
+    """The dice a test asks for, in order: the typed-in ones first (while they fit), then seeded ones standing for
+    the dice still to be rolled at the table."""
+
+    def __init__(self, typed: list, seed: int = 0):
+        super().__init__(seed)
+        self.typed = list(typed or [])
+
+    def roll(self, faces: int, purpose: str) -> int:
+        position = len(self.rolls)
+        value = self.typed[position] if position < len(self.typed) else None
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= faces:
+            return super().roll(faces, purpose)
+        return self._record(faces, value, purpose)
+
+
+def dice_needed(resolve, typed: list, *, seeds: tuple[int, ...] = (0, 1, 2, 3)) -> list[dict]:
+    """The dice `resolve(dice_source)` uses with these typed-in dice, in order, as data a program reads: runs of the
+    same die and purpose as {"die", "faces", "count", "purpose"}. Past the typed-in dice the test may branch (a hit
+    asks for its power dice): the longest of a few seeded runs is given."""
+    longest: list = []
+    for seed in seeds:
+        probe = ProbeDice(typed if isinstance(typed, list) else [], seed)
+        try:
+            resolve(probe)
+        except RuleInputError:
+            pass
+        if len(probe.rolls) > len(longest):
+            longest = list(probe.rolls)
+    runs: list[dict] = []
+    for r in longest:
+        purpose = _(r.purpose) if r.purpose else ""
+        if runs and runs[-1]["faces"] == r.faces and runs[-1]["purpose"] == purpose:
+            runs[-1]["count"] += 1
+        else:
+            runs.append({"die": f"d{r.faces}", "faces": r.faces, "count": 1, "purpose": purpose})
+    return runs
+
+
 class TableDice(_Recorder):
     """Dice rolled at the table and typed in, used in order. Each value is checked against the die it is used
     for; running out or leaving some unused raises DiceInputError saying how many the test needed."""

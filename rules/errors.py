@@ -15,8 +15,10 @@ class ArmlistError(Exception):
     status = 400
     code = "invalid"
 
-    def __init__(self, message: str = "", *, errors: dict[str, str] | None = None):
+    def __init__(self, message: str = "", *, errors: dict[str, str] | None = None, data: dict | None = None):
         self.errors = dict(errors or {})
+        # What a program reads beside the words (the dice a test needs, a rule's limit): extra keys of the body.
+        self.data = dict(data or {})
         self.message = message or next(iter(self.errors.values()), _("The request has errors."))
         super().__init__(self.message)
 
@@ -26,10 +28,10 @@ class RuleInputError(ArmlistError, ValueError):
 
     code = "rule_input"
 
-    def __init__(self, errors: dict[str, str] | str):
+    def __init__(self, errors: dict[str, str] | str, *, data: dict | None = None):
         if isinstance(errors, str):
             errors = {"non_field_errors": errors}
-        super().__init__("; ".join(f"{k}: {v}" for k, v in errors.items()), errors=errors)
+        super().__init__("; ".join(f"{k}: {v}" for k, v in errors.items()), errors=errors, data=data)
         self.message = next(iter(self.errors.values()), _("The request has errors."))
 
     def __str__(self) -> str:
