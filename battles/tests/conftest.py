@@ -127,9 +127,13 @@ def rosters(pack, alice, bob):
 
 @pytest.fixture
 def battle(rosters, alice, bob):
-    """A started battle: alice plays side 0 (blue), bob joined side 1 (red) by the invitation."""
+    """A started battle: alice plays side 0 (blue), bob joined side 1 (red) by the invitation. The attacker rolls a
+    hit pilot's survival test with the attack (setting pilot_tests "attacker"), as these tests type their dice; by
+    default the pilot's own player is asked (rules/systems/bronepekhota/tests/test_questions.py)."""
     blue, red = rosters
-    battle = services.battle_create(user=alice, name="Test battle", rosters=[blue, red])
+    battle = services.battle_create(
+        user=alice, name="Test battle", rosters=[blue, red], system_settings={"pilot_tests": "attacker"}
+    )
     side = battle.sides.get(index=1)
     services.battle_join(token=side.invite_token, user=bob)
     battle.refresh_from_db()

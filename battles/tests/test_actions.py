@@ -28,6 +28,9 @@ def act(battle, user, action, inputs, dice=None, **kw):
     )
 
 
+# These tests type the hit pilot's survival test with the attack's dice: the attacker rolls it (setting pilot_tests;
+# by default the pilot's own player is asked, rules/systems/bronepekhota/tests/test_questions.py).
+ATTACKER_ROLLS = {"pilot_tests": "attacker"}
 RAPTOR_SHOOTS_SALAMANDER = {
     "unit": "1.e2.1",
     "weapon": "raketnaya-ustanovka",
@@ -238,7 +241,8 @@ def test_destroyed_vehicle_puts_its_surviving_pilot_on_foot(battle, alice, bob):
 
 
 def test_real_shot_uses_the_charge_and_the_armour_test(rosters, alice, bob):
-    battle = services.battle_create(user=alice, name="real", rosters=list(rosters), system_settings={"mode": "real"})
+    settings = {"mode": "real", **ATTACKER_ROLLS}
+    battle = services.battle_create(user=alice, name="real", rosters=list(rosters), system_settings=settings)
     services.battle_join(token=battle.sides.get(index=1).invite_token, user=bob)
     # A rocket (power 4) hits the standing RAPTOR: 4 damage (9 -> 5), Д12 armour test 3 <= 5: the pilot is safe.
     result = act(
@@ -304,7 +308,9 @@ def test_a_pilot_is_attacked_through_his_vehicle(battle, bob):
 
 
 def test_enforced_turns_one_unit_at_a_time(rosters, alice, bob):
-    battle = services.battle_create(user=alice, name="strict", rosters=list(rosters), enforce_turns=True)
+    battle = services.battle_create(
+        user=alice, name="strict", rosters=list(rosters), enforce_turns=True, system_settings=ATTACKER_ROLLS
+    )
     services.battle_join(token=battle.sides.get(index=1).invite_token, user=bob)
     commands.initiative_roll(battle_id=battle.pk, user=alice, expected_version=2, dice=[10, 3])
     commands.order_set(battle_id=battle.pk, user=alice, expected_version=3, order=[0, 1])
@@ -370,6 +376,7 @@ def more_rosters(pack, alice, bob):
 @pytest.fixture
 def start(more_rosters, alice, bob):
     def make(**settings):
+        settings = {**ATTACKER_ROLLS, **settings}
         battle = services.battle_create(user=alice, name="more", rosters=list(more_rosters), system_settings=settings)
         services.battle_join(token=battle.sides.get(index=1).invite_token, user=bob)
         battle.refresh_from_db()

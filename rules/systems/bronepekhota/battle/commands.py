@@ -405,7 +405,7 @@ def resolved_events(ctx: CommandContext, action: str, resolved, **more) -> list[
         "by": resolved.by,
         "summary": resolved.outcome.get("summary", ""),
         "actor_unit": resolved.actor_unit,
-        "outcome": resolved.outcome,
+        "outcome": ctx.outcome,  # as the sender's phone showed it (a retry answers the same)
         **more,
     }
     if resolved.questions:

@@ -28,8 +28,19 @@ SQUAD, SALAMANDER, SHIDU, RAPTOR, THUNDER = "0.e1.1", "0.e2.1", "1.e1.1", "1.e2.
 SHOT = {"unit": SALAMANDER, "target": RAPTOR, "distance_steps": 5}
 # The battles app's fixtures (its official pack, alice and bob, their rosters, a started battle, the replay check).
 PASSWORD = fixtures.PASSWORD
-pack, alice, bob, rosters, battle = fixtures.pack, fixtures.alice, fixtures.bob, fixtures.rosters, fixtures.battle
+pack, alice, bob, rosters = fixtures.pack, fixtures.alice, fixtures.bob, fixtures.rosters
 replay_every_battle = fixtures.replay_every_battle
+
+
+@pytest.fixture
+def battle(rosters, alice, bob):
+    """The battles app's two armies, started with the book's settings (the pilot's own player is asked)."""
+    from battles import services
+
+    started = services.battle_create(user=alice, name="Вопросы", rosters=list(rosters))
+    services.battle_join(token=started.sides.get(index=1).invite_token, user=bob)
+    started.refresh_from_db()
+    return started
 
 
 def entry(key, profile, pilot=None):
