@@ -132,11 +132,15 @@
 
   // A value of a distribution in words ("seriously_wounded" → «Тяжелоранен»), when the action names its codes.
   function valueLabel(key, value) {
+    if (value && typeof value === "object") {
+      // A joint outcome ({"removed": 2, "markers": 1}): each part named as a result of its own.
+      return "(" + Object.keys(value).map(function (k) { return label(k) + ": " + valueLabel(k, value[k]); }).join("; ") + ")";
+    }
     var labels = ((current() || {}).value_labels || {})[key] || {};
     return labels[value] !== undefined ? labels[value] : value;
   }
 
-  function describe(odds) {
+  function describe(odds, nested) {
     var lines = [];
     Object.keys(odds).forEach(function (key) {
       var v = odds[key];
@@ -149,9 +153,16 @@
       })) {
         // A chance per case (a player, a role, a damage result): each case named, as the action names its codes.
         lines.push(label(key) + ": " + Object.keys(v).map(function (k) { return valueLabel(key, k) + " → " + percent(v[k].p, 1); }).join(", "));
+      } else if (!nested && v && typeof v === "object" && !Array.isArray(v) && Object.keys(v).length && Object.keys(v).every(function (k) {
+        return v[k] && typeof v[k] === "object" && !Array.isArray(v[k]);
+      })) {
+        // Odds per case (each unit of a melee): the case's own lines, under its name.
+        Object.keys(v).forEach(function (k) {
+          describe(v[k], true).forEach(function (line) { lines.push(valueLabel(key, k) + " — " + line); });
+        });
       }
     });
-    return lines.length ? lines : [JSON.stringify(odds)];
+    return lines.length || nested ? lines : [JSON.stringify(odds)];
   }
 
   document.getElementById("odds-go").addEventListener("click", function () {
