@@ -65,7 +65,7 @@ ACTION_WORDS = {
     "jump": N_("a jump"),
 }
 TEST_NAMES = {
-    "shoot": N_("Shoot"),
+    "shoot": N_("Shot"),
     "melee": N_("Melee"),
     "grenade": N_("Grenade"),
     "grenade_burst": N_("Grenade burst"),

@@ -127,8 +127,15 @@ def latin_words(page: Page, where: str) -> list[str]:
     return LATIN_WORD.findall(text)
 
 
+NEXT = re.compile("Дальше:|Ждём ответа стороны|После атаки стороны|Игра окончена")
+
+
 def both_alike(a: Page, b: Page) -> None:
+    """Both phones show the same battle, each says in the book's words what comes next (or whom the game waits
+    for), and neither scrolls sideways."""
     journey.same_board(a, b)
+    for page in (a, b):
+        expect(page.locator("#board")).to_contain_text(NEXT)
     no_sideways_scroll(a, b)
 
 
@@ -150,6 +157,8 @@ def test_two_phones_play_bronepekhota_to_the_end(live_server, phone_context, pac
     journey.choose(a, pilot, label="Ополченцы планеты Гелион · №1 · ранг 1")
     expect(journey.entry(a, "Ополченцы планеты Гелион")).to_contain_text("№1 ведёт SALAMANDER")
     expect(a.locator("#roster-live")).not_to_contain_text("rank")
+    expect(a.locator("#add-units")).to_contain_text("SALAMANDER")
+    expect(a.locator("#add-units")).not_to_contain_text("rank")  # «ранг 1» beside each vehicle and gun
     no_sideways_scroll(a)
     journey.new_roster(b, base, pack="Технолог", name="Синие", faction="Империя Полярис")
     journey.add_unit(b, "Спецназ планеты Шиду")

@@ -120,7 +120,7 @@ def test_a_pilot_who_survives_keeps_his_vehicle_and_the_log_reads_in_russian():
     assert state(t, RAPTOR)["pilot"]["soldier"] == 1
     with translation.override("ru"):
         lines = [SYSTEM.battle.describe_event(_event(e), _names(t)) for e in t.events if e["cause"] is None]
-    assert lines[0].startswith("Стрелять, SALAMANDER: Попадание: повреждений — 2, прочность теперь 7")
+    assert lines[0].startswith("Выстрел, SALAMANDER: Попадание: повреждений — 2, прочность теперь 7")
     assert "тест пилота проходит его игрок" in lines[0]
     assert lines[1].endswith("Выжил.")
 
