@@ -185,6 +185,12 @@ def validate_options(system: str, profile: dict, options) -> dict:
         raise RuleInputError(readable or exc.errors) from None
 
 
+def words_option_errors(system: str) -> bool:
+    """Whether the system words its option errors itself (each names its field in the reader's words)."""
+    part = army(system)
+    return bool(part and part.words_option_errors)
+
+
 def upgrade_changes(system: str, entry: dict, new_profile: dict | None) -> tuple[list[str], dict | None]:
     return require_army(system).upgrade_changes(entry, new_profile)
 

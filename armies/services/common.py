@@ -38,13 +38,14 @@ class StaleVersion(ServiceError):
 
 
 @contextmanager
-def rule_errors(message: str):
-    """A RuleInputError of the rules engine (bad options, an unknown system) as a ServiceError with its fields."""
+def rule_errors(message: str, *, worded: bool = False):
+    """A RuleInputError of the rules engine (bad options, an unknown system) as a ServiceError with its fields.
+    `worded`: each message names its field in words (a system that words its option errors), so the fields' paths
+    ("options.stats.BS") are left out of the message a player reads."""
     try:
         yield
     except RuleInputError as exc:
-        # The readable messages, not their fields' paths ("options.stats.BS"): each names its field in words.
-        said = " ".join(dict.fromkeys(str(m) for m in exc.errors.values())) or str(exc)
+        said = " ".join(dict.fromkeys(str(m) for m in exc.errors.values())) if worded and exc.errors else str(exc)
         raise ServiceError(f"{message} {said}".strip(), dict(exc.errors)) from None
 
 

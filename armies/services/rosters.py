@@ -215,7 +215,8 @@ def clean_options(*, system: str, profile: dict, options) -> dict:
         raise ServiceError(_("The options must be a JSON object."), {"options": _("must be a JSON object")})
     if len(json.dumps(options)) > MAX_OPTIONS_CHARS:
         raise ServiceError(_("The options are too large."), {"options": _("too large")})
-    with rule_errors(_("The options do not fit {name}:").format(name=profile.get("name"))):
+    worded = systems.words_option_errors(system)
+    with rule_errors(_("The options do not fit {name}:").format(name=profile.get("name")), worded=worded):
         return systems.validate_options(system, profile, options)
 
 
