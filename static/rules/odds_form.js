@@ -55,6 +55,8 @@
       input.dataset.kind = "json";
     }
     if (schema.default !== undefined && input.type !== "checkbox") input.value = schema.enum ? JSON.stringify(schema.default) : schema.default;
+    // A JSON field's default (a list of names) as JSON: typed in as plain text it would be sent back as a string.
+    if (input.dataset.kind === "json" && schema.default !== undefined && schema.default !== null) input.value = JSON.stringify(schema.default);
     if (schema.default === true && input.type === "checkbox") input.checked = true;
     input.id = id;
     input.dataset.path = JSON.stringify(path);
