@@ -267,6 +267,7 @@ class Phone:
         self.etag = None
         self.posting = False  # a write of this phone is on its way
         self.missed = 0  # a version the stream said while it was
+        self.fetching = asyncio.Lock()  # the board connection serves one request at a time
         self.n = 0
 
     def holds(self, version: int) -> None:
@@ -373,8 +374,12 @@ class Phone:
         if self.posting:
             self.missed = max(self.missed, version)
             return
+        async with self.fetching:  # the stream and the end of a write may both ask: one board request at a time
+            await self._learn(version)
+
+    async def _learn(self, version: int) -> None:
         if version <= version_of(self.etag):
-            return  # its own write brought it
+            return  # its own write brought it (or the other fetch did)
         headers = {"If-None-Match": self.etag} if self.etag else {}
         t = time.perf_counter()
         try:
@@ -645,7 +650,8 @@ def main() -> int:
     pool = gunicorn_conf.workers * serving.connections_per_process()
     print(
         f"  server threads          at most {peaks.threads} in a process (fixed: {serving.connections_per_process()} "
-        f"+ the event loop's), with {PHONES} phones' streams open; load average after {load_after}"
+        f"+ the event loop's, + psycopg_pool's 4 on PostgreSQL), with {PHONES} phones' streams open; load average "
+        f"after {load_after}"
     )
     if peaks.connections:
         print(f"  database connections    at most {peaks.connections} at once (the pools: {pool})")

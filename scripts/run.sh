@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# make run: migrate, collect static files, load data packs and the demo club, then serve the LAN with gunicorn
-# (config/gunicorn_conf.py, DEBUG off, static files from whitenoise) and a Celery worker on the filesystem broker.
+# make run: migrate, collect static files, load data packs and the demo club, then serve the LAN with gunicorn's
+# uvicorn workers (config/gunicorn_conf.py: phones' event streams held by an event loop, not a thread each; DEBUG off,
+# static files from whitenoise) and a Celery worker on the filesystem broker.
 # Prints the address to open and its QR code. ARMLIST_LOCAL_ONLY=1 serves 127.0.0.1 only; PORT sets the port.
 # Ctrl-C (or SIGTERM) stops the server and the worker, with their children, and waits for them.
 set -euo pipefail

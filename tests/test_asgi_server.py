@@ -96,18 +96,23 @@ def test_open_streams_and_long_polls_hold_no_thread(migrated_sqlite, tmp_path):
             heard = await asyncio.wait_for(asyncio.gather(anext(events[0]), anext(events[1])), 10)
             woken = await asyncio.wait_for(asyncio.gather(polls[0], polls[1]), 10)
             others = [task for task in polls[2:] if task.done()]
+            stale = await AsyncPhone(server.port, session=clients[3]["session"]).request(
+                "GET", f"/battles/{clients[3]['battle']}/board?wait=15", headers={"If-None-Match": '"v0"'}
+            )  # a long poll on an old version: the board at once, drawn in a waiting request's thread
             for phone in streams:
                 phone.close()
             for task in polls:
                 task.cancel()
-            return threads, heard, woken, others, version
+            return threads, heard, woken, others, version, stale
 
-        threads, heard, woken, others, version = asyncio.run(night())
+        threads, heard, woken, others, version, stale = asyncio.run(night())
     assert all(count <= fixed + 2 for count in threads), (threads, fixed)  # a thread per stream: over 150 each
     assert [h["data"] for h in heard] == [str(version + 1)] * 2  # both phones of the battle hear the write
     assert [status for status, _, _ in woken] == [204, 204]
     assert [headers["etag"] for _, headers, _ in woken] == [f'"v{version + 1}"'] * 2
     assert others == []  # the other battles' long polls still wait
+    assert stale[0] == 200
+    assert b"battle-data" in stale[2], stale[2][:300]  # the board fragment
 
 
 @pytest.mark.serial  # loads the machine on purpose (conftest.py)
