@@ -64,8 +64,10 @@ PLAYERS = {
 }
 
 
-def err(field: str, message: str) -> RuleInputError:
-    return RuleInputError({field: message})
+def err(field: str, message: str, limits: dict | None = None) -> RuleInputError:
+    """A refusal naming the field; where the limit broken is the rule's, `limits` gives it as data a program reads
+    (the API answers it as the body's "limits")."""
+    return RuleInputError({field: message}, data={"limits": limits} if limits else None)
 
 
 def roll_tests(dice, count: int, need: int | None, purpose: str) -> list[int]:
@@ -114,6 +116,16 @@ def exact_mean(d: dict[int, Fraction]) -> dict:
 
 def dist(d: dict) -> list[dict]:
     return distribution(d)
+
+
+def joint(d: dict[tuple, Fraction], names: tuple[str, ...]) -> list[dict]:
+    """An exact joint distribution as a sorted JSON list of {"value": {name: part, …}, "exact", "p"}; a part may be
+    None (a tie), sorted last."""
+
+    def order(kv):
+        return tuple((part is None, part if part is not None else 0) for part in kv[0])
+
+    return [{"value": dict(zip(names, key, strict=True)), **prob(p)} for key, p in sorted(d.items(), key=order)]
 
 
 def roll_off(dice, players: list[str], settings: dict, purpose: str, *, previous: int | None = None) -> dict:
@@ -196,7 +208,18 @@ RESULT_LABELS = {
     "p_strike_hits": N_("Chance per strike to hit"), "removed": N_("Figures removed"),
     "markers": N_("Wound markers"), "p_destroyed": N_("Chance the unit is destroyed"),
     "p_no_winner": N_("Chance of no winner"), "p_tie_on_first_roll": N_("Chance of a tie on the first roll"),
+    "removed_and_markers": N_("Figures removed and wound markers left"),
+    "p_first": N_("Chance to be First Player"), "first_player": N_("First Player"),
+    "p_wins_first_roll": N_("Chance to roll higher on the first roll"),
+    "roll_off": N_("First roll and First Player"), "first_roll": N_("First roll won by"),
+    "p_chooses_zone": N_("Chance to pick the deployment zone"), "p_side_wins": N_("Chance each side wins"),
+    "p_wins": N_("Chance to win the close combat"),
 }  # fmt: skip
+
+# The odds page's words for the codes of a result (Action value_labels): a roll-off's tie is no player's name; a
+# melee's sides by their order in the inputs (p_wins names them by their units).
+VALUE_LABELS = {"first_roll": {"null": N_("a tie")},
+                "p_side_wins": {"0": N_("the first side"), "1": N_("the second side")}}  # fmt: skip
 
 
 class ZdAction(Action):
@@ -206,9 +229,11 @@ class ZdAction(Action):
     result_labels = RESULT_LABELS
 
     def describe(self) -> dict:
-        """Label, description and the input schema's titles and help in the reader's language."""
+        """Label, description and the input schema's titles and help in the reader's language, and the words for
+        the codes of its results."""
+        values = {key: {code: _(word) for code, word in words.items()} for key, words in VALUE_LABELS.items()}
         return {**super().describe(), "label": _(self.label), "description": _(self.description),
-                "input_schema": translated_schema(self.input_schema)}  # fmt: skip
+                "input_schema": translated_schema(self.input_schema), "value_labels": values}  # fmt: skip
 
     def check(self, inputs: dict, settings: dict) -> dict:
         return self.check_inputs(self.with_defaults(inputs), settings)
@@ -261,4 +286,4 @@ class RuleAction(ZdAction):
         return {"deterministic": True, "p": prob(1), "summary": summary, "result": result}
 
 
-__all__ = ["MAX_FIGURES", "RuleAction", "ZdAction", "binomial", "convolve", "dist", "err", "mean", "prob"]
+__all__ = ["MAX_FIGURES", "RuleAction", "ZdAction", "binomial", "convolve", "dist", "err", "joint", "mean", "prob"]

@@ -18,6 +18,7 @@ from rules.systems.zvezdny_desant.actions.common import (
     dist,
     err,
     exact_mean,
+    joint,
     mapped,
     scaled,
 )
@@ -96,7 +97,9 @@ class Melee(ZdAction):
         "Every figure in base contact or within 3 steps strikes once (or as its unit says) with a D20; a roll "
         "equal to or above the enemy's БСП wounds. A side gets +1 БСП for more figures and +2 for more figures in "
         "base contact (capped at 20). Strikes and removal are simultaneous; 0-initiative units fight normally. "
-        "With more than two units each striking figure picks the enemy unit. Total destruction wins."
+        "With more than two units each striking figure picks the enemy unit. Total destruction wins. The odds "
+        "give each unit's figures removed and markers left, alone and together; the units roll apart, so two "
+        "units' results together are the product of their chances."
     )
     input_schema = {
         "type": "object",
@@ -116,6 +119,7 @@ class Melee(ZdAction):
                     _("{unit}: in contact + near + hidden is more than its {figures} figures.").format(
                         unit=u["unit"], figures=u["figures"]
                     ),
+                    {"figures": u["figures"]},
                 )
             units.append(u)
         names = [u["unit"] for u in units]
@@ -151,9 +155,14 @@ class Melee(ZdAction):
                     _("{unit} has {strikers} striking figures; the targets add up to {value}.").format(
                         unit=u["unit"], strikers=strikers, value=sum(targets.values())
                     ),
+                    {"striking_figures": strikers},
                 )
             if settings["multi_sided_strikes"] == "per_unit" and sum(1 for v in targets.values() if v) > 1:
-                raise err(f"units.{i}.targets", _("All figures of a unit strike one enemy unit (§5 A22 per_unit)."))
+                raise err(
+                    f"units.{i}.targets",
+                    _("All figures of a unit strike one enemy unit (§5 A22 per_unit)."),
+                    {"enemy_units": 1},
+                )
             u["targets"] = {k: v for k, v in targets.items() if v}
         bonus = bsp_bonus(units, settings)
         for u in units:
@@ -226,7 +235,7 @@ class Melee(ZdAction):
 
     def odds_clean(self, clean, settings):
         units, bonus = clean["units"], clean["bonus"]
-        per_unit, joint = {}, {0: {(True, 0): Fraction(1)}, 1: {(True, 0): Fraction(1)}}
+        per_unit, sides = {}, {0: {(True, 0): Fraction(1)}, 1: {(True, 0): Fraction(1)}}
         for t in units:
             p = tables.p_pass(t["bsp_eff"])
             wounds = {0: Fraction(1)}
@@ -236,8 +245,8 @@ class Melee(ZdAction):
                     hits = binomial(figures * u["strikes_per_figure"], p)
                     wounds = convolve(wounds, scaled(hits, u["wounds_per_strike"]))
 
-            def fate(w: int, t=t) -> tuple[int, bool]:
-                removed, _markers, _discarded = tables.apply_wounds(
+            def fate(w: int, t=t) -> tuple[int, int]:
+                removed, markers, _discarded = tables.apply_wounds(
                     stk=t["stk"],
                     markers=t["markers"],
                     wounds=w,
@@ -245,18 +254,33 @@ class Melee(ZdAction):
                     killable=t["figures"] - t["hidden"],
                     settings=settings,
                 )
-                return removed, removed == t["figures"]
+                return removed, markers
 
-            removed = mapped(wounds, lambda w, fate=fate: fate(w)[0])
+            # The wounds a unit takes decide its figures removed and markers left together (L675).
+            both = mapped(wounds, fate)
+            removed = mapped(both, lambda k: k[0])
+            markers = mapped(both, lambda k: k[1])
             per_unit[t["unit"]] = {"bsp": t["bsp_eff"], "p_strike_hits": prob(p), "wounds": dist(wounds),
                                    "expected_wounds": exact_mean(wounds), "removed": dist(removed),
+                                   "markers": dist(markers), "removed_and_markers": joint(both, ("removed", "markers")),
                                    "p_destroyed": prob(removed.get(t["figures"], Fraction(0)))}  # fmt: skip
             side = t["side"]
-            pairs = mapped(wounds, lambda w, fate=fate: (fate(w)[1], w))
-            joint[side] = _fold(joint[side], pairs)
-        wins = _wins(joint, settings)
+            pairs = mapped(wounds, lambda w, fate=fate, t=t: (fate(w)[0] == t["figures"], w))
+            sides[side] = _fold(sides[side], pairs)
+        wins = _wins(sides, settings)
+        names = side_names(units)
         return {"bonus": bonus, "units": per_unit, "p_side_wins": {s: prob(wins[s]) for s in (0, 1)},
+                "p_wins": {names[s]: prob(wins[s]) for s in (0, 1)},
                 "p_no_winner": prob(1 - wins[0] - wins[1])}  # fmt: skip
+
+
+def side_names(units: list[dict]) -> dict[int, str]:
+    """Each side named by its units («Штурмовики, Стрелки»), as the players call them: never by an index. Two sides
+    that would read the same (a unit named like the other side's list) are told apart by their place."""
+    names = {s: ", ".join(u["unit"] for u in units if u["side"] == s) for s in (0, 1)}
+    if names[0] == names[1]:
+        names = {s: f"{names[s]} ({s + 1})" for s in (0, 1)}
+    return names
 
 
 def _fold(acc: dict, pairs: dict) -> dict:
@@ -269,13 +293,13 @@ def _fold(acc: dict, pairs: dict) -> dict:
     return out
 
 
-def _wins(joint: dict, settings: dict) -> dict[int, Fraction]:
+def _wins(sides: dict, settings: dict) -> dict[int, Fraction]:
     """P(each side wins) from the two sides' independent joints of (all destroyed?, wounds taken)."""
     if settings["melee_result"] == "manual":  # only destruction decides: the wounds do not matter
-        joint = {s: mapped(j, lambda k: (k[0], 0)) for s, j in joint.items()}
-    side1 = {flag: sorted((w, p) for (d, w), p in joint[1].items() if d == flag) for flag in (True, False)}
+        sides = {s: mapped(j, lambda k: (k[0], 0)) for s, j in sides.items()}
+    side1 = {flag: sorted((w, p) for (d, w), p in sides[1].items() if d == flag) for flag in (True, False)}
     wins = {0: Fraction(0), 1: Fraction(0)}
-    for (d0, taken0), p0 in joint[0].items():
+    for (d0, taken0), p0 in sides[0].items():
         for d1, entries in side1.items():
             for taken1, p1 in entries:
                 w = winner_of({0: d0, 1: d1}, {0: taken1, 1: taken0}, settings)

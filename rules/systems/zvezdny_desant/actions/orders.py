@@ -97,15 +97,20 @@ class OrderCards(RuleAction):
                     _("{name} has initiative {initiative}: it cannot go below 0.").format(
                         name=name, initiative=unit["initiative"] or 0
                     ),
+                    {"reduction_max": unit["initiative"] or 0},
                 )
         if reductions and sum(reductions.values()) != max(0, spent - cp):
             raise err(
-                "reductions", _("The cuts must add up to the overspend, {cp} (L250).").format(cp=max(0, spent - cp))
+                "reductions",
+                _("The cuts must add up to the overspend, {cp} (L250).").format(cp=max(0, spent - cp)),
+                {"overspend": max(0, spent - cp)},
             )
         eligible = any(not (u["in_melee"] or u["panicked"]) for u in units)
         if spent < cp and eligible and settings["cp_underspend"] == "refuse":
             raise err(
-                "units", _("Spend all {cp} command points: {spent} are spent (L220, §5 A7).").format(cp=cp, spent=spent)
+                "units",
+                _("Spend all {cp} command points: {spent} are spent (L220, §5 A7).").format(cp=cp, spent=spent),
+                {"command_points": cp},
             )
         return {**inputs, "units": units, "command_points": cp, "reductions": reductions}
 

@@ -8,9 +8,15 @@ from fractions import Fraction
 from rules.contract import prob
 from rules.i18n import N_, _
 from rules.systems.zvezdny_desant import tables
-from rules.systems.zvezdny_desant.actions.common import PLAYERS, ZdAction, err, roll_off
+from rules.systems.zvezdny_desant.actions.common import PLAYERS, ZdAction, err, joint, roll_off
 
 P_TIE = Fraction(1, tables.D20)
+P_HIGHER = (1 - P_TIE) / 2  # one player's D20 above the other's: 190 of the 400 pairs
+
+
+def first_roll(players: list[str]) -> dict[str, dict]:
+    """Who rolls higher on the first roll of a roll-off, each player by name; the rest is the tie."""
+    return {p: prob(P_HIGHER) for p in players}
 
 
 def rolloff_steps(players: list[str], result: dict) -> list[str]:
@@ -31,7 +37,8 @@ class FirstPlayer(ZdAction):
     spec_ref = "§3.1 (L148, L152–156), §5 A6"
     description = N_(
         "At the start of every turn both players roll D20; the higher is First Player until the end of the turn. "
-        "He breaks initiative ties and closes in first."
+        "He breaks initiative ties and closes in first. The odds give who rolls higher on the first roll, the "
+        "tie, who ends up First Player, and the two together."
     )
     input_schema = {
         "type": "object",
@@ -57,13 +64,19 @@ class FirstPlayer(ZdAction):
 
     def odds_clean(self, clean, settings):
         players, previous = clean["players"], clean["previous"]
+        # (higher on the first roll or None for a tie, First Player): the higher roll is First Player (L156); a tie
+        # keeps last turn's (A6 keep_previous) or is rolled again, where either wins half the time.
+        both = {(players[i], players[i]): P_HIGHER for i in (0, 1)}
         if settings["rolloff_ties"] == "keep_previous" and previous is not None:
-            win = {i: (1 - P_TIE) / 2 + (P_TIE if i == previous else 0) for i in (0, 1)}
+            both[(None, players[previous])] = P_TIE
         else:
-            win = {0: Fraction(1, 2), 1: Fraction(1, 2)}
+            both.update({(None, players[i]): P_TIE / 2 for i in (0, 1)})
+        win = {i: sum((p for (_roll, first), p in both.items() if first == players[i]), Fraction(0)) for i in (0, 1)}
         return {
             "p_first": {players[i]: prob(win[i]) for i in (0, 1)},
             "p_tie_on_first_roll": prob(P_TIE),
+            "p_wins_first_roll": first_roll(players),
+            "roll_off": joint(both, ("first_roll", "first_player")),
         }
 
 
@@ -116,6 +129,7 @@ class Deployment(ZdAction):
                     _(
                         "Equal thirds of {length} steps leave {length2:.1f} steps between the zones; the book asks for at least {deployment_gap} (a table of 60 steps or more)."
                     ).format(length=length, length2=length / 3, deployment_gap=tables.DEPLOYMENT_GAP),
+                    {"table_length_min": 3 * tables.DEPLOYMENT_GAP, "deployment_gap": tables.DEPLOYMENT_GAP},
                 )
             return {"zone_depth": length / 3, "neutral": length / 3}
         if length <= tables.DEPLOYMENT_GAP:
@@ -124,6 +138,7 @@ class Deployment(ZdAction):
                 _("The table must be longer than the {deployment_gap}-step neutral band.").format(
                     deployment_gap=tables.DEPLOYMENT_GAP
                 ),
+                {"table_length_min": tables.DEPLOYMENT_GAP + 1, "deployment_gap": tables.DEPLOYMENT_GAP},
             )
         return {"zone_depth": (length - tables.DEPLOYMENT_GAP) / 2, "neutral": tables.DEPLOYMENT_GAP}
 
@@ -169,5 +184,6 @@ class Deployment(ZdAction):
         return {
             "p_chooses_zone": {p: prob(Fraction(1, 2)) for p in players},
             "p_tie_on_first_roll": prob(P_TIE),
+            "p_wins_first_roll": first_roll(players),
             **self.zones(clean["table_length"], settings),
         }

@@ -24,6 +24,7 @@ from rules.systems.zvezdny_desant.actions.common import (
     dist,
     err,
     exact_mean,
+    joint,
     mapped,
     scaled,
 )
@@ -227,7 +228,8 @@ class Shooting(ZdAction):
     description = N_(
         "One unit shoots one enemy unit: Скр D20 per figure that sees and reaches a target figure, the hit test "
         "with the unit's cover, a wound test per hit against the target's class, Мщ markers per wound, then one "
-        "figure removed per СТК markers, figures in the open first; figures out of sight or range cannot die."
+        "figure removed per СТК markers, figures in the open first; figures out of sight or range cannot die. "
+        "The odds give the figures removed and the markers left each alone and together."
     )
     input_schema = {
         "type": "object",
@@ -472,8 +474,9 @@ class Shooting(ZdAction):
             )
             return removed, markers
 
-        removed = mapped(wounds, lambda w: after(w)[0])
-        markers = mapped(wounds, lambda w: after(w)[1])
+        both = mapped(wounds, after)  # one wound total decides both: they are not independent
+        removed = mapped(both, lambda k: k[0])
+        markers = mapped(both, lambda k: k[1])
         return {
             "need": plan["need"],
             "cover": plan["cover"],
@@ -484,5 +487,6 @@ class Shooting(ZdAction):
             "expected_wounds": exact_mean(wounds),
             "removed": dist(removed),
             "markers": dist(markers),
+            "removed_and_markers": joint(both, ("removed", "markers")),
             "p_destroyed": prob(removed.get(alive, Fraction(0))),
         }

@@ -51,6 +51,7 @@ class VictoryPoints(RuleAction):
                     _("{alive} alive is more than the {start} it started with.").format(
                         alive=u["alive"], start=u["start"]
                     ),
+                    {"alive_max": u["start"]},
                 )
         return inputs
 

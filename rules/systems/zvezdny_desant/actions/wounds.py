@@ -183,7 +183,11 @@ class Reroll(ZdAction):
 
     def check_inputs(self, inputs, settings):
         if inputs["already_rerolled"]:
-            raise err("already_rerolled", _("This test was already re-rolled: no test is re-rolled twice (L86)."))
+            raise err(
+                "already_rerolled",
+                _("This test was already re-rolled: no test is re-rolled twice (L86)."),
+                {"rerolls_per_test": 1},
+            )
         rolls, need = inputs["rolls"], inputs["need"]
         which = inputs.get("reroll")
         if which is None:  # the whole test (errata, L430), or its first failed die
@@ -200,7 +204,11 @@ class Reroll(ZdAction):
                     ),
                 )
         if settings["reroll_scope"] == "one_die" and len(which) > 1:
-            raise err("reroll", _("One re-roll takes one die in these settings (reroll_scope one_die)."))
+            raise err(
+                "reroll",
+                _("One re-roll takes one die in these settings (reroll_scope one_die)."),
+                {"dice_per_reroll": 1},
+            )
         return {**inputs, "reroll": sorted(which)}
 
     def resolve_clean(self, clean, settings, dice):
