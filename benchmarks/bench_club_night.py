@@ -24,7 +24,8 @@ Targets (issue 11, and at 200 phones the issue «200 phones on one laptop or on 
 PostgreSQL, the most connections the server held at once (sampled every 0.25 s), beside the pools' size.
 
 Environment: BENCH_PHASE_S (default 30), BENCH_PHONES (40), BENCH_SYNC (sse, long or poll), BENCH_POLL_S (1.0),
-BENCH_NOTIFY (1; 0: the long poll answers a change with the whole board, as before), BENCH_SEED, WEB_WORKERS and WEB_THREADS (the server's, see config/gunicorn_conf.py).
+BENCH_NOTIFY (1; 0: the long poll answers a change with the whole board, as before), BENCH_SEED, BENCH_WORKER
+(uvicorn; gthread: the former threaded workers with 48 threads, where every open stream holds one, for comparison), WEB_WORKERS and WEB_THREADS (the server's, see config/gunicorn_conf.py).
 """
 
 from __future__ import annotations
@@ -52,6 +53,7 @@ POLL_S = float(os.environ.get("BENCH_POLL_S", "1.0"))
 EVENT_S = 2.0
 SYNC = os.environ.get("BENCH_SYNC", "sse")  # "sse": the board page's event stream; "long": its long poll; "poll": API
 LONG_POLL_S = 15  # as static/battles/battle.js asks
+WORKER = os.environ.get("BENCH_WORKER", "uvicorn")  # "gthread": gunicorn's threaded workers, 48 threads each
 NOTIFY = os.environ.get("BENCH_NOTIFY", "1") == "1"  # 0: the long poll answers a change with the whole board
 MODEL_BACKEND = "django.contrib.auth.backends.ModelBackend"
 TARGETS = {"post_p50": 20.0, "post_p99": 100.0, "sync_p95": 1000.0}
@@ -139,9 +141,10 @@ def start_server(port: int, log_path: Path) -> subprocess.Popen:
     env = {**os.environ, "ARMLIST_LOCAL_ONLY": "1", "DEBUG": "false", "LOG_LEVEL": "ERROR", "WEB_LOG_LEVEL": "warning"}
     env.update(lan.server_env(port, environ=env))
     log = open(log_path, "wb")  # noqa: SIM115 - closed with the process
-    proc = subprocess.Popen(
-        lan.server_command(), cwd=ROOT, env=env, stdout=log, stderr=log, start_new_session=True
-    )  # the command of `python -m config.lan serve`
+    command = lan.server_command()  # the command of `python -m config.lan serve`
+    if WORKER == "gthread":  # the former server, for comparison: a thread per open stream
+        command = [*command[:-1], "--worker-class", "gthread", "--threads", "48", "config.wsgi:application"]
+    proc = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=log, start_new_session=True)
     if not lan.wait_until_serving(port, timeout=60) or proc.poll() is not None:
         stop(proc)
         raise RuntimeError("the server did not start:\n" + log_path.read_text(errors="replace")[-3000:])
