@@ -3,7 +3,10 @@
 
 Status codes of writes: 201 recorded (or replayed: header `Idempotent-Replayed: true`), 400 bad input, 403 not a
 player of this battle / not your unit, 404 unknown battle or not yours to see, 409 not possible now (out of turn,
-battle over), 412 stale version (body carries the current state), 422 idempotency key reused, 428 no version.
+battle over; an undo that would change nothing, code `undo_changes_nothing`; an undo past a reveal or an answered
+question the other player saw, code `undo_needs_agreement`: propose it instead), 412 stale version (body carries the
+current state), 422 idempotency key reused by its sender for another request, 428 no version. An Idempotency-Key
+belongs to the player who sent it.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from armies.selectors import roster_get_for_user
-from battles import selectors, services
+from battles import selectors, services, undo
 from battles.models import Battle
 from config.api import error_response
 from rules.errors import ArmlistError
@@ -420,7 +423,56 @@ class UndoApi(BattleWriteApi):
     @extend_schema(request=InputSerializer, parameters=WRITE_PARAMS, responses={201: WriteOutput})
     def post(self, request, battle_id):
         data = _validated(self.InputSerializer, request.data)
-        return self.run(request, battle_id, services.event_undo, seq=data["seq"])
+        return self.run(request, battle_id, undo.event_undo, seq=data["seq"])
+
+
+class UndoProposeApi(BattleWriteApi):
+    """Proposes an undo that needs the other player (past a reveal or an answered question they saw): a public
+    `undo.proposed` event; they confirm or decline it. It lapses as soon as anything else is recorded."""
+
+    operation = "undo-propose"
+
+    class InputSerializer(serializers.Serializer):
+        class Meta:
+            ref_name = "BattleUndoProposeInput"
+
+        version = serializers.IntegerField(required=False)
+        seq = serializers.IntegerField(min_value=1, help_text="The event to undo (a command's head event)")
+
+    @extend_schema(request=InputSerializer, parameters=WRITE_PARAMS, responses={201: WriteOutput})
+    def post(self, request, battle_id):
+        data = _validated(self.InputSerializer, request.data)
+        return self.run(request, battle_id, undo.undo_propose, seq=data["seq"])
+
+
+class UndoAnswerApi(BattleWriteApi):
+    """Answers an open proposal to undo: confirm (the last agreement records the undo) or decline (the proposer
+    withdraws it the same way)."""
+
+    operation = "undo-answer"
+    service = None
+
+    class InputSerializer(serializers.Serializer):
+        class Meta:
+            ref_name = "BattleUndoAnswerInput"
+
+        version = serializers.IntegerField(required=False)
+        proposal = serializers.IntegerField(min_value=1, help_text="The seq of the `undo.proposed` event")
+
+    @extend_schema(request=InputSerializer, parameters=WRITE_PARAMS, responses={201: WriteOutput})
+    def post(self, request, battle_id):
+        data = _validated(self.InputSerializer, request.data)
+        return self.run(request, battle_id, type(self).service, proposal=data["proposal"])
+
+
+class UndoConfirmApi(UndoAnswerApi):
+    operation = "undo-confirm"
+    service = staticmethod(undo.undo_confirm)
+
+
+class UndoDeclineApi(UndoAnswerApi):
+    operation = "undo-decline"
+    service = staticmethod(undo.undo_decline)
 
 
 class CommandDiceApi(BattleWriteApi):

@@ -120,9 +120,14 @@ class BattleEvent(models.Model):
     visible_to = models.JSONField(null=True, blank=True, default=None)
     # The system's battle rules_version the event was written under; older ones are upcast when read.
     rules_version = models.PositiveIntegerField(default=1)
+    # The sender's key for this request: keys belong to their sender (`actor`), so one player's keys tell the other
+    # nothing and never collide with theirs.
     idempotency_key = models.CharField(max_length=100, null=True, blank=True)
     # Fingerprint of the request that carried the idempotency key: a key reused for another request is refused.
     request_hash = models.CharField(max_length=64, blank=True)
+    # A closing point: it revealed what was hidden or answered a question (rules/contract/battle.py), so an undo of
+    # it or of anything before it needs the other players who saw it.
+    closes = models.BooleanField(default=False)
     cause = models.ForeignKey("self", null=True, blank=True, on_delete=models.RESTRICT, related_name="effects")
     undoes = models.ForeignKey("self", null=True, blank=True, on_delete=models.RESTRICT, related_name="undone_by")
     created_at = models.DateTimeField(auto_now_add=True)
@@ -132,9 +137,9 @@ class BattleEvent(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["battle", "seq"], name="battleevent_unique_seq"),
             models.UniqueConstraint(
-                fields=["battle", "idempotency_key"],
+                fields=["battle", "actor", "idempotency_key"],
                 condition=Q(idempotency_key__isnull=False),
-                name="battleevent_unique_idempotency_key",
+                name="battleevent_unique_sender_key",
             ),
         ]
 

@@ -104,7 +104,7 @@ def _sql() -> dict[str, str]:
         "version": f"SELECT {_col(b, 'version')} FROM {_table(b)} WHERE {_col(b, 'id')} = %s",
         "battle": f"SELECT {_columns(b)} FROM {_table(b)} WHERE {_col(b, 'id')} = %s",
         "earlier_head": f"SELECT {_col(e, 'id')} FROM {_table(e)} WHERE {_col(e, 'battle')} = %s "
-        f"AND {_col(e, 'idempotency_key')} = %s",
+        f"AND {_col(e, 'actor')} = %s AND {_col(e, 'idempotency_key')} = %s",
         "units": f"SELECT u.{_col(u, 'key')}, s.{_col(s, 'index')}, u.{_col(u, 'profile')}, u.{_col(u, 'state')}, "
         f"u.{_col(u, 'name')}, u.{_col(u, 'kind')} FROM {_table(u)} u "
         f"JOIN {_table(s)} s ON s.{_col(s, 'id')} = u.{_col(u, 'side')} "
@@ -172,9 +172,10 @@ def locked_version(battle_id: int) -> int | None:
     return rows[0][0] if rows else None
 
 
-def earlier_head(battle_id: int, idempotency_key: str) -> int | None:
-    """The head event an Idempotency-Key was first used for, if any."""
-    rows = _fetch(_sql()["earlier_head"], [battle_id, idempotency_key])
+def earlier_head(battle_id: int, user_id: int, idempotency_key: str) -> int | None:
+    """The head event this user first sent an Idempotency-Key with, if any: keys belong to their sender, so another
+    player's key is simply not found."""
+    rows = _fetch(_sql()["earlier_head"], [battle_id, user_id, idempotency_key])
     return rows[0][0] if rows else None
 
 

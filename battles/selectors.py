@@ -19,7 +19,7 @@ from django.http import Http404
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from battles import rows, services
+from battles import rows, services, undo
 from battles.memo import Memo, digest
 from battles.models import Battle, BattleEvent, BattleSide, BattleUnit
 from rules import dice as dicelib
@@ -340,7 +340,8 @@ def battle_log(battle: Battle, *, sides=(), limit: int | None = None) -> list[di
     if limit is None:
         qs = BattleEvent.objects.filter(battle=battle).select_related("actor", "undoes", "cause").order_by("-seq")
         seen = [e for e in qs.iterator() if can_see(e, sides)]
-        return [event_dict(e, names=names, undone=undone, part=part, names_key=names_key) for e in seen]
+        lines = [event_dict(e, names=names, undone=undone, part=part, names_key=names_key) for e in seen]
+        return _with_undo_marks(battle, part, sides, lines, undone)
     # The board's last lines: read only the keys of the newest events, and draw only those not drawn before (on a
     # board that changes one event at a time, that is the newest one).
     visible, offset = [], 0
@@ -357,10 +358,46 @@ def battle_log(battle: Battle, *, sides=(), limit: int | None = None) -> list[di
     for event in rows.log_events(battle.pk, missing):
         line = event_dict(event, names=names, part=part, names_key=names_key)
         lines[event.pk] = _EVENT_LINES.put((event.pk, visible[event.pk], language, names_key), line)
+    return _with_undo_marks(battle, part, sides, [lines[pk] for pk in visible], undone)
+
+
+def _with_undo_marks(battle: Battle, part, sides, lines: list[dict], undone: set[int]) -> list[dict]:
+    """The lines with what may change since they were drawn: `undone`, and for this viewer whether undoing one needs
+    the other players' agreement (`needs_agreement`: a reveal or an answered question they saw came at or after it)
+    and whether it is a step of a two-player undo (`undo_step`: withdrawn or declined, never undone)."""
+    needs = undo.agreement_needed(battle, part, sides)
     return [
-        {**line, "undone": line["seq"] in undone or (line["cause"] is not None and line["cause"] in undone)}
-        for line in (lines[pk] for pk in visible)
+        {
+            **line,
+            "undone": line["seq"] in undone or (line["cause"] is not None and line["cause"] in undone),
+            "needs_agreement": needs(line["seq"]),
+            "undo_step": line["type"] in undo.UNDO_STEPS,
+        }
+        for line in lines
     ]
+
+
+def undo_proposal(battle: Battle, access: Access, user) -> dict | None:
+    """The open proposal to undo, as this viewer's board shows it: what it would undo, who proposed it, whose
+    agreement it still waits for, and whether this viewer confirms (or declines) or withdraws it."""
+    row = undo.open_proposal(battle)
+    if row is None:
+        return None
+    part = services.battle_part(battle.system)
+    names = name_maps(battle)
+    waiting = set(row.payload.get("needs", [])) - undo.agreed_sides(battle, row)
+    mine = access.can_write and user is not None and row.actor_id == getattr(user, "pk", None)
+    sides = names["sides"]
+    actor = row.actor.get_username() if row.actor_id and row.actor else ""
+    return {
+        "seq": row.seq,
+        "undoes": row.payload.get("undoes"),
+        "text": event_text(part, row, names),
+        "proposer": sides.get(row.side_index, actor) if row.side_index is not None else actor,
+        "waiting_for": ", ".join(str(sides.get(s, s)) for s in sorted(waiting)),
+        "can_answer": access.can_write and not mine and bool(set(access.sides) & waiting),
+        "can_withdraw": bool(mine),
+    }
 
 
 # Typed-in dice ------------------------------------------------------------------------------------------------

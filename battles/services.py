@@ -9,7 +9,8 @@ How a command holds (one place, `command_run`):
 - the system's handler turns (state, inputs, dice) into events; they get consecutive seqs after `Battle.version`,
   are folded into the state by the system, and the battle's version becomes the last seq, in the same transaction.
 Undo appends an "undo" event naming an earlier command; the state is then rebuilt by replaying the log without
-the undone command (and everything it caused), so nothing is deleted and the replay equals the stored state.
+the undone command (and everything it caused), so nothing is deleted and the replay equals the stored state. Undo,
+and the two-player undo past a reveal or an answered question, live in battles/undo.py.
 """
 
 from __future__ import annotations
@@ -27,13 +28,26 @@ from battles import rows
 from battles.memo import Memo
 from battles.models import Battle, BattleEvent, BattleSide, BattleUnit
 from rules import dice as dicelib
-from rules.contract import Event, GameState, NewEvent, SideSetup, UnitRecord, run_command
+from rules.contract import Event, GameState, SideSetup, UnitRecord, run_command
 from rules.errors import ArmlistError, GameConflict, NotYours, RuleInputError
 from rules.registry import get_system
 
 MAX_SIDES = 6
 #: Events the runner itself writes; the system's fold never sees them.
-RUNNER_EVENTS = ("battle.started", "side.joined", "undo")
+#: The steps of a result both players confirm (battles/results): proposed, voted, settled, and confirmed, which
+#: closes the battle to commands.
+RESULT_EVENTS = ("result.proposed", "result.voted", "result.settled", "result.confirmed")
+RUNNER_EVENTS = (
+    "battle.started",
+    "side.joined",
+    "undo",
+    "undo.proposed",
+    "undo.agreed",
+    "undo.declined",
+    *RESULT_EVENTS,
+)
+#: Runner events that change no state: a write based on a version before them may still rebase over them.
+NEUTRAL_EVENTS = ("side.joined", "undo.proposed", "undo.agreed", "undo.declined", *RESULT_EVENTS)
 
 
 # Errors (besides RuleInputError 400, GameConflict 409 and NotYours 403 of rules.errors) ----------------------
@@ -268,12 +282,20 @@ def _locked(
         raise NotYours(_("Only the battle's players may change it."))
     # A retry is answered before the version check: its first attempt already moved the version on. Looked up once
     # the lock is held, so a copy that waited for the lock while the first one committed sees it.
-    earlier_head = rows.earlier_head(battle.pk, idempotency_key) if idempotency_key else None
+    # Keys belong to their sender: another player's key is not looked at (it would tell which keys they used).
+    earlier_head = rows.earlier_head(battle.pk, user.pk, idempotency_key) if idempotency_key else None
     if earlier_head is not None:
         head = BattleEvent.objects.get(pk=earlier_head)
-        if head.actor_id != user.pk or (head.request_hash and request_hash and head.request_hash != request_hash):
-            raise IdempotencyKeyReused("This Idempotency-Key was already used for a different request. Use a new key.")
+        if head.request_hash and request_hash and head.request_hash != request_hash:
+            raise IdempotencyKeyReused(
+                _("You already used this Idempotency-Key for a different request: use a new key for each change.")
+            )
         return battle, user_sides, _replayed_result(battle, head)
+    if (
+        battle.status == Battle.Status.FINISHED
+        and BattleEvent.objects.filter(battle=battle, type="result.confirmed").exists()
+    ):  # battles/results: both players confirmed the result, which is final
+        raise GameConflict(_("The result is confirmed and final: the battle takes no more moves."))
     return battle, user_sides, None
 
 
@@ -294,7 +316,7 @@ def _rebases(battle: Battle, part, state: GameState, name, inputs, expected_vers
     if not isinstance(expected_version, int) or not 0 < expected_version < battle.version:
         return False
     later = list(BattleEvent.objects.filter(battle=battle, seq__gt=expected_version).order_by("seq"))
-    if any(row.type in RUNNER_EVENTS and row.type != "side.joined" for row in later):
+    if any(row.type in RUNNER_EVENTS and row.type not in NEUTRAL_EVENTS for row in later):
         return False
     since = [_as_event(part, row) for row in later if row.type not in RUNNER_EVENTS]
     return bool(part.commutes(state, name, inputs if isinstance(inputs, dict) else {}, since))
@@ -319,6 +341,7 @@ def _store(battle, user, specs, *, idempotency_key, request_hash, part, undoes: 
             rules_version=part.rules_version,
             idempotency_key=(idempotency_key or None) if i == 0 else None,
             request_hash=request_hash if i == 0 else "",
+            closes=bool(getattr(spec, "closes", False)),
             cause=head_event,
             undoes=undoes if i == 0 else None,
         )
@@ -440,45 +463,6 @@ def command_run(
     return CommandResult(battle=battle, events=events, outcome=ctx.outcome, notices=ctx.notices)
 
 
-def event_undo(*, battle_id, user, expected_version, seq: int, idempotency_key=None, request_hash="") -> CommandResult:
-    """Undoes an earlier command (the last one or any before it) with a compensating event. Undoing an undo redoes.
-    Any player may undo (a correction agreed at the table); the log shows who did. A secret command's undo is as
-    secret as the command."""
-    with transaction.atomic():
-        battle, user_sides, replayed = _locked(battle_id, idempotency_key, user, request_hash, expected_version)
-        if replayed is not None:
-            return replayed
-        _check_version(battle, expected_version)
-        part = battle_part(battle.system)
-        target = BattleEvent.objects.filter(battle=battle, seq=seq).first() if isinstance(seq, int) else None
-        if target is None or (target.visible_to is not None and not set(target.visible_to) & user_sides):
-            raise RuleInputError({"seq": _("There is no event #{seq} in this battle.").format(seq=seq)})
-        if target.cause_id is not None:
-            head = target.cause
-            raise RuleInputError(
-                {"seq": _("Event #{seq} is part of #{seq2}: undo #{seq2} instead.").format(seq=seq, seq2=head.seq)}
-            )
-        if target.type in ("battle.started", "side.joined"):
-            raise RuleInputError({"seq": _("The start of the battle and players joining cannot be undone.")})
-        if target.seq in undone_heads(battle):
-            what = _("Undo") if target.type == "undo" else _("Event")
-            raise GameConflict(_("{what} #{seq} was already undone.").format(what=what, seq=seq))
-        names = name_maps(battle)
-        payload = {
-            "undoes": target.seq,
-            "undone_type": target.type,
-            "undone_summary": describe_event(part, target, names),
-        }
-        spec = NewEvent("undo", payload, visible_to=tuple(target.visible_to) if target.visible_to else None)
-        stored = _fingerprints(load_state(battle))
-        events, new_version = _store(
-            battle, user, [spec], idempotency_key=idempotency_key, request_hash=request_hash, part=part, undoes=target
-        )
-        state = replay(battle)
-        _save_state(battle, state, stored, keys=state.units.keys(), version=new_version)
-    return CommandResult(battle=battle, events=events)
-
-
 # Replay -------------------------------------------------------------------------------------------------------
 def active_events(events: list[BattleEvent]) -> list[BattleEvent]:
     """The events that count: not undone, and not caused by an undone command. An undo of an undo restores."""
@@ -582,10 +566,63 @@ def describe_event(part, event: BattleEvent, names: dict, *, depth: int = 0) -> 
         )
     if event.type == "side.joined":
         return _("{player} joins as {side}.").format(player=payload.get("player"), side=side(payload.get("side")))
-    if event.type == "undo":
-        target = event.undoes if event.undoes_id and depth < 4 else None
-        summary = describe_event(part, target, names, depth=depth + 1) if target else payload.get("undone_summary", "")
-        if payload.get("undone_type") == "undo":
-            return _("Restored #{seq}: {summary}").format(seq=payload.get("undoes"), summary=summary)
-        return _("Undone #{seq}: {summary}").format(seq=payload.get("undoes"), summary=summary)
+    if event.type in ("undo", "undo.proposed", "undo.agreed", "undo.declined"):
+        return _describe_undo(part, event, names, side, depth)
+    if event.type in RESULT_EVENTS:
+        return _describe_result(event, side)
     return part.describe_event(_as_event(part, event), names)
+
+
+def _describe_result(event: BattleEvent, side) -> str:
+    """The steps of the result both players confirm (battles/results), in the log."""
+    payload = event.payload
+    if payload.get("kind") == "unfinished":
+        outcome = _("unfinished, counting for nothing")
+    elif payload.get("draw") or payload.get("winner") is None:
+        outcome = _("a draw")
+    else:
+        outcome = _("{side} won").format(side=side(payload.get("winner")))
+    if event.type == "result.proposed":
+        return _("{side} proposes the result: {outcome}.").format(side=side(event.side_index), outcome=outcome)
+    if event.type == "result.voted" and payload.get("choice") == "dispute":
+        return _("{side} disputes the result: «{reason}».").format(
+            side=side(event.side_index), reason=payload.get("reason", "")
+        )
+    if event.type == "result.voted":
+        return _("{side} confirms the result.").format(side=side(event.side_index))
+    if event.type == "result.settled":
+        return _("The club's owner settles the result: {outcome}.").format(outcome=outcome)
+    return _("The result is final: {outcome}.").format(outcome=outcome)
+
+
+def _describe_undo(part, event: BattleEvent, names: dict, side, depth: int) -> str:
+    """An undo, or a step of a two-player undo (battles/undo.py), naming the undone command as the reader reads it.
+    A hidden command undone in the open (by agreement) is named only as hidden: the undo never tells its secret."""
+    payload = event.payload
+    seq = payload.get("undoes")
+    if payload.get("hidden"):
+        who = payload.get("undone_side")
+        summary = _("a hidden event of {side}").format(side=side(who)) if who is not None else _("a hidden event")
+    else:
+        target = None
+        if depth < 4:
+            target = (
+                event.undoes
+                if event.undoes_id
+                else BattleEvent.objects.filter(battle_id=event.battle_id, seq=seq).first()
+            )
+        summary = describe_event(part, target, names, depth=depth + 1) if target else payload.get("undone_summary", "")
+    restores = payload.get("undone_type") == "undo"
+    if event.type == "undo.proposed":
+        if restores:
+            return _("Proposed: restore #{seq}: {summary}").format(seq=seq, summary=summary)
+        return _("Proposed: undo #{seq}: {summary}").format(seq=seq, summary=summary)
+    if event.type == "undo.agreed":
+        return _("Agreed to undo #{seq}.").format(seq=seq)
+    if event.type == "undo.declined":
+        if payload.get("withdrawn"):
+            return _("The proposal to undo #{seq} was withdrawn.").format(seq=seq)
+        return _("The proposal to undo #{seq} was declined.").format(seq=seq)
+    if restores:
+        return _("Restored #{seq}: {summary}").format(seq=seq, summary=summary)
+    return _("Undone #{seq}: {summary}").format(seq=seq, summary=summary)

@@ -169,6 +169,7 @@ def _board_context(request, access: selectors.Access) -> dict:
         "log": selectors.battle_log(battle, sides=access.sides, limit=BOARD_LOG_LINES),
         "client": part.client_data(state),
         "undo_enabled": access.can_write,
+        "undo_proposal": selectors.undo_proposal(battle, access, request.user),
     }
 
 

@@ -18,6 +18,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from rules.contract import NothingToUndo, UndoNeedsAgreement
 from rules.contract.testing import Table
 from rules.registry import all_systems
 from tests.contract_system.system import SYSTEM as TEST_SYSTEM
@@ -97,17 +98,45 @@ def test_example_battle_replays_and_undoes_after_every_command(system):
     for side, name, inputs, dice in script:
         before = copy.deepcopy(table.state)
         heads_before = table.version
+        awaiting = table.awaiting()
         events = table.command(side, name, inputs, dice=dice, seed=7)
         assert events, f"{name} recorded nothing"
         assert table.replay_matches(), f"replay differs after {name}"
-        # Undo gives back the state before the command, then undoing the undo gives the state after it.
+        # The answer to a question, and a reveal the part declares, are closing points.
+        if awaiting.kind == "question" and not system.battle.commands[name].free:
+            assert events[0]["closes"], f"{name} answers a question: a closing point"
+        for e in events:
+            if e["type"] in system.battle.closing_events:
+                assert e["closes"], f"{e['type']} is declared closing"
+        # Undo gives back the state before the command, then undoing the undo gives the state after it. An undo
+        # that would change nothing is refused; one that takes back what the other side saw revealed or answered
+        # needs both players.
         after = copy.deepcopy(table.state)
-        table.undo(side, seq=heads_before + 1)
-        assert table.state.game == before.game
-        assert {k: u.state for k, u in table.state.units.items()} == {k: u.state for k, u in before.units.items()}
+        target = heads_before + 1
+        if _same(after, before):
+            with pytest.raises(NothingToUndo):
+                table.undo(side, seq=target)
+            continue
+        closed = any(e["closes"] for e in events)
+        assert bool(table.needs_agreement(side, target)) == closed, name
+        if closed:
+            with pytest.raises(UndoNeedsAgreement):
+                table.undo(side, seq=target)
+            assert table.version == heads_before + len(events), "a refused undo records nothing"
+        table.undo(side, seq=target, agreed=closed)
+        assert _same(table.state, before), f"undo of {name}"
         table.undo(side, seq=table.version)
-        assert table.state.game == after.game
+        assert _same(table.state, after), f"redo of {name}"
     assert table.replay_matches()
+
+
+def _same(a, b) -> bool:
+    """The same game and unit states (what a phone shows), compared as stored (JSON)."""
+
+    def stored(state):
+        return json.dumps([state.game, {k: u.state for k, u in state.units.items()}], sort_keys=True, default=list)
+
+    return stored(a) == stored(b)
 
 
 @pytest.mark.parametrize("system", with_part("battle"))

@@ -9,7 +9,7 @@ from django.test import Client
 
 from battles import services
 from battles.models import BattleEvent
-from rules.contract import Event
+from rules.contract import Event, UndoNeedsAgreement
 from rules.contract.testing import Table
 from rules.errors import GameConflict, NotYours, RuleInputError
 from tests.contract_system.system import SYSTEM
@@ -94,14 +94,38 @@ def test_typed_in_dice_are_checked_and_nothing_changes_on_a_bad_die():
 
 def test_undo_replays_the_log_without_the_command():
     t = table()
+    first = t.command(0, "order", {"unit": "0.e1.1", "target": "1.e1.1"})[0]
+    t.undo(0, seq=first["seq"])  # before the reveal a side takes its own secret order back alone
+    assert t.state.game["orders"] == {}
     t.command(0, "order", {"unit": "0.e1.1", "target": "1.e1.1"})
     t.command(1, "order", {"unit": "1.e1.1", "target": "0.e1.1"})
     answer = t.command(1, "answer", {"choice": "cover"}, dice=[6])[0]
+    assert answer["closes"]  # the answer to a question is a closing point
     assert t.state.units["1.e1.1"].state["strength"] == 2
-    t.undo(1, seq=answer["seq"])
+    with pytest.raises(UndoNeedsAgreement):  # side 0 saw the answer: side 1 may not answer again alone
+        t.undo(1, seq=answer["seq"])
+    t.undo(1, seq=answer["seq"], agreed=True)
     assert t.state.units["1.e1.1"].state["strength"] == 3
     assert t.awaiting().kind == "question"
     assert t.awaiting().sides == (1,)
+
+
+def test_after_the_reveal_no_side_takes_its_order_back_alone():
+    t = table()
+    a = t.command(0, "order", {"unit": "0.e1.1", "target": "1.e1.1"})[0]
+    b, revealed = t.command(1, "order", {"unit": "1.e1.1", "target": "0.e1.1"})
+    assert revealed["type"] == "orders.revealed"
+    assert revealed["closes"]
+    for side, seq in ((1, b["seq"]), (0, a["seq"])):
+        with pytest.raises(UndoNeedsAgreement):
+            t.undo(side, seq=seq)
+    assert t.state.game["revealed"]
+    # Agreed: side 0's order is taken back, so the reveal no longer stands and side 0 orders again.
+    t.undo(0, seq=a["seq"], agreed=True)
+    assert t.awaiting().kind == "all"
+    assert t.awaiting().sides == (0,)
+    assert t.state.game["revealed"] is None
+    assert t.replay_matches()
 
 
 def test_an_event_of_an_older_rules_version_is_upcast():

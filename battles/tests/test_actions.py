@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from battles import services
+from battles import services, undo
 from battles.models import BattleEvent, BattleUnit
 from battles.tests import commands
 from battles.tests.conftest import make_user
@@ -112,7 +112,7 @@ def test_server_roll_is_recorded_die_by_die(battle, bob):
     assert head.dice
     assert all({"kind", "faces", "value", "purpose"} <= set(d) for d in head.dice)
     battle.refresh_from_db()
-    services.event_undo(battle_id=battle.pk, user=bob, expected_version=battle.version, seq=head.seq)
+    undo.event_undo(battle_id=battle.pk, user=bob, expected_version=battle.version, seq=head.seq)
     again = act(battle, bob, "shoot", RAPTOR_SHOOTS_SALAMANDER, seed=12345)
     assert again.events[0].dice == head.dice  # same seed, same dice
 
@@ -218,14 +218,14 @@ def test_capture_of_a_pilotless_vehicle_changes_its_owner(battle, alice, bob):
 def test_undo_of_a_shot_restores_everything_it_did(battle, alice, bob):
     shot = act(battle, bob, "shoot", RAPTOR_SHOOTS_SALAMANDER, dice=[3, 8, 12, 5])
     battle.refresh_from_db()
-    services.event_undo(battle_id=battle.pk, user=alice, expected_version=battle.version, seq=shot.events[0].seq)
+    undo.event_undo(battle_id=battle.pk, user=alice, expected_version=battle.version, seq=shot.events[0].seq)
     assert state(battle, "0.e2.1")["strength"] == 7
     assert state(battle, "0.e2.1")["pilot"]["soldier"] == 2
     assert soldier(battle, "0.e1.1", 2)["alive"] is True
     assert state(battle, "1.e2.1")["ammo"] == 12
     battle.refresh_from_db()
     with pytest.raises(services.RuleInputError):  # a caused event is undone through its command
-        services.event_undo(battle_id=battle.pk, user=alice, expected_version=battle.version, seq=shot.events[1].seq)
+        undo.event_undo(battle_id=battle.pk, user=alice, expected_version=battle.version, seq=shot.events[1].seq)
 
 
 def test_destroyed_vehicle_puts_its_surviving_pilot_on_foot(battle, alice, bob):

@@ -9,7 +9,7 @@ from django.db.models import F
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from battles import rows, selectors, services
+from battles import rows, selectors, services, undo
 from battles.models import Battle, BattleEvent, BattleSide, BattleUnit
 from battles.tests import commands
 from config.validation import InputRejected
@@ -17,15 +17,16 @@ from config.validation import InputRejected
 
 @pytest.fixture
 def played(battle, alice):
-    """The battle after two adjustments and an undo of the first."""
+    """The battle after two adjustments and an undo of the first (the second sets another track, so the undo
+    changes the ammo: an undo that would change nothing is refused)."""
     commands.unit_adjust(battle_id=battle.pk, user=alice, expected_version=battle.version, unit="0.e2.1",
                          changes={"ammo": 5})  # fmt: skip
     battle.refresh_from_db()
     first = battle.version
     commands.unit_adjust(battle_id=battle.pk, user=alice, expected_version=battle.version, unit="0.e2.1",
-                         changes={"ammo": 4})  # fmt: skip
+                         changes={"strength": 6})  # fmt: skip
     battle.refresh_from_db()
-    services.event_undo(battle_id=battle.pk, user=alice, expected_version=battle.version, seq=first)
+    undo.event_undo(battle_id=battle.pk, user=alice, expected_version=battle.version, seq=first)
     battle.refresh_from_db()
     return battle
 

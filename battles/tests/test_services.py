@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from armies.models import RosterEntry
-from battles import services
+from battles import services, undo
 from battles.models import Battle, BattleEvent, BattleUnit
 from battles.tests import commands
 from rules.errors import NotYours as PermissionDenied
@@ -141,7 +141,7 @@ def test_undo_any_earlier_event_with_a_compensating_event(battle, alice):
     adjust(battle, alice, "0.e2.1", {"strength": 5})  # 3
     adjust(battle, alice, "0.e2.1", {"ammo": 10})  # 4
     battle.refresh_from_db()
-    result = services.event_undo(battle_id=battle.pk, user=alice, expected_version=battle.version, seq=3)
+    result = undo.event_undo(battle_id=battle.pk, user=alice, expected_version=battle.version, seq=3)
     assert result.events[0].type == "undo"
     assert result.events[0].undoes.seq == 3
     salamander = unit(battle, "0.e2.1")
@@ -150,15 +150,15 @@ def test_undo_any_earlier_event_with_a_compensating_event(battle, alice):
     assert BattleEvent.objects.filter(battle=battle).count() == 5  # nothing deleted
     battle.refresh_from_db()
     # Undo the undo: the strength change is back.
-    services.event_undo(battle_id=battle.pk, user=alice, expected_version=battle.version, seq=5)
+    undo.event_undo(battle_id=battle.pk, user=alice, expected_version=battle.version, seq=5)
     assert unit(battle, "0.e2.1").state["strength"] == 5
     battle.refresh_from_db()
     with pytest.raises(services.GameConflict):
-        services.event_undo(battle_id=battle.pk, user=alice, expected_version=battle.version, seq=5)
+        undo.event_undo(battle_id=battle.pk, user=alice, expected_version=battle.version, seq=5)
     with pytest.raises(services.RuleInputError):
-        services.event_undo(battle_id=battle.pk, user=alice, expected_version=battle.version, seq=1)
+        undo.event_undo(battle_id=battle.pk, user=alice, expected_version=battle.version, seq=1)
     with pytest.raises(services.RuleInputError):
-        services.event_undo(battle_id=battle.pk, user=alice, expected_version=battle.version, seq=99)
+        undo.event_undo(battle_id=battle.pk, user=alice, expected_version=battle.version, seq=99)
 
 
 def test_elimination_ends_the_game_and_undo_reopens_it(battle, alice, bob):
@@ -172,7 +172,7 @@ def test_elimination_ends_the_game_and_undo_reopens_it(battle, alice, bob):
     with pytest.raises(services.GameConflict):
         commands.round_start(battle_id=battle.pk, user=alice, expected_version=battle.version)
     last = battle.version
-    services.event_undo(battle_id=battle.pk, user=alice, expected_version=last, seq=last)
+    undo.event_undo(battle_id=battle.pk, user=alice, expected_version=last, seq=last)
     battle.refresh_from_db()
     assert battle.state["result"] is None
     assert battle.status == Battle.Status.ACTIVE
@@ -238,25 +238,42 @@ def test_enforced_turns_refuse_out_of_turn_actions(rosters, alice, bob):
 def test_deleting_a_battle_removes_its_whole_log(battle, alice):
     adjust(battle, alice, "0.e2.1", {"strength": 5})
     battle.refresh_from_db()
-    services.event_undo(battle_id=battle.pk, user=alice, expected_version=battle.version, seq=3)
+    undo.event_undo(battle_id=battle.pk, user=alice, expected_version=battle.version, seq=3)
     battle.delete()
     assert not BattleEvent.objects.exists()
     assert not BattleUnit.objects.exists()
 
 
 def test_an_idempotency_key_belongs_to_the_player_who_sent_it(battle, alice, bob):
+    """Bob sending a key Alice used is simply a new request of Bob's: neither refused (which would tell him which
+    keys she used) nor answered with her result."""
     adjust(battle, alice, "0.e2.1", {"strength": 6}, idempotency_key="shared", request_hash="same")
-    with pytest.raises(services.IdempotencyKeyReused):
-        commands.unit_adjust(
-            battle_id=battle.pk,
-            user=bob,
-            expected_version=2,
-            unit="0.e2.1",
-            changes={"strength": 6},
-            idempotency_key="shared",
-            request_hash="same",
-        )
-    assert BattleEvent.objects.filter(battle=battle).count() == 3
+    mine = commands.unit_adjust(
+        battle_id=battle.pk,
+        user=bob,
+        expected_version=3,
+        unit="1.e2.1",
+        changes={"strength": 5},
+        idempotency_key="shared",
+        request_hash="other",
+    )
+    assert not mine.replayed
+    assert mine.events[0].seq == 4
+    assert unit(battle, "1.e2.1").state["strength"] == 5
+    # Each player's retry gets their own first answer back.
+    again = commands.unit_adjust(
+        battle_id=battle.pk,
+        user=bob,
+        expected_version=3,
+        unit="1.e2.1",
+        changes={"strength": 5},
+        idempotency_key="shared",
+        request_hash="other",
+    )
+    assert again.replayed
+    assert again.events[0].seq == 4
+    assert BattleEvent.objects.filter(battle=battle).count() == 4
+    assert BattleEvent.objects.filter(battle=battle, idempotency_key="shared").count() == 2
 
 
 def test_the_log_marks_undone_commands_and_their_effects(battle, alice, bob):
@@ -264,9 +281,9 @@ def test_the_log_marks_undone_commands_and_their_effects(battle, alice, bob):
 
     adjust(battle, alice, "0.e2.1", {"strength": 5})  # 3
     battle.refresh_from_db()
-    services.event_undo(battle_id=battle.pk, user=alice, expected_version=battle.version, seq=3)  # 4
+    undo.event_undo(battle_id=battle.pk, user=alice, expected_version=battle.version, seq=3)  # 4
     battle.refresh_from_db()
-    services.event_undo(battle_id=battle.pk, user=bob, expected_version=battle.version, seq=4)  # 5: redo
+    undo.event_undo(battle_id=battle.pk, user=bob, expected_version=battle.version, seq=4)  # 5: redo
     battle.refresh_from_db()
     log = {e["seq"]: e for e in selectors.battle_log(battle)}
     assert log[3]["undone"] is False  # redone

@@ -24,11 +24,14 @@ from rules.contract.battle import (
     Event,
     GameState,
     NewEvent,
+    NothingToUndo,
     SideSetup,
     Start,
+    UndoNeedsAgreement,
     UnitRecord,
     UnitSetup,
     run_command,
+    undo_witnesses,
 )
 from rules.contract.campaign import CampaignPart
 from rules.contract.settings import Setting
@@ -54,6 +57,7 @@ __all__ = [
     "Issue",
     "NewEvent",
     "NotYours",
+    "NothingToUndo",
     "Outcome",
     "RosterReport",
     "RuleInputError",
@@ -61,10 +65,12 @@ __all__ = [
     "SideSetup",
     "SimulatorPart",
     "Start",
+    "UndoNeedsAgreement",
     "UnitRecord",
     "UnitSetup",
     "distribution",
     "exact",
     "prob",
     "run_command",
+    "undo_witnesses",
 ]

@@ -17,6 +17,12 @@ compensating event after which the runner replays the log without the undone com
 
 Secrets: a `NewEvent` with `visible_to` is shown only to those sides (spectators never see it) until the system
 emits a public event that reveals it. `redact_game` removes from the game dict what a viewer may not see yet.
+
+Closing points (DESIGN.md: "a revealed secret or an answered question cannot be taken back by one side"): an event
+that reveals what was hidden (a type in `BattlePart.closing_events`, or a `NewEvent` with `closes=True`) and the
+answer to a question (any command sent while `awaiting()` is a "question") close what came before them. The runner
+refuses a one-sided undo of anything at or before a closing point that another player has seen
+(`UndoNeedsAgreement`, 409): such an undo is proposed by one player and carried out when the others confirm it.
 """
 
 from __future__ import annotations
@@ -27,6 +33,18 @@ from dataclasses import dataclass, field
 from rules.contract.schema import validate
 from rules.errors import GameConflict, NotYours, RuleInputError
 from rules.i18n import _
+
+
+class UndoNeedsAgreement(GameConflict):
+    """A one-sided undo of what another player has seen revealed or answered (409): it needs their agreement."""
+
+    code = "undo_needs_agreement"
+
+
+class NothingToUndo(GameConflict):
+    """An undo that would leave the game exactly as it is (409): nothing is recorded."""
+
+    code = "undo_changes_nothing"
 
 
 @dataclass
@@ -76,6 +94,9 @@ class NewEvent:
     dice: list = field(default_factory=list)
     visible_to: tuple[int, ...] | None = None  # None: everyone; else only these sides until revealed
     side: int | None = None  # the side that acted; the runner fills it in when the caller holds one side
+    #: A closing point: it reveals what was hidden or answers a question, so what came before it cannot be undone
+    #: by one side alone. The runner sets it for the part's `closing_events` and for the answer to a question.
+    closes: bool = False
 
 
 @dataclass
@@ -221,6 +242,10 @@ class BattlePart(ABC):
     #: Bumped when the meaning of stored events changes; `upcast` brings older events up to date.
     rules_version: int = 1
     commands: dict[str, Command] = {}
+    #: Event types that reveal what was hidden (e.g. every side's secret orders turned face up). Once one is
+    #: recorded, an undo of it or of anything before it needs every other player who saw it (DESIGN.md). Answers
+    #: to a question (`Awaiting(kind="question")`) are closing points without being listed here.
+    closing_events: frozenset[str] = frozenset()
 
     # Starting ------------------------------------------------------------------------------------------------
     @abstractmethod
@@ -343,6 +368,7 @@ def run_command(
     if command is None:
         raise RuleInputError({"command": _("There is no command {name!r} in this game.").format(name=name)})
     part.check_allowed(state, command, sides)
+    answers = answers_question(part.awaiting(state), command, sides)
     inputs = command.validate(inputs if inputs is not None else {})
     ctx = CommandContext(part=part, state=state, sides=sides, next_seq=next_seq, dice_source=dice_source)
     events = command.handle(ctx, inputs)
@@ -352,5 +378,28 @@ def run_command(
     for offset, new in enumerate(events):
         if new.side is None:
             new.side = only_side
+        if (offset == 0 and answers) or new.type in part.closing_events:
+            new.closes = True
         part.apply(state, Event(next_seq + offset, new.type, new.payload, new.side, new.visible_to))
     return events, ctx
+
+
+def answers_question(awaiting: Awaiting, command: Command, sides: frozenset[int]) -> bool:
+    """Is this command the answer of the side the game asked (a question the other side may see answered)? Free
+    commands (rulings by hand) answer nothing."""
+    return (
+        awaiting.kind == "question"
+        and not command.free
+        and (awaiting.commands is None or command.name in awaiting.commands)
+        and bool(set(awaiting.sides) & set(sides))
+    )
+
+
+def undo_witnesses(closing: list[Event], others: frozenset[int] | set[int]) -> frozenset[int]:
+    """The sides whose players must agree to an undo: `closing` are the closing points at or after the undone
+    command (its own effects included; undone ones too, for what was seen stays seen), `others` the sides held by
+    players other than the one undoing. A closing point shown to everyone (`visible_to` None) was seen by all."""
+    seen: set[int] = set()
+    for event in closing:
+        seen |= set(others) if event.visible_to is None else set(event.visible_to) & set(others)
+    return frozenset(seen)

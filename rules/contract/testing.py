@@ -6,17 +6,28 @@ commands, fold, replay, undo, awaiting, redaction) in plain pytest.
     table.command(0, "initiative", {}, seed=1)
     table.command(1, "order", {...}, dice=[4, 2])
     assert table.replay_matches()
-    table.undo(0, seq=3)
+    table.undo(0, seq=3)                # refused (UndoNeedsAgreement) past a reveal or an answered question
+    table.undo(0, seq=3, agreed=True)   # both players agreed at the table
 """
 
 from __future__ import annotations
 
 import copy
+import json
 import math
 from collections import Counter
 
 from rules import dice as dicelib
-from rules.contract.battle import Event, GameState, SideSetup, UnitRecord, run_command
+from rules.contract.battle import (
+    Event,
+    GameState,
+    NothingToUndo,
+    SideSetup,
+    UndoNeedsAgreement,
+    UnitRecord,
+    run_command,
+    undo_witnesses,
+)
 from rules.contract.system import GameSystem
 from rules.errors import GameConflict, RuleInputError
 
@@ -32,12 +43,14 @@ class Table:
             for i, r in enumerate(rosters)
         ]
         start = self.part.start(sides=sides, settings=self.settings)
+        self.sides = [s.index for s in sides]  # each side a player of its own, as at a club table
         self.initial_game = copy.deepcopy(start.game)
         self.initial_units = {
             u.key: UnitRecord(u.key, u.side, copy.deepcopy(u.profile), copy.deepcopy(u.state), u.name, u.kind)
             for u in start.units
         }
-        self.events: list[dict] = []  # {"seq", "type", "payload", "side", "visible_to", "cause", "undoes", "dice"}
+        # {"seq", "type", "payload", "side", "visible_to", "cause", "undoes", "dice", "closes"}
+        self.events: list[dict] = []
         self.state = self._fresh()
 
     def _fresh(self) -> GameState:
@@ -75,6 +88,7 @@ class Table:
                 "cause": None if i == 0 else head,
                 "undoes": None,
                 "dice": e.dice,
+                "closes": e.closes,
             }
             stored.append(row)
         self.events.extend(stored)
@@ -89,25 +103,43 @@ class Table:
                 undone.add(e["undoes"])
         return undone
 
-    def undo(self, side: int, *, seq: int) -> None:
+    def undo(self, side: int, *, seq: int, agreed: bool = False) -> None:
+        """Undoes command #seq as the runner does: refused when it would change nothing, and, past a closing point
+        (a reveal, an answered question) another side saw, unless the players `agreed` (the runner's proposal and
+        confirmation)."""
         target = next((e for e in self.events if e["seq"] == seq), None)
         if target is None or target["cause"] is not None:
             raise RuleInputError({"seq": f"There is no command #{seq} to undo."})
         if seq in self.undone():
             raise GameConflict(f"#{seq} was already undone.")
-        self.events.append(
-            {
-                "seq": self.version + 1,
-                "type": "undo",
-                "payload": {"undoes": seq},
-                "side": side,
-                "visible_to": target["visible_to"],
-                "cause": None,
-                "undoes": seq,
-                "dice": [],
-            }
-        )
-        self.state = self.replay()
+        if not agreed and self.needs_agreement(side, seq):
+            raise UndoNeedsAgreement(f"Undoing #{seq} needs the other players' agreement.")
+        undo = {
+            "seq": self.version + 1,
+            "type": "undo",
+            "payload": {"undoes": seq},
+            "side": side,
+            "visible_to": None if agreed else target["visible_to"],
+            "cause": None,
+            "undoes": seq,
+            "dice": [],
+            "closes": False,
+        }
+        self.events.append(undo)
+        state = self.replay()
+        if _stored(state) == _stored(self.state):
+            self.events.pop()
+            raise NothingToUndo(f"Undoing #{seq} would change nothing.")
+        self.state = state
+
+    def needs_agreement(self, side: int, seq: int) -> frozenset[int]:
+        """The other sides that saw a closing point at or after #seq (empty: `side` may undo it alone)."""
+        closing = [
+            Event(e["seq"], e["type"], e["payload"], e["side"], e["visible_to"])
+            for e in self.events
+            if e["seq"] >= seq and (e.get("closes") or e["type"] in self.part.closing_events)
+        ]
+        return undo_witnesses(closing, frozenset(self.sides) - {side})
 
     def active(self) -> list[dict]:
         undone = self.undone()
@@ -143,6 +175,12 @@ class Table:
             "game": self.part.redact_game(copy.deepcopy(self.state.game), viewer),
             "units": {k: self.part.unit_view(self.state, u, viewer) for k, u in self.state.units.items()},
         }
+
+
+def _stored(state: GameState) -> str:
+    """The game and unit states as the runner stores them (JSON), to tell whether an undo changes anything."""
+    units = {k: u.state for k, u in state.units.items()}
+    return json.dumps([state.game, units], sort_keys=True, separators=(",", ":"), default=list)
 
 
 def assert_matches(name: str, expected: dict, counts: Counter, n: int) -> None:

@@ -741,7 +741,9 @@
     if (btn.dataset.undo) {
       var row = btn.closest("li");
       var what = row && row.querySelector(".text") ? row.querySelector(".text").textContent : "#" + btn.dataset.undo;
-      send("undo", { seq: parseInt(btn.dataset.undo, 10) }, btn.textContent.trim() + ": " + what);
+      // A two-player undo (battles/undo.py) names its step (undo/propose, undo/confirm, undo/decline) and body.
+      var body = btn.dataset.undoBody ? JSON.parse(btn.dataset.undoBody) : { seq: parseInt(btn.dataset.undo, 10) };
+      send(btn.dataset.undoPath || "undo", body, btn.textContent.trim() + ": " + what);
     } else if (btn.dataset.command) {
       if (btn.dataset.confirm && !window.confirm(btn.dataset.confirm)) return;
       var card = btn.closest("details.unit");

@@ -138,6 +138,8 @@ class EndByHand(Command):
 class OrdersBattle(BattlePart):
     rules_version = 2
     commands = {c.name: c for c in (GiveOrder(), AnswerAttack(), EndByHand())}
+    # The reveal shows every order: after it, an undo of an order needs both players (answers close by themselves).
+    closing_events = frozenset({"orders.revealed"})
 
     def start(self, *, sides: list[SideSetup], settings: dict) -> Start:
         units = []
@@ -172,6 +174,8 @@ class OrdersBattle(BattlePart):
         if event.type == "order.given":
             game["orders"][str(p["side"])] = {"unit": p["unit"], "target": p["target"]}
         elif event.type == "orders.revealed":
+            if set(p["orders"]) - set(game["orders"]):
+                return  # an order was taken back (by agreement): that side orders again, and a new reveal follows
             game["revealed"] = p["orders"]
             game["queue"] = [p["orders"][s] for s in sorted(p["orders"])]
             game["orders"] = {}
