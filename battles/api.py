@@ -24,9 +24,10 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from armies.selectors import roster_get_for_user
-from battles import selectors, services, undo
+from battles import odds, selectors, services, undo
 from battles.models import Battle
 from config.api import error_response
+from config.ratelimit import OddsLimit
 from rules.errors import ArmlistError
 
 IF_MATCH = OpenApiParameter(
@@ -505,3 +506,40 @@ class CommandDiceApi(BattleWriteApi):
         inputs = {k: v for k, v in body.items() if k not in ("version", "dice")}
         battle = Battle.objects.get(pk=access.battle_id)
         return Response(selectors.command_dice(battle, access, name, inputs, list(data.get("dice") or [])))
+
+
+class CommandOddsApi(BattleWriteApi):
+    """The exact odds a command's form shows before the dice fall (issue #31): the system maps the board's state
+    and these inputs to one of its actions (its `at_roll` part) and the action's own `odds` answers, as the odds API
+    does. Nothing is stored. The body is the command's inputs, plus `compare` ({"field", "values"}) to rank the
+    values of a field by the headline chance ("which target?"). Missing or refused inputs: 400 naming them."""
+
+    operation = "command-odds"
+    throttle_classes = [OddsLimit]
+
+    class OutputSerializer(serializers.Serializer):
+        class Meta:
+            ref_name = "BattleCommandOddsOutput"
+
+        action = serializers.CharField()
+        odds = serializers.JSONField(help_text="As the action's odds API answers: {exact, p} per result")
+        result_labels = serializers.DictField()
+        value_labels = serializers.DictField()
+        headline = serializers.JSONField(allow_null=True, help_text="{key, label, exact, p}: what ranks targets")
+        place = serializers.ListField(allow_null=True, help_text="[odds key, outcome key]: where a result falls")
+        ranking = serializers.ListField(child=serializers.DictField(), help_text="{value, p, exact} or {value, why}")
+
+    @extend_schema(request=OpenApiTypes.OBJECT, responses={200: OutputSerializer})
+    def post(self, request, battle_id, name):
+        access = self.battle_access  # outsiders 404, spectators 403 (BattleWriteApi.initial)
+        body = request.data if isinstance(request.data, dict) else None
+        if body is None:
+            return Response({"detail": _("Send the command's inputs as a JSON object.")}, status=400)
+        compare = body.get("compare") if isinstance(body.get("compare"), dict) else None
+        inputs = {k: v for k, v in body.items() if k not in ("version", "dice", "compare")}
+        battle = Battle.objects.get(pk=access.battle_id)
+        try:
+            answer = odds.command_odds(battle, frozenset(access.sides), name, inputs, compare)
+        except ArmlistError as exc:
+            return error_response(exc)
+        return Response(answer)

@@ -25,6 +25,12 @@ urlpatterns = [
         api.CommandDiceApi.as_view(),
         name="api-command-dice",
     ),
+    path(
+        "api/v1/battles/<int:battle_id>/commands/<slug:name>/odds",
+        api.CommandOddsApi.as_view(),
+        name="api-command-odds",
+    ),
+    path("battles/<int:battle_id>/rules/<slug:key>/", views.rule_page, name="rule"),
     path("api/v1/battles/<int:battle_id>/undo", api.UndoApi.as_view(), name="api-undo"),
     path("api/v1/battles/<int:battle_id>/undo/propose", api.UndoProposeApi.as_view(), name="api-undo-propose"),
     path("api/v1/battles/<int:battle_id>/undo/confirm", api.UndoConfirmApi.as_view(), name="api-undo-confirm"),

@@ -21,6 +21,7 @@ from armies.selectors import roster_get_for_user, roster_list_for_user
 from battles import board_widgets, selectors, services
 from battles.memo import Memo
 from battles.models import Battle
+from battles.results.selectors import panel as result_panel
 from config.qr import phone_url
 from rules.errors import RuleInputError
 from rules.registry import all_systems, get_system
@@ -170,6 +171,7 @@ def _board_context(request, access: selectors.Access) -> dict:
         "client": part.client_data(state),
         "undo_enabled": access.can_write,
         "undo_proposal": selectors.undo_proposal(battle, access, request.user),
+        "result_panel": result_panel(battle, access, request.user),
     }
 
 
@@ -225,15 +227,12 @@ def battle_board(request, battle_id):
     given = request.headers.get("If-None-Match", "").strip()
     wait = _wait_seconds(request.GET.get("wait"))
     if wait and given == access.etag:
+        selectors.release_connection()
         version = selectors.wait_for_change(access.battle_id, access.version, seconds=wait)
         if version != access.version:
             if request.GET.get("notify") == "1":
-        selectors.release_connection()
                 return _changed(version)
             access = selectors.battle_access(request, battle_id)
-    if given == access.etag:
-        response = HttpResponseNotModified()
-    else:
     return _board_answer(request, access, given)
 
 
@@ -264,6 +263,9 @@ def _changed(version: int) -> HttpResponse:
 
 
 def _board_answer(request, access: selectors.Access, given: str) -> HttpResponse:
+    if given == access.etag:
+        response = HttpResponseNotModified()
+    else:
         html, etag = _rendered_board(request, access)  # a miss draws the newest version and moves access to it
         response = HttpResponse(html)
     response["ETag"] = access.etag
@@ -272,12 +274,12 @@ def _board_answer(request, access: selectors.Access, given: str) -> HttpResponse
     return response
 
 
-STREAM_SECONDS = 120.0  # a stream ends after this long and the phone's EventSource opens a new one (access re-checked)
-STREAM_PING_SECONDS = 15.0  # a comment line this often keeps the connection (and any proxy) from timing out
-
 # config/asgi.py answers a board request that carries `wait` with the coroutine, every other one with the sync view.
 battle_board.async_view = battle_board_wait
 battle_board.async_if = lambda query: b"wait=" in query
+
+STREAM_SECONDS = 120.0  # a stream ends after this long and the phone's EventSource opens a new one (access re-checked)
+STREAM_PING_SECONDS = 15.0  # a comment line this often keeps the connection (and any proxy) from timing out
 
 
 @require_GET
@@ -393,3 +395,17 @@ def battle_watch(request, token):
     battle = selectors.battle_for_watch_token(token)
     selectors.remember_watch(request, battle)
     return redirect("battles:detail", battle_id=battle.pk)
+
+
+@require_GET
+def rule_page(request, battle_id, key):
+    """A command's or a status's rule at hand (issue #31): the book's words, the section and page, and the house rule
+    this battle plays where the book is ambiguous. Players and spectators of the battle read it; others get 404."""
+    from battles.odds import rule_at_hand
+
+    access = selectors.battle_access(request, battle_id)
+    battle = selectors.battle_for(access)
+    rule = rule_at_hand(battle, key)
+    if rule is None:
+        raise Http404(_("There is no rule by that name in this game."))
+    return render(request, "battles/rule.html", {"battle": battle, "rule": rule})

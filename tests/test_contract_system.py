@@ -142,32 +142,7 @@ def test_another_players_unit_cannot_be_ordered():
         t.command(1, "order", {"unit": "0.e1.1", "target": "1.e1.1"})
 
 
-# Through the runner, the API and the board ---------------------------------------------------------------------
-@pytest.fixture
-def orders_battle(db, django_user_model):
-    from armies.models import DataPack, Faction, Roster, RosterEntry, UnitProfile
-    from rules import registry
-
-    registry.register(SYSTEM)
-    alice = django_user_model.objects.create_user("alice", password="pw-alice-123")
-    bob = django_user_model.objects.create_user("bob", password="pw-bob-123")
-    pack = DataPack.objects.create(system=SYSTEM.slug, slug="orders", name="Orders", published=True)
-    faction = Faction.objects.create(pack=pack, slug="f", name="F")
-    profile = UnitProfile.objects.create(
-        pack=pack, slug="alpha", name="Alpha", faction=faction, kind="squad", cost=5, data={"strength": 3}
-    )
-    rosters = []
-    for owner in (alice, bob):
-        roster = Roster.objects.create(owner=owner, system=SYSTEM.slug, pack=pack, name=f"{owner}'s", faction="f")
-        RosterEntry.objects.create(roster=roster, key="e1", profile=profile, count=1)
-        rosters.append(roster)
-    battle = services.battle_create(user=alice, name="Orders", rosters=rosters)
-    services.battle_join(token=battle.sides.get(index=1).invite_token, user=bob)
-    battle.refresh_from_db()
-    yield battle, alice, bob
-    registry.unregister(SYSTEM.slug)
-
-
+# Through the runner, the API and the board (the battle: tests/conftest.py orders_battle) --------------------------
 def _client(user) -> Client:
     c = Client()
     c.force_login(user)

@@ -10,12 +10,14 @@ parts, each a small protocol in its own module:
 | board       | contract/board.py     | battles' templates     |
 | simulator   | contract/simulator.py | rules/jobs             |
 | campaign    | contract/campaign.py  | armies                 |
+| at_roll     | contract/at_roll.py   | battles (the board)    |
 
 Like Django's database backends: the generic core calls the interface; each system fills it in.
 """
 
 from rules.contract.actions import Action, Outcome, distribution, exact, prob
 from rules.contract.army import ArmyPart, BuilderResult, BuilderTool, Issue, RosterReport
+from rules.contract.at_roll import AtRollPart, RollOdds, Rule
 from rules.contract.battle import (
     Awaiting,
     BattlePart,
@@ -43,6 +45,7 @@ __all__ = [
     "Action",
     "ArmlistError",
     "ArmyPart",
+    "AtRollPart",
     "Awaiting",
     "BattlePart",
     "BuilderResult",
@@ -59,7 +62,9 @@ __all__ = [
     "NotYours",
     "NothingToUndo",
     "Outcome",
+    "RollOdds",
     "RosterReport",
+    "Rule",
     "RuleInputError",
     "Setting",
     "SideSetup",

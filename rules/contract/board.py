@@ -9,14 +9,15 @@ the functions below, so a system never writes HTML.
 from __future__ import annotations
 
 
-def flag(label: str, tone: str = "") -> dict:
-    """A chip: tone "" | "good" | "warn" | "bad"."""
-    return {"type": "flag", "label": label, "tone": tone}
+def flag(label: str, tone: str = "", *, rule: str = "") -> dict:
+    """A chip: tone "" | "good" | "warn" | "bad". `rule`: the key of its rule at hand (rules/contract/at_roll.py),
+    which the chip links to."""
+    return {"type": "flag", "label": label, "tone": tone, "rule": rule}
 
 
-def status(label: str, turns: int | None = None, tone: str = "warn") -> dict:
-    """A status chip with the turns it still lasts (None: until removed)."""
-    return {"type": "status", "label": label, "turns": turns, "tone": tone}
+def status(label: str, turns: int | None = None, tone: str = "warn", *, rule: str = "") -> dict:
+    """A status chip with the turns it still lasts (None: until removed); `rule` as for flag()."""
+    return {"type": "status", "label": label, "turns": turns, "tone": tone, "rule": rule}
 
 
 def stats(items: list[tuple[str, object]]) -> dict:
@@ -140,9 +141,14 @@ def prompt(
     options: list[dict] | None = None,
     fields: list[dict] | None = None,
     dice: list[dict] | None = None,
+    odds: bool = False,
+    compare: tuple[str, ...] = (),
+    rule: str = "",
 ) -> dict:
-    """A question to this player (answer with `command`): `options` are one-tap answers ({"label", "inputs"}),
-    `fields` a small form, `dice` a dice entry for typing in real dice."""
+    """A question to this player, or a command's form (answer with `command`): `options` are one-tap answers
+    ({"label", "inputs"}), `fields` a small form, `dice` a dice entry for typing in real dice. `odds`: the form shows
+    the exact odds of its roll as it is filled (the system's at_roll part maps it); `compare`: fields whose values a
+    "which …?" view ranks; `rule`: the key of the rule at hand the form links to."""
     return {
         "type": "prompt",
         "question": question,
@@ -150,6 +156,9 @@ def prompt(
         "options": options or [],
         "fields": fields or [],
         "dice": dice or [],
+        "odds": odds,
+        "compare": list(compare),
+        "rule": rule,
     }
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from rules.contract.actions import Action
 from rules.contract.army import ArmyPart
+from rules.contract.at_roll import AtRollPart
 from rules.contract.battle import BattlePart
 from rules.contract.campaign import CampaignPart
 from rules.contract.settings import Setting
@@ -26,8 +27,10 @@ class GameSystem:
     battle: BattlePart | None = None
     simulator: SimulatorPart | None = None
     campaign: CampaignPart | None = None
+    #: The odds and the rule at the moment of the roll on the board (rules/contract/at_roll.py).
+    at_roll: AtRollPart | None = None
 
-    PARTS = ("army", "battle", "simulator", "campaign")
+    PARTS = ("army", "battle", "simulator", "campaign", "at_roll")
 
     #: A page of its own for the odds (under <package>/templates/); without one, a form is drawn from each
     #: action's input schema.

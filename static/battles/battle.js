@@ -588,6 +588,8 @@
     resultHooks.forEach(function (hook) {
       hook(write.path, write.body, p);
     });
+    // For the scripts beside this one (static/battles/odds.js: where the roll fell in its odds).
+    document.dispatchEvent(new CustomEvent("battle:result", { detail: { path: write.path, body: write.body, payload: p } }));
   }
 
   function refused(res, writes) {

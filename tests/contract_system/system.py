@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import copy
+from fractions import Fraction
 
 from rules.contract import (
+    Action,
     ArmyPart,
+    AtRollPart,
     Awaiting,
     BattlePart,
     Command,
@@ -15,7 +18,9 @@ from rules.contract import (
     GameSystem,
     NewEvent,
     NotYours,
+    RollOdds,
     RosterReport,
+    Rule,
     RuleInputError,
     Setting,
     SideSetup,
@@ -116,7 +121,7 @@ class AnswerAttack(Command):
             "needed": needed,
             "hit": hit,
         }
-        ctx.outcome = {"summary": f"d6 {die} against {needed}+: {'hit' if hit else 'miss'}."}
+        ctx.outcome = {"summary": f"d6 {die} against {needed}+: {'hit' if hit else 'miss'}.", "result": {"roll": die}}
         return [NewEvent("attack.resolved", payload, dice=source.as_list())]
 
 
@@ -274,7 +279,22 @@ class OrdersBattle(BattlePart):
                         w.button("Take cover", "answer", {"choice": "cover"}),
                         w.button("Return fire", "answer", {"choice": "fire"}),
                     ],
+                    fields=[
+                        {
+                            "name": "choice",
+                            "label": "Answer",
+                            "kind": "choice",
+                            "choices": [
+                                {"value": "", "label": "—"},
+                                {"value": "cover", "label": "Take cover"},
+                                {"value": "fire", "label": "Return fire"},
+                            ],
+                        }
+                    ],  # fmt: skip
                     dice=[{"label": "d6 attack", "faces": 6}],
+                    odds=True,
+                    compare=("choice",),
+                    rule="answer",
                 )
             )
         for group in base["groups"]:
@@ -314,6 +334,47 @@ class OrdersBattle(BattlePart):
         ]
 
 
+class AttackRoll(Action):
+    """The attack the answer decides: a d6 of `needed` or more hits."""
+
+    key = "attack"
+    label = "Attack roll"
+    input_schema = {
+        "type": "object",
+        "properties": {"needed": {"type": "integer", "minimum": 2, "maximum": 6}},
+        "required": ["needed"],
+        "additionalProperties": False,
+    }
+    result_labels = {"p_hit": "hit", "roll": "the d6"}
+
+    def resolve(self, inputs, settings, dice):
+        raise NotImplementedError("the test system resolves its attack in the battle command")
+
+    def odds(self, inputs, settings):
+        self.validate(inputs, settings)
+        from rules.contract import distribution, prob
+
+        needed = inputs["needed"]
+        return {"p_hit": prob(Fraction(7 - needed, 6)), "roll": distribution({v: Fraction(1, 6) for v in range(1, 7)})}
+
+
+class OrdersAtRoll(AtRollPart):
+    """The attack's odds on the answer's form: cover needs 5+, return fire 3+ (as AnswerAttack rolls)."""
+
+    compare_fields = {"answer": ("choice",)}
+    rules = {
+        "answer": Rule("Answer the attack", "Take cover: hit on 5+. Return fire: hit on 3+.", "test §1", "house_cover")
+    }
+
+    def roll_odds(self, state, command, inputs, sides):
+        if command != "answer":
+            return None
+        choice = inputs.get("choice")
+        if choice not in ("cover", "fire"):
+            raise RuleInputError({"choice": "Choose cover or fire."})
+        return RollOdds("attack", {"needed": 5 if choice == "cover" else 3}, "p_hit", "hit", ("roll", "roll"))
+
+
 class SecretOrders(GameSystem):
     slug = SLUG
     name = "Secret orders (test only)"
@@ -322,6 +383,8 @@ class SecretOrders(GameSystem):
     glossary = {"order": "order", "unit": "unit"}
     army = OrdersArmy()
     battle = OrdersBattle()
+    actions = {"attack": AttackRoll()}
+    at_roll = OrdersAtRoll()
 
 
 SYSTEM = SecretOrders()

@@ -1,0 +1,244 @@
+// The odds at the moment of the roll (issue #31): a command's form marked data-odds shows, as the player fills it,
+// the exact chances of its roll for this battle's units, state and settings (POST …/commands/<name>/odds, answered
+// by the system's own odds; battles/odds.py). While an input is missing or refused the form shows no odds and says
+// why. "Compare the choices" ranks the values of a field (targets, weapons) by the headline chance. After the roll,
+// the result box says where the outcome fell in the distribution the form showed ("a 12 % result").
+(function () {
+  "use strict";
+  var root = document.getElementById("battle");
+  if (!root || root.dataset.canWrite !== "true") return;
+  var apiUrl = root.dataset.apiUrl;
+  var board = document.getElementById("board");
+  var lang = document.documentElement.lang || undefined;
+  var DEBOUNCE_MS = 120;
+  var timers = {};
+  var asked = {}; // command → the number of the last request, so an older answer never overwrites a newer one
+  var shown = {}; // command → the odds the form shows now: {inputs, answer}
+
+  function cookie(name) {
+    var m = document.cookie.match("(^|;)\\s*" + name + "=([^;]*)");
+    return m ? decodeURIComponent(m[2]) : "";
+  }
+  function percent(p) {
+    var digits = p > 0 && p < 0.01 ? 2 : 1;
+    return new Intl.NumberFormat(lang, { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(p * 100) + " %";
+  }
+  function el(tag, cls, text) {
+    var e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text !== undefined) e.textContent = text;
+    return e;
+  }
+
+  function inputsOf(form) {
+    var inputs = {};
+    Array.prototype.forEach.call(form.elements, function (e) {
+      if (!e.name || e.value === "" || e.name === "dice") return;
+      if ((e.type === "checkbox" || e.type === "radio") && !e.checked) return;
+      inputs[e.name] = e.type === "number" ? Number(e.value) : e.value;
+    });
+    return inputs;
+  }
+
+  function ask(form, body) {
+    var name = form.dataset.orderCommand;
+    return fetch(apiUrl + "commands/" + encodeURIComponent(name) + "/odds", {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "Content-Type": "application/json", Accept: "application/json", "X-CSRFToken": cookie("csrftoken") },
+      body: JSON.stringify(body),
+    }).then(function (r) {
+      return r.json().then(function (payload) {
+        return { ok: r.ok, status: r.status, payload: payload };
+      });
+    });
+  }
+
+  function label(answer, key) {
+    return (answer.result_labels || {})[key] || key.replace(/^p_/, "").replace(/_/g, " ");
+  }
+  function valueLabel(answer, key, value) {
+    var names = (answer.value_labels || {})[key] || {};
+    return names[value] !== undefined ? names[value] : String(value);
+  }
+
+  // A distribution of more than two outcomes as bars; a chance as one line.
+  function draw(box, answer) {
+    box.innerHTML = "";
+    box.className = "odds-live";
+    var odds = answer.odds || {};
+    if (answer.headline) {
+      var head = el("p", "odds-headline");
+      head.appendChild(el("strong", "", percent(answer.headline.p)));
+      head.appendChild(document.createTextNode(" " + (answer.headline.label || label(answer, answer.headline.key))));
+      box.appendChild(head);
+    }
+    Object.keys(odds).forEach(function (key) {
+      if (answer.headline && key === answer.headline.key) return;
+      var v = odds[key];
+      if (v && typeof v === "object" && "p" in v && "exact" in v) {
+        box.appendChild(el("p", "odds-line", label(answer, key) + ": " + percent(v.p)));
+      } else if (Array.isArray(v) && v.length && v[0] && v[0].p !== undefined) {
+        box.appendChild(bars(label(answer, key), v.map(function (x) {
+          return { name: valueLabel(answer, key, typeof x.value === "object" ? JSON.stringify(x.value) : x.value), p: x.p };
+        })));
+      } else if (v && typeof v === "object" && Object.keys(v).length && Object.keys(v).every(function (k) {
+        return v[k] && typeof v[k] === "object" && "p" in v[k];
+      })) {
+        box.appendChild(bars(label(answer, key), Object.keys(v).map(function (k) {
+          return { name: valueLabel(answer, key, k), p: v[k].p };
+        })));
+      }
+    });
+  }
+
+  function bars(title, items) {
+    var wrap = el("div", "odds-dist");
+    wrap.appendChild(el("p", "odds-title", title));
+    if (items.length <= 2) {
+      wrap.appendChild(el("p", "odds-line", items.map(function (i) { return i.name + ": " + percent(i.p); }).join(" · ")));
+      return wrap;
+    }
+    var list = el("ul", "odds-bars plain");
+    items.forEach(function (i) {
+      var row = el("li");
+      row.appendChild(el("span", "odds-name", i.name));
+      var bar = el("span", "odds-bar");
+      var fill = el("span", "odds-fill");
+      fill.style.width = Math.max(1, Math.round(i.p * 100)) + "%";
+      bar.appendChild(fill);
+      row.appendChild(bar);
+      row.appendChild(el("span", "odds-p", percent(i.p)));
+      list.appendChild(row);
+    });
+    wrap.appendChild(list);
+    return wrap;
+  }
+
+  function refusal(box, payload) {
+    box.innerHTML = "";
+    box.className = "odds-live odds-missing";
+    var errors = payload && payload.errors ? Object.keys(payload.errors).map(function (k) { return String(payload.errors[k]); }) : [];
+    box.appendChild(el("p", "", errors[0] || (payload && payload.detail) || gettext("No odds for these inputs.")));
+  }
+
+  function update(form) {
+    var name = form.dataset.orderCommand;
+    var box = form.querySelector(".odds-live");
+    if (!box) return;
+    var inputs = inputsOf(form);
+    var n = (asked[name] || 0) + 1;
+    asked[name] = n;
+    ask(form, inputs).then(function (res) {
+      if (asked[name] !== n) return;
+      var now = board.querySelector('form[data-order-command="' + CSS.escape(name) + '"] .odds-live') || box;
+      if (res.ok) {
+        shown[name] = { inputs: inputs, answer: res.payload };
+        draw(now, res.payload);
+      } else {
+        delete shown[name];
+        refusal(now, res.payload);
+      }
+    }).catch(function () {
+      box.className = "odds-live odds-missing";
+      box.textContent = gettext("No connection: the odds will show when it returns.");
+    });
+  }
+
+  function later(form) {
+    var name = form.dataset.orderCommand;
+    window.clearTimeout(timers[name]);
+    timers[name] = window.setTimeout(function () { update(form); }, DEBOUNCE_MS);
+  }
+
+  function oddsForm(target) {
+    var form = target && target.closest && target.closest("form[data-order-command]");
+    return form && form.dataset.odds !== undefined ? form : null;
+  }
+
+  board.addEventListener("input", function (ev) {
+    var form = oddsForm(ev.target);
+    if (form && ev.target.name !== "dice") later(form);
+  });
+  board.addEventListener("change", function (ev) {
+    var form = oddsForm(ev.target);
+    if (form && ev.target.name !== "dice") later(form);
+  });
+
+  // "Which target?" / "which weapon?": every choice of the field, ranked by the headline chance.
+  board.addEventListener("click", function (ev) {
+    var btn = ev.target.closest("button[data-compare]");
+    var form = btn && oddsForm(btn);
+    if (!form) return;
+    var field = btn.dataset.compare;
+    var select = form.querySelector('[name="' + CSS.escape(field) + '"]');
+    var out = form.querySelector(".odds-compare");
+    if (!select || !out) return;
+    var values = Array.prototype.map.call(select.options || [], function (o) { return o.value; }).filter(Boolean);
+    var names = {};
+    Array.prototype.forEach.call(select.options || [], function (o) { names[o.value] = o.textContent; });
+    var body = inputsOf(form);
+    body.compare = { field: field, values: values };
+    out.hidden = false;
+    out.textContent = gettext("Counting…");
+    ask(form, body).then(function (res) {
+      out.innerHTML = "";
+      if (!res.ok) {
+        refusal(out, res.payload);
+        return;
+      }
+      var head = res.payload.headline;
+      out.appendChild(el("p", "odds-title", head ? interpolate(gettext("By the chance: %s"), [head.label || label(res.payload, head.key)]) : gettext("By the chance")));
+      var list = el("ol", "odds-ranking");
+      (res.payload.ranking || []).forEach(function (row) {
+        var item = el("li");
+        var pick = el("button", "secondary small", names[row.value] || String(row.value));
+        pick.type = "button";
+        pick.dataset.pick = field;
+        pick.dataset.value = row.value;
+        item.appendChild(pick);
+        item.appendChild(el("span", row.p === null ? "muted" : "odds-p", row.p === null ? " " + (row.why || "") : " " + percent(row.p)));
+        list.appendChild(item);
+      });
+      out.appendChild(list);
+    });
+  });
+  // Choosing from the ranking fills the field, and the odds follow.
+  board.addEventListener("click", function (ev) {
+    var btn = ev.target.closest("button[data-pick]");
+    var form = btn && oddsForm(btn);
+    if (!form) return;
+    var select = form.querySelector('[name="' + CSS.escape(btn.dataset.pick) + '"]');
+    if (!select) return;
+    select.value = btn.dataset.value;
+    select.dispatchEvent(new Event("change", { bubbles: true }));
+  });
+
+  // A redrawn board has new forms: show their odds again.
+  document.addEventListener("battle:updated", function () {
+    board.querySelectorAll("form[data-order-command][data-odds]").forEach(update);
+  });
+  board.querySelectorAll("form[data-order-command][data-odds]").forEach(update);
+
+  // After the roll: where the outcome fell in the distribution the form showed before the dice.
+  document.addEventListener("battle:result", function (ev) {
+    var detail = ev.detail || {};
+    var match = /^commands\/([^/]+)\/$/.exec(detail.path || "");
+    if (!match) return;
+    var before = shown[match[1]];
+    var outcome = (detail.payload || {}).outcome || {};
+    if (!before || !before.answer.place || !outcome.result) return;
+    var dist = (before.answer.odds || {})[before.answer.place[0]];
+    var value = outcome.result[before.answer.place[1]];
+    if (!Array.isArray(dist) || typeof value !== "number") return;
+    var atMost = 0;
+    dist.forEach(function (x) { if (typeof x.value === "number" && x.value <= value) atMost += x.p; });
+    var box = document.getElementById("result");
+    if (!box) return;
+    var p = percent(atMost);
+    var line = el("p", "odds-percentile", interpolate(gettext("A %s result: %s of rolls fall this low or lower."), [p, p]));
+    line.dataset.testid = "percentile";
+    var body = box.querySelector(".result-body") || box;
+    body.appendChild(line);
+  });
+})();
