@@ -26,9 +26,10 @@ def roll_off(dice, players: list[str], faces: int, *, tied_only: bool, purpose: 
     contenders = list(players)
     rounds = []
     for n in range(1, MAX_ROUNDS + 1):
-        # The purpose stays "<what>: <who> (re-roll n)": the log says it in the reader's language
-        # (battles/selectors.event_die_label); "what" is a msgid ("initiative", "dispute").
-        rolls = {p: dice.roll(faces, f"{purpose}: {p}" + (f" (re-roll {n - 1})" if n > 1 else "")) for p in contenders}
+        # "<what>: <who> (re-roll n)" in the roller's language, as the dice boxes and the log show it («Д12
+        # инициатива: Синие (переброс 1)»); in English it reads as before ("initiative: Blue (re-roll 1)").
+        again = " " + tr("(re-roll {n})").format(n=n - 1) if n > 1 else ""
+        rolls = {p: dice.roll(faces, f"{tr(purpose)}: {p}{again}") for p in contenders}
         top = max(rolls.values())
         tied = [p for p in contenders if rolls[p] == top]
         rounds.append({"rolls": rolls, "tied": tied if len(tied) > 1 else []})

@@ -126,8 +126,9 @@ def _turnbar(state: dict, names: dict, viewer_sides, live: bool) -> list[dict]:
         if deployment.get("open") and deployment.get("alternate") and deployment.get("first") is None:
             buttons.append(w.button(_("Roll off: who deploys first"), "deployment"))
         standing = [s["index"] for s in state["sides"] if s["index"] not in game.get("eliminated", [])]
-        if not initiative:
-            out.append(_initiative_prompt(standing, names))
+        if not initiative:  # every player rolls Д12 (p.9): the server rolls, or the sheet takes the table's dice
+            buttons.append(w.button(_("Roll initiative"), "initiative", secondary=False))
+            buttons.append(w.button(_("Initiative with the table's dice…"), "", attrs={"act": "initiative"}))
         if initiative and not game.get("order") and initiative["winner"] in viewer_sides:
             for first in standing:
                 order = [first] + [s for s in standing if s != first]
@@ -145,19 +146,6 @@ def _turnbar(state: dict, names: dict, viewer_sides, live: bool) -> list[dict]:
         buttons.append(w.button(_("Dispute roll"), "", attrs={"act": "dispute"}))
         out.append(w.buttons(buttons))
     return out
-
-
-def _initiative_prompt(standing: list[int], names: dict) -> dict:
-    """Initiative (p.9, §3.1): every player rolls Д12, typed in from the table (in side order) or rolled by the
-    server; a tie for the highest asks for more dice."""
-    widget = w.prompt(
-        _("Initiative: every player rolls D12; the highest holds it and sets the order of play."),
-        "initiative",
-        options=[w.button(_("Roll initiative"), "initiative", {}, secondary=False)],
-        dice=[{"label": _("D12 {side}").format(side=names.get(s, s)), "faces": 12} for s in standing],
-    )
-    widget["submit"] = _("Initiative with these dice")
-    return widget
 
 
 def _actor_name(state: dict, active: str) -> str:

@@ -216,6 +216,8 @@ def available_actions(settings: dict) -> dict:
             "reaches_edge": True,
         }
     actions["dispute"] = {"label": _("Dispute roll"), "target": False, "no_unit": True, "sides": True}
+    # Every player's Д12 for the initiative (p.9), typed in from the table in side order.
+    actions["initiative"] = {"label": _("Initiative"), "target": False, "no_unit": True}
     return actions
 
 

@@ -179,13 +179,15 @@ def test_two_phones_play_bronepekhota_to_the_end(live_server, phone_context, pac
     for page in (a, b):
         expect(page.locator("#board")).to_contain_text("Дальше: каждый игрок бросает Д12 на инициативу.")
 
-    # Initiative, typed in: Красные 10, Синие 3.
-    initiative = a.locator('form.prompt[data-order-command="initiative"]')
-    boxes = initiative.locator('input[name="dice"]')
-    expect(boxes).to_have_count(2)
-    boxes.nth(0).fill("10")
-    boxes.nth(1).fill("3")
-    initiative.locator("button[type=submit]").click()
+    # Initiative, every player's Д12 typed in from the table: Красные 10, Синие 3.
+    a.locator('#board button[data-act="initiative"]').click()
+    sheet = a.locator("#action-sheet")
+    expect(sheet).to_be_visible()
+    type_dice(sheet, [10, 3])
+    expect(sheet.locator("[data-dice-boxes]")).to_contain_text("Д12 инициатива: Красные")
+    expect(sheet.locator("[data-dice-boxes]")).to_contain_text("Д12 инициатива: Синие")
+    no_sideways_scroll(a)
+    sheet.locator("#f-go").click()
     expect(a.locator("#result")).to_contain_text("Инициатива у стороны «Красные»")
     journey.ok(a)
     both_alike(a, b)

@@ -228,6 +228,7 @@
     if (action === "tow") inputs.op = "start";
     if (spec.armour_die) inputs.die = parseInt(f.armour_die.value, 10);
     if (spec.reaches_edge) inputs.reaches_edge = f.reaches_edge.checked;
+    if (spec.no_unit) delete inputs.unit; // a roll of the players (initiative, a dispute), not of a unit
     if (spec.sides) {
       inputs = { sides: Array.prototype.map.call(form.querySelectorAll("input[name=side]:checked"), function (cb) {
         return parseInt(cb.value, 10);
