@@ -13,7 +13,11 @@ from config.health import check_broker, check_database
 
 @require_GET
 def home(request):
-    return render(request, "home.html")
+    """The front page names every registered game system (settings.RULES_SYSTEMS), so a sixth needs no edit here."""
+    from rules.registry import all_systems
+
+    names = [s.name if s.name.isdigit() else f"«{s.name}»" for s in all_systems()]
+    return render(request, "home.html", {"systems": names})
 
 
 @never_cache

@@ -11,8 +11,8 @@ import math
 import numpy as np
 import pytest
 
+from rules.errors import RuleInputError
 from rules.registry import get_system
-from rules.systems.base import RuleInputError
 from rules.systems.bronepekhota.simulate import Battle, BattleParams, simulate_melee, summarise
 from rules.tests.test_simulate import PACK, _agree, assert_close, entry, exact
 

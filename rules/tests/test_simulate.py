@@ -10,8 +10,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from rules.errors import RuleInputError
 from rules.registry import get_system
-from rules.systems.base import RuleInputError
 from rules.systems.bronepekhota.simulate import (
     Battle,
     BattleParams,
