@@ -1,11 +1,13 @@
 """The actions' common frame and the group reaction test (spec §3.0), shared by every 2/1/0 table.
 
 The group test (L557–566): 2d6 are rolled ONCE for the group and each figure taking the test compares them with its
-own Rep. A real Leader reads a third die (L269–270; §5 A2 picks whether it is added to the group's roll or is his
-own 3d6); a figure on covering fire reads a third die on In Sight (L611). Where the table allows the Leader Die
-(«ЛД»/«КЛ»), one more die is rolled against the Leader's Rep and, if it passes, adds one pass to each other tester,
-capped at 2 (L273–282). Double 1s make a «Герой» (L1163–1167, §5 A5); a Hero may choose his result where the table
-(or the A6 setting) lets him.
+own Rep, so the figures' results go together: the exact odds give each figure's chances and the group's joint result
+(`joint`, `joint_passed`, `joint_outcomes`), both read through the same `read_result` the resolver uses. A real
+Leader reads a third die (L269–270; §5 A2 picks whether it is added to the group's roll or is his own 3d6); a figure
+on covering fire reads a third die on In Sight (L611). Where the table allows the Leader Die («ЛД»/«КЛ»), one more
+die is rolled against the Leader's Rep and, if it passes, adds one pass to each other tester, capped at 2
+(L273–282). Double 1s make a «Герой» (L1163–1167, §5 A5); a Hero may choose his result where the table (or the A6
+setting) lets him.
 
 Dice order, for typed-in dice: the group's dice (as many as the figure reading most of them needs), then each
 Leader's own 3d6 under «own_three_dice», then the Leader Die when it is used.
@@ -48,8 +50,17 @@ def gone_takes_no_test(condition: str) -> str:
     return tr("A figure that is {condition} takes no test.").format(condition=words.outcome(condition))
 
 
-def err(field: str, message: str) -> RuleInputError:
-    return RuleInputError({field: message})
+def err(field: str, message: str, **limits) -> RuleInputError:
+    """A refusal naming its field; a limit that is part of the rule goes with it as data (the API answers
+    `limits` beside the message, e.g. {"leaders": 1})."""
+    return RuleInputError({field: message}, data={"limits": limits} if limits else None)
+
+
+def one_leader(members: list[dict]) -> None:
+    """At most one real Leader per group: the Leader Die is rolled against «Умением Лидера» (L273–274), one Rep;
+    the limit is answered as data."""
+    if sum(1 for m in members if m.get("leader")) > 1:
+        raise err("members", tr("A group has one real Leader: mark only one figure as leader."), leaders=1)
 
 
 def members_schema(extra: dict, *, hero_choice: bool = True, max_items: int = 20) -> dict:
@@ -102,8 +113,8 @@ def hero_may_choose(spec: TestSpec, settings: dict, *, duck_back: bool = False) 
 
 def readers(members: list[dict], settings: dict) -> list[int]:
     """Indexes of the figures that read the roll (§5 A1)."""
-    if settings.get("group_test_readers") == "whole_group":
-        return list(range(len(members)))
+    if settings.get("group_test_readers") == "whole_group":  # but a hunkered-down figure fired on runs untested
+        return [i for i, m in enumerate(members) if not m.get("hunkered_fired_on")]
     return [i for i, m in enumerate(members) if m.get("tests", True)]
 
 
@@ -217,6 +228,106 @@ def reader_odds(spec: TestSpec, m: dict, settings: dict, members: list[dict], *,
     return dist, p_hero
 
 
+# Exact odds of the whole group -----------------------------------------------------------------------------
+def _reads(spec, members, settings, who, counts, n, ld_pass, context) -> dict[tuple, Fraction]:
+    """{((level, became_hero) of each of `who`): P} over every ordered roll of `n` dice that they all read, each
+    reading its first dice through read_result, as the resolver does."""
+    out: dict[tuple, Fraction] = {}
+    each = Fraction(1, 6**n)
+    memo: dict = {}
+    for roll in rolls(6, n):
+        vec = []
+        for i in who:
+            read = roll[: counts[i]]
+            if (i, read) not in memo:
+                r = read_result(spec, members[i], settings, list(read), ld_pass, i, **context(members[i]))
+                memo[i, read] = (r["level"], r["became_hero"])
+            vec.append(memo[i, read])
+        key = tuple(vec)
+        out[key] = out.get(key, Fraction(0)) + each
+    return out
+
+
+def joint_odds(spec: TestSpec, members: list[dict], settings: dict, *, use_leader_die=True, context=None):
+    """(the testers' indexes, {((level, became_hero) of each tester, in that order): P}), exact.
+
+    Every tester reads the same group roll (L557–566), so their results go together: a high roll fails them all,
+    and double 1s make every one of them a Hero at once. Given the Leader Die, the group's dice and each Leader's
+    own 3d6 (§5 A2) are independent: each is enumerated once and the parts are multiplied."""
+    context = context or (lambda m: {})
+    who = readers(members, settings)
+    own = settings.get("leader_dice") == "own_three_dice"
+    counts = {i: dice_count(members[i], spec) for i in who}
+    own_leaders = [i for i in who if own and members[i].get("leader") and spec.leader_three]
+    shared = [i for i in who if i not in own_leaders]
+    shared_n = max((counts[i] for i in shared), default=0)
+    ld_rep = leader_die_rep(spec, members, use_leader_die)
+    q = Fraction(min(ld_rep, 6), 6) if ld_rep is not None else Fraction(0)
+    order = shared + own_leaders
+    place = [order.index(i) for i in who]
+    joint: dict[tuple, Fraction] = {}
+    for ld_pass, weight in ((True, q), (False, 1 - q)):
+        if not weight:
+            continue
+        combined = {(): weight}
+        parts = [_reads(spec, members, settings, shared, counts, shared_n, ld_pass, context)]
+        parts += [_reads(spec, members, settings, [i], counts, counts[i], ld_pass, context) for i in own_leaders]
+        for part in parts:
+            combined = {a + b: pa * pb for a, pa in combined.items() for b, pb in part.items()}
+        for vec, p in combined.items():
+            key = tuple(vec[k] for k in place)
+            joint[key] = joint.get(key, Fraction(0)) + p
+    return who, joint
+
+
+PASSED = {2: "passed_2", 1: "passed_1", 0: "passed_0"}
+# The odds page names each key it draws, and each part of a joint value, by result_labels.
+JOINT_LABELS = {
+    "joint_passed": N_("The whole group: how many figures passed"),
+    "joint_outcomes": N_("The whole group: how many figures on each row of the table"),
+    "passed_2": N_("passed by 2 dice"), "passed_1": N_("passed by 1 die"), "passed_0": N_("passed by 0 dice"),
+}  # fmt: skip
+
+
+def joint_fields(who: list[int], joint: dict, outcome, codes: tuple, fixed: dict | None = None) -> dict:
+    """The group's joint result as JSON, beside each figure's own odds:
+    - `joint`: {"members": tester indexes, "distribution": [{"value": {"levels", "outcomes", "heroes"} (one per
+      tester, in that order), exact, p}]}, most passes first;
+    - `joint_passed`: [{"value": {"passed_2", "passed_1", "passed_0"} (how many testers read each row), exact, p}];
+    - `joint_outcomes`: [{"value": {outcome code: how many figures}, exact, p}], the table's rows in `codes` order,
+      counting also the figures whose result is `fixed` (a hunkered-down figure fired on runs away untested).
+    `outcome(index, level)` is the row a tester reads at that level."""
+    fixed = fixed or {}
+    rank = {c: n for n, c in enumerate(codes)}
+    cases, passed, rows = [], {}, {}
+    for vec, p in sorted(joint.items(), key=lambda kv: ([-lv for lv, _ in kv[0]], [h for _, h in kv[0]])):
+        levels = [lv for lv, _ in vec]
+        outs = [outcome(i, lv) for i, lv in zip(who, levels, strict=True)]
+        cases.append({"value": {"levels": levels, "outcomes": outs, "heroes": [h for _, h in vec]}, **prob(p)})
+        key = tuple(levels.count(lv) for lv in (2, 1, 0))
+        passed[key] = passed.get(key, Fraction(0)) + p
+        tally = dict(fixed)
+        for o in outs:
+            tally[o] = tally.get(o, 0) + 1
+        row = tuple(sorted(tally.items(), key=lambda kv: (rank.get(kv[0], len(rank)), kv[0])))
+        rows[row] = rows.get(row, Fraction(0)) + p
+    if not who:  # nobody tested (every figure fired on was hunkered down): the fixed results, for sure
+        rows = {tuple(sorted(fixed.items(), key=lambda kv: (rank.get(kv[0], len(rank)), kv[0]))): Fraction(1)}
+        passed = {(0, 0, 0): Fraction(1)}
+        cases = [{"value": {"levels": [], "outcomes": [], "heroes": []}, **prob(1)}]
+
+    def row_order(kv):
+        tally = dict(kv[0])
+        return [-tally.get(c, 0) for c in codes], sorted(tally)
+
+    return {
+        "joint": {"members": list(who), "distribution": cases},
+        "joint_passed": [{"value": dict(zip(PASSED.values(), k, strict=True)), **prob(p)}
+                         for k, p in sorted(passed.items(), reverse=True)],
+        "joint_outcomes": [{"value": dict(k), **prob(p)} for k, p in sorted(rows.items(), key=row_order)],
+    }  # fmt: skip
+
+
 def map_distribution(dist: dict, fn) -> dict:
     out: dict = {}
     for value, p in dist.items():
@@ -327,6 +438,10 @@ class GroupTestAction(ThwAction):
     member_fields: dict = {}
     extra_properties: dict = {}
     extra_required: tuple[str, ...] = ()
+    #: Every row code `outcome_of` can answer, in the table's printed order (joint_outcomes follows it and the
+    #: odds page names each code in the reader's language).
+    outcome_codes: tuple[str, ...] = ()
+    result_labels = JOINT_LABELS
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -345,10 +460,16 @@ class GroupTestAction(ThwAction):
                 "properties": props,
             }
 
+    def describe(self) -> dict:
+        """Also the words of the table's rows, the parts of a joint_outcomes value (outcome codes, some of them
+        patterns such as «pass 2» that words.outcome reads)."""
+        out = super().describe()
+        out["result_labels"] = {**{c: words.outcome(c) for c in self.outcome_codes}, **out["result_labels"]}
+        return out
+
     def check(self, inputs: dict, settings: dict) -> dict:
         members = inputs["members"]
-        if sum(1 for m in members if m.get("leader")) > 1:
-            raise err("members", tr("A group has one real Leader: mark only one figure as leader."))
+        one_leader(members)
         for i, m in enumerate(members):
             if m.get("condition") in (core.OUT_OF_FIGHT, core.DEAD, core.CAPTURED, core.REMOVED):
                 raise err(f"members.{i}.condition", gone_takes_no_test(m["condition"]))
@@ -404,6 +525,21 @@ class GroupTestAction(ThwAction):
     def effects_of(self, row: dict, m: dict, settings: dict, clean: dict) -> list[dict]:
         return []
 
+    def fixed_outcomes(self, clean: dict) -> dict[str, int]:
+        """Figures of the group whose row is certain without a test: {code: how many}."""
+        return {}
+
+    def joint_clean(self, clean: dict, settings: dict) -> dict:
+        """The group's joint result (joint_fields), beside each figure's own odds."""
+        members = clean["members"]
+        who, joint = joint_odds(self.spec_for(clean), members, settings, use_leader_die=clean.get("use_leader_die",
+                                True), context=self.context)  # fmt: skip
+
+        def outcome(i: int, level: int) -> str:
+            return self.outcome_of(level, members[i], settings, clean)
+
+        return joint_fields(who, joint, outcome, self.outcome_codes, self.fixed_outcomes(clean))
+
     def odds_clean(self, clean, settings):
         members = clean["members"]
         spec = self.spec_for(clean)
@@ -423,7 +559,7 @@ class GroupTestAction(ThwAction):
                     "p_becomes_hero": _p(p_hero),
                 }
             )
-        return {"test": spec.key, "members": out}
+        return {"test": spec.key, "members": out, **self.joint_clean(clean, settings)}
 
 
 def _p(x: Fraction) -> dict:

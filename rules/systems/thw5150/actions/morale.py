@@ -28,6 +28,8 @@ class StayOrRun(GroupTestAction):
         "that stops fighting may not advance nor fire except in reaction, and must try to leave the table."
     )
     spec = STAY_OR_RUN
+    outcome_codes = ("stays", "stops_fighting")
+    result_labels = {**GroupTestAction.result_labels, "loss": N_("Share of the side lost")}
     extra_properties = {
         "initial_count": {"type": "integer", "minimum": 1, "maximum": 200, "description": "Figures at the start"},
         "casualties": {"type": "integer", "minimum": 0, "maximum": 200, "description": "Dead and out of the fight"},
@@ -40,9 +42,11 @@ class StayOrRun(GroupTestAction):
 
     def check_more(self, inputs, settings):
         if inputs["casualties"] > inputs["initial_count"]:
-            raise err("casualties", tr("More casualties than figures at the start of the battle."))
+            raise err("casualties", tr("More casualties than figures at the start of the battle."),
+                      casualties=inputs["initial_count"])  # fmt: skip
         if inputs.get("tested_at", 0) > inputs["casualties"]:
-            raise err("tested_at", tr("The last test cannot have been taken at more casualties than now."))
+            raise err("tested_at", tr("The last test cannot have been taken at more casualties than now."),
+                      tested_at=inputs["casualties"])  # fmt: skip
         return {**inputs, "loss": Fraction(inputs["casualties"], inputs["initial_count"])}
 
     def outcome_of(self, level, m, settings, clean):

@@ -25,8 +25,11 @@ from rules.systems.thw5150.actions.common import (
     hero_may_choose,
     hero_trigger_on,
     is_hero,
+    joint_fields,
     member_summary,
+    one_leader,
     read_result,
+    readers,
 )
 
 IN_SIGHT = TestSpec(
@@ -71,6 +74,7 @@ class GroupReactionTest(GroupTestAction):
         "Leader Die."
     )
     spec = TestSpec("group_reaction_test", N_("group test"))
+    outcome_codes = ("pass 2", "pass 1", "pass 0")
     member_fields = {"covering_fire": BOOL, "sees_leader": BOOL}
     extra_properties = {
         "table": {"enum": sorted(TABLES), "description": "Which table's dice rules apply"},
@@ -98,6 +102,8 @@ class InSight(GroupTestAction):
         "are revealed without firing; the others stand and do nothing."
     )
     spec = IN_SIGHT
+    outcome_codes = ("fire", "may_fire_or_stay_hidden", "fire_max_rof_minus_1", "duck_back_or_prone",
+                     "revealed_no_fire", "stand_and_do_nothing")  # fmt: skip
     member_fields = {"hidden": BOOL, "in_cover": IN_COVER, "covering_fire": BOOL}
 
     def check_more(self, inputs, settings):
@@ -138,6 +144,8 @@ class ReceivedFire(GroupTestAction):
         "active one at anyone. A hunkered-down figure fired on runs away without a test (L998)."
     )
     spec = RECEIVED_FIRE
+    outcome_codes = ("fire", "fire_minus_1", "may_charge", core.DUCK_BACK, "move_to_cover_and_duck_back",
+                     "duck_back_or_stay", "stay", "prone", core.HUNKER_DOWN, core.RUNAWAY)  # fmt: skip
     member_fields = {
         "in_cover": IN_COVER,
         "outgunned": {"type": "boolean", "description": "Outgunned (else computed from ПД when given)"},
@@ -193,7 +201,7 @@ class ReceivedFire(GroupTestAction):
 
     def resolve_clean(self, clean, settings, dice):
         hunkered = [i for i, m in enumerate(clean["members"]) if m.get("hunkered_fired_on")]
-        if any(m.get("tests", True) for m in clean["members"]) or settings.get("group_test_readers") == "whole_group":
+        if readers(clean["members"], settings):
             outcome = super().resolve_clean(clean, settings, dice)
         else:
             outcome = self.outcome("", {"test": self.key, "group_dice": [], "leader_die": None, "members": []}, [], [])
@@ -210,8 +218,7 @@ class ReceivedFire(GroupTestAction):
 
     def check(self, inputs, settings):
         members = inputs["members"]
-        if sum(1 for m in members if m.get("leader")) > 1:
-            raise err("members", tr("A group has one real Leader: mark only one figure as leader."))
+        one_leader(members)
         for i, m in enumerate(members):
             if m.get("condition") in (core.OUT_OF_FIGHT, core.DEAD, core.CAPTURED, core.REMOVED):
                 raise err(f"members.{i}.condition", gone_takes_no_test(m["condition"]))
@@ -233,15 +240,16 @@ class ReceivedFire(GroupTestAction):
             return [{"kind": "fires", "role": role, "rep_modifier": -1 if out == "fire_minus_1" else 0, "at": target}]
         return []
 
+    def fixed_outcomes(self, clean):
+        hunkered = sum(1 for m in clean["members"] if m.get("hunkered_fired_on"))
+        return {core.RUNAWAY: hunkered} if hunkered else {}
+
     def odds_clean(self, clean, settings):
-        odds = (
-            super().odds_clean(clean, settings)
-            if any(m.get("tests", True) for m in clean["members"])
-            else {
-                "test": self.key,
-                "members": [],
-            }
-        )
+        if readers(clean["members"], settings):
+            odds = super().odds_clean(clean, settings)
+        else:  # every figure fired on was hunkered down: they run away, nobody tests
+            odds = {"test": self.key, "members": [], **joint_fields([], {}, None, self.outcome_codes,
+                                                                    self.fixed_outcomes(clean))}  # fmt: skip
         for i, m in enumerate(clean["members"]):
             if m.get("hunkered_fired_on"):
                 odds["members"].append({"index": i, "name": m.get("name") or figure_name(i),
@@ -260,6 +268,7 @@ class WantingToCharge(GroupTestAction):
         "fire, any other result takes Received Fire."
     )
     spec = WANTING_TO_CHARGE
+    outcome_codes = ("charge", "ignores_fire_keeps_moving", "stay_and_fire", "stay", "takes_received_fire")
     member_fields = {"in_cover": IN_COVER}
     extra_properties = {"rescuing": {"type": "boolean", "description": "Moving to a wounded comrade, fired on"}}
 
@@ -285,6 +294,8 @@ class BeingCharged(GroupTestAction):
         "prepare; flanked run away; others prepare without firing. Pass 0: in cover prepare; others run away."
     )
     spec = BEING_CHARGED
+    outcome_codes = ("fire_and_prepare", "turn_fire_and_prepare_minus_1", "prepare", "turn_and_prepare_minus_1",
+                     "prepare_no_fire", core.RUNAWAY)  # fmt: skip
     member_fields = {"in_cover": IN_COVER, "flank_or_rear": FLANK, "can_fire": BOOL}
 
     def outcome_of(self, level, m, settings, clean):
@@ -318,6 +329,7 @@ class Rally(GroupTestAction):
         "takes it the same way."
     )
     spec = RALLY
+    outcome_codes = ("returns_may_act", "returns", core.REMOVED)
     member_fields = {"in_cover": IN_COVER}
     extra_properties = {
         "friend_within_2": {"type": "boolean", "description": "A friendly figure in normal state within 2″"}
@@ -356,6 +368,7 @@ class FastMove(GroupTestAction):
         "distance it moves. A lone carrier cannot move fast (L515–517)."
     )
     spec = FAST_MOVE
+    outcome_codes = tuple(f"up to {core.FAST_MOVE_INCHES[level]}″" for level in (2, 1, 0))
     member_fields = {"sees_leader": BOOL, "carrying_alone": BOOL}
 
     def check_more(self, inputs, settings):

@@ -193,7 +193,8 @@ class Shooting(ThwAction):
         rof = rof_of(w, second, settings)
         dice = sum(t["dice"] for t in inputs["targets"])
         if dice > rof:
-            raise err("targets", tr("{dice} dice declared but the rate of fire is {rof}.").format(dice=dice, rof=rof))
+            raise err("targets", tr("{dice} dice declared but the rate of fire is {rof}.").format(dice=dice, rof=rof),
+                      dice=rof)  # fmt: skip
         targets = []
         for i, t in enumerate(inputs["targets"]):
             armour = equipment.armour_slug(t.get("armour", "none"), f"targets.{i}.armour")

@@ -1,0 +1,53 @@
+"""The odds page of «5150» in Russian on a 360 px phone: a group test shows how the whole group comes out together
+(how many figures passed by 2, 1 and 0 dice; how many on each row of the table), in the book's words, never as the
+codes the API answers, and nothing scrolls sideways."""
+
+import json
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+CODES = re.compile(r"passed_|joint|\b(charge|stay|up to|pass [0-2])\b|object Object|\{")
+
+
+def compute(page, action: str, members: list[dict], checks: tuple[str, ...] = ()) -> str:
+    page.select_option("#odds-action", action)
+    page.fill("#f-members", json.dumps(members))
+    for box in checks:
+        page.check(f"#f-{box}")
+    result = page.locator("#odds-result")
+    page.click("#odds-go")
+    expect(result).to_be_visible(timeout=30_000)  # generous: the machine may be busy
+    expect(result.locator("p").first).to_be_visible(timeout=30_000)
+    return result.inner_text()
+
+
+def no_sideways_scroll(page) -> None:
+    width, screen = page.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+    assert width <= screen, (width, screen)
+
+
+def test_a_group_tests_joint_result_is_drawn_in_russian_on_a_phone(live_server, phone_context):
+    page = phone_context(locale="ru-RU", extra_http_headers={"Accept-Language": "ru"}).new_page()
+    errors = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(f"{live_server.url}/odds/?system=5150")
+
+    # The book's Leader Die (L273–282): Leader Rep 4 stays back, Rep 4 and Rep 3 charge in the open.
+    members = [{"rep": 4, "leader": True, "tests": False}, {"rep": 4}, {"rep": 3}]
+    text = compute(page, "wanting_to_charge", members, checks=("use_leader_die",))
+    assert ("Вся группа вместе: сколько фигурок прошли тест: (прошли по 2 кубикам: 2; прошли по 1 кубику: 0; "
+            "прошли по 0 кубиков: 0) → 58,3 %") in text, text  # fmt: skip
+    assert ("Вся группа вместе: сколько фигурок на каждой строке таблицы: (атакуют: 2) → 91,7 %, (атакуют: 1; "
+            "остаются на месте: 1) → 4,6 %, (остаются на месте: 2) → 3,7 %") in text, text  # fmt: skip
+    assert not CODES.search(text), text
+    no_sideways_scroll(page)
+
+    text = compute(page, "fast_move", [{"rep": 4}, {"rep": 3}])
+    assert "(до 16″: 2) → 25,0 %" in text, text  # both dice 1–3
+    assert not CODES.search(text), text
+    no_sideways_scroll(page)
+    assert errors == []
