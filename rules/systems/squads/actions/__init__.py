@@ -7,7 +7,7 @@ Every action takes RAW inputs (a JSON object described by its `input_schema`) an
 - `odds(inputs, settings)` validates and answers the exact distribution of the same outcome (fractions).
 """
 
-from rules.systems.squads.actions.activation import Activation, FailedActivation
+from rules.systems.squads.actions.activation import Activation, ActivationChain, FailedActivation
 from rules.systems.squads.actions.allocation import ArmourSaves, SplitHits
 from rules.systems.squads.actions.melee import Melee, Withdrawal
 from rules.systems.squads.actions.shooting import Shooting
@@ -19,6 +19,7 @@ ACTIONS = {
     for action in (
         Initiative(),
         Activation(),
+        ActivationChain(),
         FailedActivation(),
         UnitAction(),
         Shooting(),

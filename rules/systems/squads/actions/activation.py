@@ -8,7 +8,7 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 
-from rules.contract import prob
+from rules.contract import distribution, exact, prob
 from rules.i18n import N_, _
 from rules.systems.squads import tables
 from rules.systems.squads.actions.common import (
@@ -230,7 +230,8 @@ class Activation(SquadAction):
         ok, die, roll, effects = roll_activation(dice, unit, "unit", settings, steps)
         if unit.get("on_guard") and settings["on_guard_until"] == "next_activation":
             effects.insert(0, {"kind": "on_guard_ends", "role": "unit"})  # §5 B13: it ends at the next attempt
-        result = {"success": ok, "die": die, "need": roll.need, "modifier": roll.modifier, "level": roll.level}
+        result = {"success": ok, "die": die, "need": roll.need, "modifier": roll.modifier, "level": roll.level,
+                  "total": die + roll.modifier}  # fmt: skip
         if ok:
             effects.append({"kind": "activated", "role": "unit"})
             summary = _("Activated (d6 {die}): choose one action.").format(die=die)
@@ -307,3 +308,118 @@ class FailedActivation(SquadAction):
     def odds_clean(self, clean, settings):
         consequence, _, _ = self._apply(clean, settings)
         return {**deterministic(consequence), "withdraw": boolean(Fraction(consequence["consequence"] == "withdraw"))}
+
+
+MAX_CHAIN = 30  # units one player tries in one run of the initiative
+CHAIN_UNIT = {
+    **ACTIVATION_UNIT,
+    "properties": {
+        **ACTIVATION_UNIT["properties"],
+        "count": {"type": "integer", "minimum": 1, "maximum": MAX_CHAIN, "description": "Units like this one in a row"},
+    },
+}
+CHAIN_ENDS = ("on_guard", "withdraw", "all_activated")
+
+
+class ActivationChain(SquadAction):
+    key = "activation_chain"
+    label = "Activation chain"
+    spec_ref = "§3.1–§3.2 (L12–14, L25, L31), §5 B22"
+    description = (
+        "«Инициатива» (L12): the player holding the initiative tries his units one at a time, in the order given, "
+        "and goes on while the activation rolls succeed; the first failure sends that unit On Guard (or withdraws "
+        "it above 50 % casualties) and passes the initiative. Each roll has its unit's own level and modifiers. "
+        "The odds give how many units activate before a roll fails, taking the units as they stand now."
+    )
+    input_schema = {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["units"],
+        "properties": {
+            "units": {
+                "type": "array",
+                "items": CHAIN_UNIT,
+                "minItems": 1,
+                "maxItems": MAX_CHAIN,
+                "description": "The units in the order the player tries them",
+            }
+        },
+    }
+
+    def case_labels(self) -> dict:
+        return {
+            "chain_end": {
+                "on_guard": _("A roll fails: that unit goes On Guard"),
+                "withdraw": _("A roll fails: that unit retreats (L25)"),
+                "all_activated": _("Every unit activates"),
+            }
+        }
+
+    def check_inputs(self, inputs, settings):
+        units = []
+        for i, given in enumerate(inputs["units"]):
+            given = dict(given)
+            copies = given.pop("count", 1)
+            if len(units) + copies > MAX_CHAIN:
+                raise err(
+                    f"units.{i}.count",
+                    _("At most {n} units try in one run of the initiative.").format(n=MAX_CHAIN),
+                    {"units": MAX_CHAIN},
+                )
+            unit = check_unit(given, f"units.{i}", settings)
+            check_may_activate(unit, f"units.{i}", settings)
+            units += [unit] * copies
+        return {"units": units}
+
+    def resolve_clean(self, clean, settings, dice):
+        units = clean["units"]
+        steps: list[str] = []
+        effects: list[dict] = []
+        rolls = []
+        failed = None
+        result: dict = {}
+        for i, unit in enumerate(units):
+            ok, die, roll, more = roll_activation(dice, unit, "unit", settings, steps)
+            effects += [{**e, "index": i} for e in more]
+            rolls.append({"index": i, "die": die, "need": roll.need, "modifier": roll.modifier,
+                          "total": die + roll.modifier, "success": ok})  # fmt: skip
+            if ok:
+                effects.append({"kind": "activated", "role": "unit", "index": i})
+                continue
+            failed = i
+            consequence, after, text = failed_consequence(unit, "unit", settings)
+            effects += [{**e, "index": i} for e in after] + [{"kind": "initiative_passes", "role": "game"}]
+            result.update(consequence)
+            steps.append(_("Failed: {consequence}; the initiative passes (L12).").format(consequence=text))
+            break
+        activated = len(rolls) - (failed is not None)
+        result.update({"activated": activated, "tried": len(rolls), "units": len(units), "failed": failed,
+                       "rolls": rolls, "chain_end": "all_activated" if failed is None else result["consequence"]})  # fmt: skip
+        summary = _("Activated {k} of {n} units before a roll failed.") if failed is not None else _(
+            "Activated {k} of {n} units: every roll succeeded.")  # fmt: skip
+        return self.outcome(summary.format(k=activated, n=len(units)), result, effects, steps)
+
+    def odds_clean(self, clean, settings):
+        units = clean["units"]
+        reach = Fraction(1)  # P(every roll so far succeeded)
+        activated: dict[int, Fraction] = {}
+        ends = dict.fromkeys(CHAIN_ENDS, Fraction(0))
+        for k, unit in enumerate(units):
+            p = activation_roll(unit, settings).p_success(settings)
+            stop = reach * (1 - p)  # exactly k activate: the (k+1)-th roll is the first to fail
+            if stop:
+                activated[k] = stop
+            ends[failed_consequence(unit, "unit", settings)[0]["consequence"]] += stop
+            reach *= p
+        if reach:
+            activated[len(units)] = reach
+        ends["all_activated"] = reach
+        first = activation_roll(units[0], settings)
+        return {
+            "activated": distribution(activated),
+            "expected_activated": exact(sum((k * p for k, p in activated.items()), Fraction(0))),
+            "p_first_activates": prob(first.p_success(settings)),
+            "p_all": prob(reach),
+            "chain_end": {key: prob(p) for key, p in ends.items()},
+            "first_roll": distribution({die + first.modifier: Fraction(1, 6) for die in range(1, 7)}),
+        }

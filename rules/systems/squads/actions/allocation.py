@@ -68,7 +68,9 @@ class SplitHits(SquadAction):
             else:
                 why = _("not enough unsuppressed figures can be reached")
             raise err(
-                "suppress", _("At most {n} can be suppressed: {why}.").format(n=limits["max_suppressed"], why=why)
+                "suppress",
+                _("At most {n} can be suppressed: {why}.").format(n=limits["max_suppressed"], why=why),
+                {"suppress": limits["max_suppressed"]},
             )
         return {**inputs, "_limits": limits}
 

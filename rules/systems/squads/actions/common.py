@@ -100,8 +100,10 @@ TARGET_GROUPS = {
 }
 
 
-def err(field: str, message: str) -> RuleInputError:
-    return RuleInputError({field: message})
+def err(field: str, message: str, limits: dict | None = None) -> RuleInputError:
+    """A refusal naming the field; where the limit broken is the rule's own (a Regular suppresses at most 2, a rifle
+    reaches 24"), `limits` gives it as data a program reads (the API answers it as the body's "limits")."""
+    return RuleInputError({field: message}, data={"limits": limits} if limits else None)
 
 
 def length(value, settings: dict) -> str:
@@ -190,6 +192,7 @@ TITLES = {
     "suppressed": N_("Suppressed"),
     "target": N_("Target"),
     "unit": N_("Acting squad"),
+    "units": N_("Units in the order tried"),
     "unsaved": N_("Unsaved hits"),
     "used_this_turn": N_("Used this turn"),
     "vehicle": N_("Transport vehicle"),
@@ -205,7 +208,15 @@ RESULT_LABELS = {
     "p": N_("Probability (no dice)"),
     "deterministic": N_("Decided without dice"),
     "result": N_("The outcome without dice"),
+    "activated": N_("Units activated before a roll fails"),
     "attacker_casualties": N_("Attacker's casualties (figures)"),
+    "chain_end": N_("How the run of activations ends"),
+    "expected_activated": N_("Units activated on average"),
+    "first_roll": N_("The first unit's roll with its modifiers"),
+    "p_all": N_("Chance every unit activates"),
+    "p_any_unsaved": N_("Chance at least one hit goes through the armour"),
+    "p_first_activates": N_("Chance the first unit activates"),
+    "worst_effect": N_("The most severe damage of the attack"),
     "defender_casualties": N_("Defender's casualties (figures)"),
     "damage_die": N_("Damage die result"),
     "expected_hits": N_("Hits scored on average"),
@@ -270,8 +281,10 @@ class SquadAction(Action):
         out["label"], out["description"] = _(self.label), _(self.description)
         out["input_schema"] = translated_schema(self.input_schema)
         # The cases of a chance per case, as the odds page names them (the API's answer keeps the codes).
+        damage = {code: names.damage(code) for code in names.DAMAGE}
         out["value_labels"] = {
-            "p_effect": {code: names.damage(code) for code in names.DAMAGE},
+            "p_effect": damage,
+            "worst_effect": {"none": _("No damage to the vehicle"), **damage},
             **self.case_labels(),
         }
         return out

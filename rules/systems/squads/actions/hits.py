@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from rules.contract import prob
 from rules.i18n import N_, _
 from rules.systems.squads import names, tables
 from rules.systems.squads.actions.common import err
@@ -187,6 +188,37 @@ def vehicle_damage(dice, unsaved: int, facing: str, settings: dict, steps: list[
             )
             break
     return results, effects
+
+
+# The damage table's rows from the mildest to the worst (L86–89); "none": no hit went through the armour.
+SEVERITY = ("none", "crew_stunned", "weapon_destroyed", "immobilised", "destroyed")
+
+
+def worst_effect(damage: list[dict]) -> str:
+    """The most severe damage-table result among the rolled ones ("none" when nothing went through)."""
+    return max((d["effect"] for d in damage), key=SEVERITY.index, default="none")
+
+
+def worst_effect_odds(unsaved: dict[int, Fraction], facing: str, settings: dict) -> dict[str, Fraction]:
+    """Exact P(the most severe effect of the attack is each row), in SEVERITY order: the damage table decides the
+    vehicle's fate by its worst result. Rolling stops at "destroyed", which is the worst anyway, so the worst of u
+    dice is at most e with probability F(e)^u, F(e) = P(one die gives e or milder)."""
+    per_hit = tables.damage_effect_probabilities(facing, settings)
+    out: dict[str, Fraction] = {}
+    below = Fraction(0)  # P(worst is milder than the current row)
+    mild = Fraction(0)  # F(e)
+    for effect in SEVERITY:
+        if effect != "none":
+            mild += per_hit[effect]
+        at_most = sum((pu * mild**u for u, pu in unsaved.items()), Fraction(0))
+        out[effect] = at_most - below
+        below = at_most
+    return out
+
+
+def worst_effect_distribution(odds: dict[str, Fraction]) -> list[dict]:
+    """The worst effect's distribution as JSON, mildest first (not alphabetical): [{"value", "exact", "p"}]."""
+    return [{"value": effect, **prob(odds[effect])} for effect in SEVERITY]
 
 
 def vehicle_damage_odds(unsaved: dict[int, Fraction], facing: str, settings: dict) -> dict:

@@ -33,6 +33,9 @@ from rules.systems.squads.actions.hits import (
     unsaved_distribution,
     vehicle_damage,
     vehicle_damage_odds,
+    worst_effect,
+    worst_effect_distribution,
+    worst_effect_odds,
 )
 from rules.systems.squads.actions.turn import may_fire
 
@@ -153,6 +156,7 @@ def plan(clean: dict, settings: dict) -> dict:
                 else _("A moving vehicle fires {allowed} weapon (L77); {fired} were given.").format(
                     allowed=allowed, fired=fired
                 ),
+                {"weapons": allowed},
             )
     else:
         if "vehicle_move" in shooter:
@@ -169,7 +173,11 @@ def plan(clean: dict, settings: dict) -> dict:
         if action != "on_guard":
             raise err("reaction", _("Only a unit On Guard («Защита») fires as a reaction (L21)."))
         if reaction.get("used_this_turn"):
-            raise err("reaction.used_this_turn", _("On Guard reacts once a turn (L21); this unit already did."))
+            raise err(
+                "reaction.used_this_turn",
+                _("On Guard reacts once a turn (L21); this unit already did."),
+                {"reactions_per_turn": 1},
+            )
         wanted = "declared" if settings["on_guard_timing"] == "interrupt" else "resolved"
         if reaction["enemy_action"] != wanted:
             raise err(
@@ -233,6 +241,7 @@ def plan(clean: dict, settings: dict) -> dict:
                     range=length(tables.weapon_range(w, settings), settings),
                     distance=length(g["distance"], settings),
                 ),
+                {"distance": tables.weapon_range(w, settings)},
             )
         if same_cover and g["distance"] > pair(tables.SAME_COVER, settings):
             raise err(
@@ -240,6 +249,7 @@ def plan(clean: dict, settings: dict) -> dict:
                 _("In the same cover a unit fires only within {distance} (L28).").format(
                     distance=length(pair(tables.SAME_COVER, settings), settings)
                 ),
+                {"distance": pair(tables.SAME_COVER, settings)},
             )
         if not g.get("line_of_sight", True):
             if not w.indirect:
@@ -288,7 +298,8 @@ class Shooting(SquadAction):
         "«Опыт» hits. Cover adds +1/+2/+3 to that number but never past 6+ (flamethrowers and cannons ignore it); "
         "aimed fire adds +1 to each die. Each hit gets a save by armour. On a vehicle, small arms and HMGs cannot "
         "harm armour; each unsaved hit rolls the damage die by facing. The target's owner splits unsaved hits on "
-        "a unit (split_hits)."
+        "a unit (split_hits). On a vehicle the odds give each effect's chance to happen at least once and the most "
+        "severe effect of the attack."
     )
     input_schema = INPUT_SCHEMA
 
@@ -364,7 +375,7 @@ class Shooting(SquadAction):
                 )
             )
         damage, more = vehicle_damage(dice, unsaved, target["facing"], settings, steps)
-        result.update(unsaved=unsaved, save_rolls=rolls, damage=damage)
+        result.update(unsaved=unsaved, save_rolls=rolls, damage=damage, worst_effect=worst_effect(damage))
         effects += more
         worst = damage[-1]["effect"] if damage else None
         if damage:
@@ -405,11 +416,14 @@ class Shooting(SquadAction):
             for h, ph in hits.items():
                 for u, pu in tables.binomial(h, fail).items():
                     unsaved[u] = unsaved.get(u, Fraction(0)) + ph * pu
-            effects = vehicle_damage_odds(unsaved, clean["target"]["facing"], settings)
-            out["damage_die"] = distribution(tables.damage_die_distribution(clean["target"]["facing"], settings))
+            facing = clean["target"]["facing"]
+            effects = vehicle_damage_odds(unsaved, facing, settings)
+            out["damage_die"] = distribution(tables.damage_die_distribution(facing, settings))
             out["p_effect"] = {k: prob(v) for k, v in effects.items()}
+            out["worst_effect"] = worst_effect_distribution(worst_effect_odds(unsaved, facing, settings))
         else:
             unsaved = unsaved_distribution(hits, clean["target"]["groups"], settings)
         out["unsaved"] = distribution(unsaved)
         out["expected_unsaved"] = exact(sum((k * v for k, v in unsaved.items()), Fraction(0)))
+        out["p_any_unsaved"] = prob(1 - unsaved.get(0, Fraction(0)))
         return out

@@ -199,6 +199,7 @@ class UnitAction(SquadAction):
                     allowance=length(allowance, settings),
                     moved=length(inputs["moved"], settings),
                 ),
+                {"moved": allowance},
             )
         return inputs
 

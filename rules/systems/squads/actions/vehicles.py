@@ -24,7 +24,14 @@ from rules.systems.squads.actions.common import (
     length,
     pair,
 )
-from rules.systems.squads.actions.hits import immune, vehicle_damage, vehicle_damage_odds
+from rules.systems.squads.actions.hits import (
+    immune,
+    vehicle_damage,
+    vehicle_damage_odds,
+    worst_effect,
+    worst_effect_distribution,
+    worst_effect_odds,
+)
 
 DODGE_ROLL = N_("dodge roll")  # the purpose of the die and the name of its step (L90)
 TANK_CLASSES = {"heavy_and_super_heavy": ("heavy", "super_heavy"), "medium_and_heavy": ("medium", "heavy")}
@@ -67,7 +74,11 @@ class VehicleMove(SquadAction):
         if move == "medium_cover" and vehicle["armour"] not in TANK_CLASSES[settings["tank_classes"]]:
             raise err("move", _("Only medium and heavy tanks cross medium cover (L77, §5 B15)."))
         if inputs.get("distance", 0) > allowance:
-            raise err("distance", _("This move is at most {allowance}.").format(allowance=length(allowance, settings)))
+            raise err(
+                "distance",
+                _("This move is at most {allowance}.").format(allowance=length(allowance, settings)),
+                {"distance": allowance},
+            )
         return inputs
 
     def _result(self, clean, settings):
@@ -103,7 +114,8 @@ class VehicleHit(SquadAction):
     description = (
         "Hits from one weapon on a vehicle: small arms and HMGs cannot harm armour (save 5+ or better). Each hit "
         "gets the vehicle's save; each unsaved hit rolls the damage die (front: the lower of 2, side: 1, rear: "
-        "the higher of 2, doubles re-rolled): 1–2 crew stunned, 3–4 a weapon lost, 5 immobilised, 6 destroyed."
+        "the higher of 2, doubles re-rolled): 1–2 crew stunned, 3–4 a weapon lost, 5 immobilised, 6 destroyed. "
+        "The odds give each effect's chance to happen at least once and the most severe effect of the attack."
     )
     input_schema = {
         "type": "object",
@@ -127,7 +139,7 @@ class VehicleHit(SquadAction):
         w = tables.WEAPONS[clean["weapon"]]
         if immune(w.key, v["armour"], settings):
             text = _("{weapon}: powerless against an armoured vehicle (L84).").format(weapon=names.weapon(w.key))
-            return self.outcome(text, {"immune": True, "unsaved": 0, "damage": []}, [], [text])
+            return self.outcome(text, {"immune": True, "unsaved": 0, "damage": [], "worst_effect": "none"}, [], [text])
         save = tables.VEHICLE_ARMOUR[v["armour"]].save
         purpose = _("vehicle save {save}+").format(save=save)
         rolls = dice.roll_many(clean["hits"], 6, purpose) if clean["hits"] else []
@@ -135,7 +147,8 @@ class VehicleHit(SquadAction):
         steps.append(_("Saves {save}+ {rolls}: unsaved {unsaved}.").format(save=save, rolls=rolls, unsaved=unsaved))
         damage, effects = vehicle_damage(dice, unsaved, v["facing"], settings, steps, role="vehicle")
         result = {"immune": False, "save_rolls": rolls, "unsaved": unsaved, "damage": damage,
-                  "destroyed": any(d["effect"] == "destroyed" for d in damage)}  # fmt: skip
+                  "destroyed": any(d["effect"] == "destroyed" for d in damage),
+                  "worst_effect": worst_effect(damage)}  # fmt: skip
         effect_names = ", ".join(names.damage(d["effect"]) for d in damage) or _("no damage to the vehicle")
         summary = _("Unsaved {unsaved}: {effects}.").format(unsaved=unsaved, effects=effect_names)
         return self.outcome(summary, result, effects, steps)
@@ -143,7 +156,9 @@ class VehicleHit(SquadAction):
     def odds_clean(self, clean, settings):
         v = clean["vehicle"]
         if immune(clean["weapon"], v["armour"], settings):
-            return {"immune": True, "unsaved": distribution({0: Fraction(1)}), "p_effect": {}}
+            nothing = {0: Fraction(1)}
+            return {"immune": True, "unsaved": distribution(nothing), "p_effect": {},
+                    "worst_effect": worst_effect_distribution(worst_effect_odds(nothing, v["facing"], settings))}  # fmt: skip
         fail = 1 - tables.p_at_least(tables.VEHICLE_ARMOUR[v["armour"]].save)
         unsaved = tables.binomial(clean["hits"], fail)
         effects = vehicle_damage_odds(unsaved, v["facing"], settings)
@@ -152,6 +167,7 @@ class VehicleHit(SquadAction):
             "unsaved": distribution(unsaved),
             "damage_die": distribution(tables.damage_die_distribution(v["facing"], settings)),
             "p_effect": {k: prob(p) for k, p in effects.items()},
+            "worst_effect": worst_effect_distribution(worst_effect_odds(unsaved, v["facing"], settings)),
         }
 
 

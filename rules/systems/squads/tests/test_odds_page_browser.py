@@ -1,26 +1,63 @@
-"""The odds page of «Отряды» in Russian on a phone: a chance per case (each side of a melee) is shown, each case named
-in the reader's language, not the codes the API answers (attacker, defender)."""
+"""The odds page of «Отряды» in Russian on a phone: a chance per case (each side of a melee, how a run of activations
+ends) and the worst effect of a vehicle attack are shown, each case named in the reader's language, not the codes
+the API answers (attacker, defender, on_guard, weapon_destroyed), and nothing scrolls sideways at 360 px."""
 
+import json
 import re
 
 import pytest
+from playwright.sync_api import expect
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
+PERCENT = r"\d+,\d %"
+CODES = re.compile(r"\b(attacker|defender|on_guard|withdraw|all_activated|none|crew_stunned|weapon_destroyed|"
+                   r"immobilised|destroyed|activated|worst_effect|chain_end)\b|object Object|\{")  # fmt: skip
 
-def test_the_melee_odds_show_each_sides_chance_named_in_russian(live_server, phone_context):
+
+def compute(page, action: str, fields: dict[str, str] | None = None, selects: dict[str, str] | None = None) -> str:
+    page.select_option("#odds-action", action)
+    for field, value in (selects or {}).items():
+        page.select_option(f"#f-{field}", json.dumps(value))
+    for field, value in (fields or {}).items():
+        page.fill(f"#f-{field}", value)
+    result = page.locator("#odds-result")
+    page.click("#odds-go")
+    expect(result.locator("p").first).to_be_visible(timeout=30_000)  # generous: the machine may be busy
+    return result.inner_text()
+
+
+def no_sideways_scroll(page) -> None:
+    width, screen = page.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+    assert width <= screen, (width, screen)
+
+
+def test_the_odds_show_each_case_named_in_russian_on_a_phone(live_server, phone_context):
     page = phone_context(locale="ru-RU", extra_http_headers={"Accept-Language": "ru"}).new_page()
     errors = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.goto(f"{live_server.url}/odds/?system=squads")
-    page.select_option("#odds-action", "melee")
-    page.fill("#f-attacker-figures", "6")
-    page.fill("#f-defender-figures", "5")
-    page.click("#odds-go")
-    result = page.locator("#odds-result")
-    result.locator("p").first.wait_for(timeout=30_000)  # generous: the machine may be busy
-    text = result.inner_text()
-    assert re.search(r"атакующий → \d+,\d %", text), text
-    assert re.search(r"защищающийся → \d+,\d %", text), text
-    assert not re.search(r"\b(attacker|defender)\b", text), text
+
+    text = compute(page, "melee", fields={"attacker-figures": "6", "defender-figures": "5"})
+    assert re.search(rf"атакующий → {PERCENT}", text), text
+    assert re.search(rf"защищающийся → {PERCENT}", text), text
+    assert not CODES.search(text), text
+
+    units = [{"level": "veteran", "name": "Альфа"}, {"level": "recruit", "count": 2, "strength": 8, "casualties": 5}]
+    text = compute(page, "activation_chain", fields={"units": json.dumps(units, ensure_ascii=False)})
+    assert re.search(rf"Отрядов активировано до провала броска: 0 → {PERCENT}, 1 → {PERCENT}, 2 → {PERCENT}, "
+                     rf"3 → {PERCENT}", text), text  # fmt: skip
+    assert re.search(rf"Бросок провален: отряд выполняет «Защиту» → {PERCENT}", text), text
+    assert re.search(rf"Бросок провален: отряд отступает \(L25\) → {PERCENT}", text), text
+    assert "Шанс активировать первый отряд: 66,67 %" in text, text
+    assert not CODES.search(text), text
+    no_sideways_scroll(page)
+
+    text = compute(page, "vehicle_hit", fields={"hits": "3"},
+                   selects={"vehicle-armour": "light", "vehicle-facing": "rear", "weapon": "rpg"})  # fmt: skip
+    assert re.search(rf"Самое тяжелое повреждение от атаки: ТС не повреждено → {PERCENT}, Экипаж оглушен → "
+                     rf"{PERCENT}, Уничтожено оружие → {PERCENT}, Потеря мобильности → {PERCENT}, Транспортное "
+                     rf"средство уничтожено → {PERCENT}", text), text  # fmt: skip
+    assert not CODES.search(text), text
+    no_sideways_scroll(page)
     assert errors == []
