@@ -11,16 +11,106 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from rules.i18n import _
+from rules.errors import RuleInputError
+from rules.i18n import N_, _
 from rules.systems.enforcers import agents, rolling, tables, words
 from rules.systems.enforcers.core import RollSpec
-from rules.systems.enforcers.texts import NT, T
+from rules.systems.enforcers.texts import NT, T, join
+from rules.systems.enforcers.wounds import SERIOUSLY_WOUNDED, wound_state
 
 TIERS = (("light", "half_hp"), ("medium", "seriously_wounded"), ("critical", "dying"))
+FLAGS = tuple(flag for _tier, flag in TIERS)
+# A higher tier implies the lower (L242–246 with the wound rules): a model that was dying had fallen below 0 HP, so
+# it had the status Тяжелоранен on its way («накладывается, когда НР бойца падают до 0», L222, L321), and one that
+# was seriously wounded had half its HP or less.
+IMPLIES = {"dying": "seriously_wounded", "seriously_wounded": "half_hp"}
 
 
-def tiers_reached(flags: dict, settings: dict) -> list[str]:
-    reached = [tier for tier, flag in TIERS if flags.get(flag)]
+def hp_limits(hl: int, settings: dict) -> dict:
+    """The HP at or below which each flag holds for this HL (L222–224, A6), as the data of a refusal."""
+    dying = next(hp for hp in range(-1, -hl - 2, -1) if wound_state(hp, hl, settings) != SERIOUSLY_WOUNDED)
+    return {"hl": hl, "half_hp": hl // 2, "seriously_wounded": 0, "dying": dying, "dead": -hl - 1}
+
+
+def flags_at(hp: int, hl: int, settings: dict) -> set[str]:
+    """The flags an HP this low sets (L242: half HP or less; L222: 0 or less; below minus half HL: dying)."""
+    out = {flag for flag, limit in hp_limits(hl, settings).items() if flag in FLAGS and hp <= limit}
+    return out
+
+
+def _closed(flags: set[str]) -> set[str]:
+    out = set(flags)
+    for higher in ("dying", "seriously_wounded"):  # dying first: it implies seriously wounded, which implies half HP
+        if higher in out:
+            out.add(IMPLIES[higher])
+    return out
+
+
+def went_through(sheet: dict, settings: dict, *, field: str = "agent", strict: bool = False) -> dict:
+    """What the character went through in the scenario, from everything its sheet says: the flags the tracker set
+    (or the player ticked), the statuses it still has, its HP now and the lowest HP it had (`lowest_hp`); each
+    higher tier fills in the lower ones. Answers {"flags": {flag: bool}, "implied": [flags filled in]}.
+
+    `strict` (an action's inputs): a flag given as false that the rest implies, or a lowest HP that contradicts the
+    flags or the HP now, is refused (RuleInputError naming the field, with the HP limits as data). The campaign
+    part takes the tracker's record leniently: what any of it says the character went through counts."""
+    given = dict(sheet.get("flags") or {})
+    evidence = {flag for flag in FLAGS if given.get(flag)}
+    statuses = sheet.get("statuses") or {}
+    evidence |= {flag for flag in ("seriously_wounded", "dying") if flag in statuses}
+    hl = agents.effective_stats(sheet).get("HL")
+    lowest = sheet.get("lowest_hp")
+    if hl is not None:
+        if "hp" in sheet:
+            evidence |= flags_at(sheet["hp"], hl, settings)
+        if lowest is not None:
+            evidence |= flags_at(lowest, hl, settings)
+    reached = _closed(evidence)
+    if strict:
+        _check_consistent(sheet, given, reached, hl, settings, field)
+    flags = {flag: flag in reached for flag in FLAGS}
+    return {"flags": flags, "implied": [f for f in FLAGS if f in reached and not given.get(f)]}
+
+
+def _check_consistent(sheet: dict, given: dict, reached: set[str], hl, settings: dict, field: str) -> None:
+    limits = hp_limits(hl, settings) if hl is not None else None
+    data = {"limits": limits} if limits else None
+    lowest = sheet.get("lowest_hp")
+    if lowest is not None:
+        if hl is None:
+            agents.stat(sheet, "HL", field)  # the HP limits need HL: refused, naming it
+        if "hp" in sheet and lowest > sheet["hp"]:
+            raise RuleInputError({f"{field}.lowest_hp": _("The lowest HP in the scenario, {lowest}, is above the HP "
+                                                          "now, {hp}.").format(lowest=lowest, hp=sheet["hp"])},
+                                 data={"limits": {**limits, "lowest_hp_max": sheet["hp"]}})  # fmt: skip
+        if lowest <= limits["dead"]:
+            raise RuleInputError({f"{field}.lowest_hp": _("At {lowest} HP the character died (below minus its HL, "
+                                                          "L224): no injury tests.").format(lowest=lowest)}, data=data)  # fmt: skip
+        by_hp = _closed(flags_at(lowest, hl, settings))
+        beyond = [flag for flag in FLAGS if flag in reached and flag not in by_hp]
+        if beyond:
+            raise RuleInputError({f"{field}.lowest_hp": _("The lowest HP, {lowest}, never reached «{state}»: at HL "
+                                                          "{hl} that takes {limit} HP or less (L222, L242).").format(
+                lowest=lowest, state=_(FLAG_WORDS[beyond[-1]]), hl=hl, limit=limits[beyond[-1]])}, data=data)  # fmt: skip
+    for flag in FLAGS:
+        if given.get(flag) is False and flag in reached:
+            cause = next((f for f in reversed(FLAGS) if f in reached and f != flag and given.get(f)), None)
+            if cause:
+                message = _("«{flag}» cannot be false for a character that was «{cause}»: a higher tier implies the "
+                            "lower (L222, L242–246, L321).").format(flag=_(FLAG_WORDS[flag]),
+                                                                    cause=_(FLAG_WORDS[cause]))  # fmt: skip
+            else:
+                message = _("«{flag}» cannot be false: the character's HP or statuses show it (L222, L242).").format(
+                    flag=_(FLAG_WORDS[flag]))  # fmt: skip
+            raise RuleInputError({f"{field}.flags.{flag}": message}, data=data)
+
+
+FLAG_WORDS = {"half_hp": N_("half HP or less"), "seriously_wounded": N_("Seriously wounded"), "dying": N_("Dying")}
+
+
+def tiers_reached(sheet: dict, settings: dict) -> list[str]:
+    flags = went_through(sheet, settings)["flags"]
+    reached = [tier for tier, flag in TIERS if flags[flag]]
     if settings.get("injury_tiers", "every_tier") == "worst_only":
         return reached[-1:]
     return reached
@@ -51,11 +141,18 @@ def injury_test(sheet: dict, tier: str, roller, settings: dict, steps: list) -> 
 
 
 def injuries(sheet: dict, roller, settings: dict) -> dict:
-    steps: list[str] = []
-    tests = [
-        injury_test(sheet, tier, roller, settings, steps) for tier in tiers_reached(sheet.get("flags", {}), settings)
-    ]
+    steps: list[str] = implied_steps(sheet, settings)
+    tests = [injury_test(sheet, tier, roller, settings, steps) for tier in tiers_reached(sheet, settings)]
     return combine(tests, steps)
+
+
+def implied_steps(sheet: dict, settings: dict) -> list:
+    """The tiers filled in, said in the log: «was dying, so also seriously wounded and at half HP»."""
+    implied = went_through(sheet, settings)["implied"]
+    if not implied:
+        return []
+    return [T("It went through {flags} as well (a higher tier implies the lower, L222, L242–246, L321).",
+              flags=join(", ", [T(FLAG_WORDS[f]) for f in implied]))]  # fmt: skip
 
 
 def combine(tests: list[dict], steps: list[str] | None = None) -> dict:
@@ -90,7 +187,7 @@ def injuries_exact(sheet: dict, settings: dict) -> list[tuple[Fraction, dict]]:
     """Every outcome of the injury tests with its probability: each tier is enumerated on its own (they are
     independent), and outcomes that read the same (injuries, longest downtime, stats lost) are merged."""
     states: dict[tuple, Fraction] = {((), 0, ()): Fraction(1)}
-    tiers = tiers_reached(sheet.get("flags", {}), settings)
+    tiers = tiers_reached(sheet, settings)
     for tier in tiers:
         runs = rolling.enumerate_runs(lambda roller, t=tier: injury_test(sheet, t, roller, settings, []), settings)
         merged: dict[tuple, Fraction] = {}

@@ -4,7 +4,7 @@ derived from it. The same dict, a "sheet", is what the battle part keeps per age
     {"name", "ref", "stats": {"HL": 6, "BS": 12, …} (base stats, as written on the character sheet),
      "crit": {"BS": 4} (crit chances other than 2), "benediction": bool (+2 to every crit chance, L133),
      "armour": "police-riot-gear" | null, "hp", "ap", "statuses": {name: {"turns", "stacks", "by"}},
-     "flags": {"half_hp", "seriously_wounded", "dying"} (for the injuries after the scenario),
+     "flags": {"half_hp", "seriously_wounded", "dying"} and "lowest_hp" (for the injuries after the scenario),
      "aim": stacks at the point the target stands on, "took_cover", "overwatch", "friendly_ld",
      "rerolls": Intercession re-rolls left this round, "counter_used", "items": items carried}
 
@@ -74,6 +74,12 @@ AGENT = {
         "ap": {"type": "integer", "minimum": 0, "maximum": 40},
         "statuses": STATUSES,
         "flags": FLAGS,
+        "lowest_hp": {
+            "type": "integer",
+            "minimum": -99,
+            "maximum": 40,
+            "description": "The lowest HP it had in the scenario (the tracker keeps it; the injury tests read it)",
+        },
         "aim": {"type": "integer", "minimum": 0, "maximum": 20, "description": "Aim stacks at the target's point"},
         "took_cover": {"type": "boolean", "description": "Took cover this round (Залечь в укрытие)"},
         "overwatch": {"type": "boolean"},

@@ -52,6 +52,8 @@ def apply_effect(sheet: dict, effect: dict) -> None:
     kind = effect["kind"]
     statuses = sheet.setdefault("statuses", {})
     if kind in ("damage", "heal", "hp"):
+        # The lowest HP of the scenario: what the character went through, for the injury tests (L242–246).
+        sheet["lowest_hp"] = min(sheet.get("lowest_hp", sheet.get("hp", effect["hp"])), effect["hp"])
         sheet["hp"] = effect["hp"]
         if "ap" in effect:
             sheet["ap"] = effect["ap"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from rules.contract import distribution, exact, prob
 from rules.i18n import _
 from rules.systems.enforcers import aftermath, agents, rolling, tables, words
-from rules.systems.enforcers.actions.common import EnfAction, Run, bool_prob, dist, err, name_of
+from rules.systems.enforcers.actions.common import SHEET_AFTER, EnfAction, Run, bool_prob, dist, err, joint, name_of
 from rules.systems.enforcers.settings import full_settings
 from rules.systems.enforcers.texts import NT, T, join
 
@@ -35,6 +35,7 @@ class Injuries(EnfAction):
                 "agent.statuses",
                 _("{name} died in the scenario: no injury tests.").format(name=name_of(agent, "agent")),
             )
+        aftermath.went_through(agent, settings, strict=True)  # flags that contradict each other are refused
         return inputs
 
     def run(self, clean, settings, roller):
@@ -53,6 +54,7 @@ class Injuries(EnfAction):
             losses = join(", ", [f"{s} −{n}" for s, n in sorted(out["stat_losses"].items())])
             summary += T(" Lost: {losses}.", losses=losses)
         result = {k: out[k] for k in ("tests", "injuries", "days", "stat_losses")}
+        result["implied"] = aftermath.went_through(agent, settings)["implied"]
         return Run(summary, result, effects, out["steps"] or [T("No test.")])
 
     def odds(self, inputs, settings):
@@ -79,7 +81,23 @@ class Injuries(EnfAction):
             "p_stat_loss": {
                 s: prob(rolling.probability_of(outcomes, lambda o, s=s: s in o["stat_losses"])) for s in sorted(losses)
             },  # fmt: skip
+            # What goes on the sheet after the tests, together: the injuries, the days out, the WL lost (L258) and
+            # the stat a critical injury takes (L256). Its marginals are the fields above.
+            SHEET_AFTER: joint(outcomes, Injuries.sheet_after),
         }
+
+    @staticmethod
+    def sheet_after(outcome: dict) -> dict:
+        losses = outcome["stat_losses"]
+        other = [s for s in losses if s != "WL"]  # a critical injury's stat (one critical test at most)
+        return {"injuries": injuries_code(outcome["injuries"]), "days": outcome["days"],
+                "wl_lost": losses.get("WL", 0), "stat_lost": other[0] if other else "none"}  # fmt: skip
+
+
+def injuries_code(tiers) -> str:
+    """The injuries taken as one code, the tiers in the book's order: "light+critical"; "none"."""
+    order = [t for t, _flag in aftermath.TIERS]
+    return "+".join(sorted(tiers, key=order.index)) or "none"
 
 
 class ArmourRepair(EnfAction):

@@ -9,16 +9,20 @@ from rules.contract import prob
 from rules.i18n import _
 from rules.systems.enforcers import agents, core, statuses, tables, words
 from rules.systems.enforcers.actions.common import (
+    SHEET_AFTER,
     USE_REROLL,
     EnfAction,
     Run,
     bool_prob,
     dist,
     err,
+    joint,
     name_of,
+    sheet_parts,
 )
 from rules.systems.enforcers.core import RollSpec
 from rules.systems.enforcers.texts import NT, T
+from rules.systems.enforcers.wounds import current_wound
 
 
 class D20Test(EnfAction):
@@ -190,4 +194,10 @@ class StatusTick(EnfAction):
             "p_dead": bool_prob(runs, lambda r: r.result["dead"]),
             "p_poison_ends": bool_prob(runs, lambda r: "poisoned" not in r.result["statuses"]),
             "p_afraid": bool_prob(runs, lambda r: "fear" in r.result["statuses"]),
+            "ap": dist(runs, lambda r: r.result["ap"]),
+            "state": dist(runs, lambda r: current_wound({"statuses": dict.fromkeys(r.result["statuses"])})),
+            SHEET_AFTER: joint(
+                runs,
+                lambda r: sheet_parts("", r.result["hp"], r.result["ap"], r.result["statuses"], ("poisoned", "fear")),
+            ),
         }

@@ -5,6 +5,7 @@ from __future__ import annotations
 from rules.i18n import _
 from rules.systems.enforcers import agents, tables, words
 from rules.systems.enforcers.actions.common import (
+    SHEET_AFTER,
     USE_REROLL,
     EnfAction,
     Run,
@@ -13,9 +14,11 @@ from rules.systems.enforcers.actions.common import (
     check_not_disoriented,
     dist,
     err,
+    joint,
     name_of,
     note_reroll,
     reroll_wanted,
+    sheet_parts,
     spec_for,
     who,
 )
@@ -126,7 +129,8 @@ class MedicalAid(EnfAction):
             effects.append({"kind": "medkit_used", **who(healer, "healer")})
         summary = T("Medical aid ({mode}): {verdict}; HP {before} → {after}.", mode=words.word(words.AID_MODE, mode),
                     verdict=T("success") if ok else T("failure"), before=before, after=target["hp"])  # fmt: skip
-        result = {"success": ok, "hp": target["hp"], "statuses": sorted(target["statuses"]), "test": record}
+        result = {"success": ok, "hp": target["hp"], "ap": target["ap"], "statuses": sorted(target["statuses"]),
+                  "test": record}  # fmt: skip
         return Run(summary, result, effects, steps)
 
     def summarise(self, clean, settings, runs):
@@ -134,6 +138,9 @@ class MedicalAid(EnfAction):
             "p_success": bool_prob(runs, lambda r: r.result["success"]),
             "hp": dist(runs, lambda r: r.result["hp"]),
             "state": dist(runs, lambda r: _state(r.result["statuses"])),
+            # The patient's sheet after the aid: HP and wound state together (AP is untouched; the status removed,
+            # if any, goes whatever the roll, L123).
+            SHEET_AFTER: joint(runs, lambda r: sheet_parts("", r.result["hp"], r.result["ap"], r.result["statuses"])),
         }
 
 

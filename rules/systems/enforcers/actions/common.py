@@ -146,6 +146,36 @@ def dist(runs, key) -> list[dict]:
     return distribution(rolling.distribution_of(runs, key))
 
 
+SHEET_AFTER = "sheet_after"  # the odds key of the joint outcome: what the players write on the sheets
+
+
+def joint(runs, parts) -> list[dict]:
+    """The exact joint distribution of what the players write on the sheets after the test: `parts(run)` names the
+    sheet's values of one branch ({"target_hp": 3, "target_ap": 0, "target_state": "none", "target_bleeding":
+    True}); the answer lists each distinct value once, {"value": {...}, "exact", "p"}, sorted by its parts. The
+    existing fields (target_hp, p_bleeding …) are its marginals, exactly."""
+    acc: dict[tuple, Fraction] = {}
+    for p, run in runs:
+        key = tuple(parts(run).items())
+        acc[key] = acc.get(key, Fraction(0)) + p
+
+    def order(kv):
+        return tuple((isinstance(v, str), str(v) if isinstance(v, str) else v) for _name, v in kv[0])
+
+    return [{"value": dict(key), **prob(p)} for key, p in sorted(acc.items(), key=order) if p]
+
+
+def sheet_parts(prefix: str, hp: int, ap: int, statuses, tracked=()) -> dict:
+    """One agent's sheet after a test, as parts of a joint outcome: HP, AP, its wound state, and whether it has each
+    of the `tracked` statuses (a weapon's traits, Fear)."""
+    from rules.systems.enforcers.wounds import current_wound
+
+    present = set(statuses)
+    state = current_wound({"statuses": dict.fromkeys(present)})
+    return {f"{prefix}hp": hp, f"{prefix}ap": ap, f"{prefix}state": state,
+            **{f"{prefix}{s}": s in present for s in tracked}}  # fmt: skip
+
+
 def expected(runs, value) -> dict:
     from rules.contract import exact
 
@@ -158,11 +188,10 @@ class EnfAction(Action):
 
     def describe(self) -> dict:
         """Label, description, the input schema's titles and help, and the odds' keys in the reader's language."""
-        from rules.systems.enforcers.actions.labels import RESULT_LABELS, translated_schema, value_labels
+        from rules.systems.enforcers.actions.labels import result_labels, translated_schema, value_labels
 
         return {**super().describe(), "label": _(self.label), "description": _(self.description),
-                "input_schema": translated_schema(self.input_schema),
-                "result_labels": {key: _(label) for key, label in RESULT_LABELS.items()},
+                "input_schema": translated_schema(self.input_schema), "result_labels": result_labels(),
                 "value_labels": value_labels()}  # fmt: skip
 
     def check(self, inputs: dict, settings: dict) -> dict:

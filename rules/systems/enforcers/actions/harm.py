@@ -5,15 +5,18 @@ from __future__ import annotations
 from rules.i18n import _
 from rules.systems.enforcers import agents, tables, words
 from rules.systems.enforcers.actions.common import (
+    SHEET_AFTER,
     USE_REROLL,
     EnfAction,
     Run,
     bool_prob,
     dist,
     err,
+    joint,
     name_of,
     note_reroll,
     reroll_wanted,
+    sheet_parts,
     spec_for,
 )
 from rules.systems.enforcers.actions.hits import deal_hit
@@ -85,6 +88,9 @@ class Damage(EnfAction):
             "ap": dist(runs, lambda r: r.result["ap"]),
             "state": dist(runs, lambda r: r.result["state"]),
             "p_afraid": bool_prob(runs, lambda r: "fear" in r.result["statuses"]),
+            SHEET_AFTER: joint(
+                runs, lambda r: sheet_parts("", r.result["hp"], r.result["ap"], r.result["statuses"], ("fear",))
+            ),
         }
 
 
@@ -154,6 +160,16 @@ class Fall(EnfAction):
             "safe_cm": runs[0][1].result["safe_cm"],
             "p_stunned": bool_prob(runs, lambda r: r.result["stunned"]),
             "hp": dist(runs, lambda r: r.result["hp"]),
+            "ap": dist(runs, lambda r: r.result["ap"]),
+            "state": dist(runs, lambda r: _state(r.result["statuses"])),
+            # HP, AP and state after the fall, and whether it gains a stun (the TN test, L234), together.
+            SHEET_AFTER: joint(
+                runs,
+                lambda r: {
+                    **sheet_parts("", r.result["hp"], r.result["ap"], r.result["statuses"]),
+                    "stunned": r.result["stunned"],
+                },
+            ),
         }
 
 

@@ -25,7 +25,7 @@ TITLES = {
     "friendly_ld": N_("A friend's LD"), "half_hp": N_("Fell to half HP"), "has_medkit": N_("Has a med-kit"),
     "has_prayer_perk": N_("Has the perk Prayer"), "healer": N_("Healer"), "height_cm": N_("Height (cm)"),
     "hp": N_("HP"), "items": N_("Items carried"), "jump_across_cm": N_("Jump across (cm)"),
-    "jump_up_cm": N_("Jump up (cm)"), "kinetic": N_("Kinetic"), "mode": N_("Mode"), "modifier": N_("Modifier"),
+    "jump_up_cm": N_("Jump up (cm)"), "lowest_hp": N_("Lowest HP in the scenario"), "kinetic": N_("Kinetic"), "mode": N_("Mode"), "modifier": N_("Modifier"),
     "moment": N_("When"), "name": N_("Agent's name"), "out_of_arc": N_("Outside the arc"), "overwatch": N_("On overwatch"),
     "prayed_this_round": N_("Prayed this round"), "prayer": N_("Prayer"), "priest": N_("Priest"),
     "range_band": N_("Range band"), "ranged_drawn": N_("A ranged weapon drawn"), "reach_cm": N_("Reach (cm)"),
@@ -66,7 +66,18 @@ RESULT_LABELS = {
     "p_dead": N_("Dead"), "p_poison_ends": N_("The poison ends"), "p_injured": N_("Injured"),
     "days": N_("Days out"), "expected_days": N_("Days out on average"), "p_repaired": N_("Repaired"),
     **{f"p_{status}": label for status, label in words.STATUS.items()},
+    "p_target_down": N_("The target is out of the fight"), "p_defender_down": N_("The defender is out of the fight"),
+    "attacker_ap": N_("Attacker's AP"), "defender_ap": N_("Defender's AP"),
+    # The joint outcome (common.joint) and its parts: what the players write on the sheets after the test.
+    "sheet_after": N_("The sheets after the test, together"), "aim_lost": N_("The target loses its aim"),
+    "stray_hit": N_("The stray shot hits"), "stray_hp": N_("HP of the model on the line"),
+    "stray_ap": N_("AP of the model on the line"), "stray_state": N_("State of the model on the line"),
+    "injuries": N_("Injuries"), "wl_lost": N_("WL lost"), "stat_lost": N_("Stat lost"),
+    "stunned": N_("Stunned"), **words.STATUS,
 }  # fmt: skip
+# A status in a joint outcome belongs to one of the sheets: «Цель: Кровотечение».
+PART_OWNERS = {"target_": N_("Target"), "attacker_": N_("Attacker"), "defender_": N_("Defender"),
+               "stray_": N_("Model on the line of fire")}  # fmt: skip
 
 # The odds answer keeps codes as the values of its distributions ("seriously_wounded", "fight"): the odds page shows
 # them with these words, per result key (a Fear action's "none" is not a wound state's "none").
@@ -79,9 +90,37 @@ VALUE_LABELS = {
 }
 
 
+def result_labels() -> dict:
+    """RESULT_LABELS in the reader's language, with a status of each sheet of a joint outcome («Цель: Оглушён»)."""
+    out = {key: _(label) for key, label in RESULT_LABELS.items()}
+    for prefix, owner in PART_OWNERS.items():
+        for status, word in words.STATUS.items():
+            out[f"{prefix}{status}"] = _("{who}: {what}").format(who=_(owner), what=_(word))
+    return out
+
+
+def _yes_no_keys() -> list[str]:
+    """The parts of a joint outcome that are yes or no: a status on a sheet, a lost aim, a stray hit."""
+    return ["aim_lost", "stray_hit", *words.STATUS, *(f"{p}{s}" for p in PART_OWNERS for s in words.STATUS)]
+
+
 def value_labels() -> dict:
-    """VALUE_LABELS in the reader's language: {result key: {code: word}}."""
-    return {key: {code: _(word) for code, word in table.items()} for key, table in VALUE_LABELS.items()}
+    """VALUE_LABELS in the reader's language: {result key: {code: word}}; the yes/no parts of a joint outcome, and
+    the injuries' codes ("light+critical") as the book's tiers."""
+    from itertools import combinations
+
+    out = {key: {code: _(word) for code, word in table.items()} for key, table in VALUE_LABELS.items()}
+    yes_no = {"true": _("yes"), "false": _("no")}
+    out.update(dict.fromkeys(_yes_no_keys(), yes_no))
+    out["stray_state"] = out["state"]
+    tiers = list(words.TIER)
+    codes = {"none": _("no injury")}
+    for n in (1, 2, 3):
+        for chosen in combinations(tiers, n):
+            codes["+".join(chosen)] = ", ".join(_(words.TIER[t]) for t in chosen)
+    out["injuries"] = codes
+    out["stat_lost"] = {"none": _("none")}
+    return out
 
 
 def _with_enum_labels(node: dict) -> None:

@@ -7,6 +7,7 @@ from rules.i18n import _
 from rules.systems.enforcers import agents, tables
 from rules.systems.enforcers.actions.common import (
     GM_DICE,
+    SHEET_AFTER,
     USE_REROLL,
     WEAPON,
     EnfAction,
@@ -15,9 +16,11 @@ from rules.systems.enforcers.actions.common import (
     check_alive,
     dist,
     err,
+    joint,
     name_of,
     note_reroll,
     reroll_wanted,
+    sheet_parts,
     spec_for,
     who,
 )
@@ -28,6 +31,7 @@ from rules.systems.enforcers.actions.shooting import (
     check_attacker,
     check_weapon,
     modifier_line,
+    tracked_statuses,
 )
 from rules.systems.enforcers.statuses import incapacitated
 from rules.systems.enforcers.texts import NT, T
@@ -217,6 +221,8 @@ class Melee(EnfAction):
             "counters": len(exchanges) - 1,
             "attacker_hp": att["hp"],
             "defender_hp": dfn["hp"],
+            "attacker_ap": att["ap"],
+            "defender_ap": dfn["ap"],
             "attacker_statuses": sorted(att["statuses"]),
             "defender_statuses": sorted(dfn["statuses"]),
             "counter_possible": may_answer,
@@ -249,4 +255,18 @@ class Melee(EnfAction):
             "defender_hp": dist(runs, lambda r: r.result["defender_hp"]),
             "defender_state": dist(runs, lambda r: _state(r.result["defender_statuses"])),
             "attacker_state": dist(runs, lambda r: _state(r.result["attacker_statuses"])),
+            "attacker_ap": dist(runs, lambda r: r.result["attacker_ap"]),
+            "defender_ap": dist(runs, lambda r: r.result["defender_ap"]),
+            "p_defender_down": bool_prob(runs, lambda r: _state(r.result["defender_statuses"]) != "none"),
+            SHEET_AFTER: joint(runs, lambda r: self.sheet_after(clean, settings, r)),
         }
+
+    @staticmethod
+    def sheet_after(clean: dict, settings: dict, run) -> dict:
+        """What the players write after the blows: each fighter's HP, AP, state and the statuses the other's weapon
+        may give it (a counter-attack strikes back with the defender's weapon), with Fear when tested at once."""
+        r = run.result
+        return {**sheet_parts("attacker_", r["attacker_hp"], r["attacker_ap"], r["attacker_statuses"],
+                              tracked_statuses(clean["defender_weapon"], settings)),
+                **sheet_parts("defender_", r["defender_hp"], r["defender_ap"], r["defender_statuses"],
+                              tracked_statuses(clean["attacker_weapon"], settings))}  # fmt: skip

@@ -7,6 +7,7 @@ from rules.i18n import _
 from rules.systems.enforcers import agents, tables, words
 from rules.systems.enforcers.actions.common import (
     GM_DICE,
+    SHEET_AFTER,
     USE_REROLL,
     WEAPON,
     EnfAction,
@@ -16,10 +17,12 @@ from rules.systems.enforcers.actions.common import (
     check_can_act,
     dist,
     err,
+    joint,
     name_of,
     note_reroll,
     reaction_shot_due,
     reroll_wanted,
+    sheet_parts,
     spec_for,
     who,
 )
@@ -192,6 +195,8 @@ class Shoot(EnfAction):
             result["stray"] = deal_hit(victim, weapon, False, settings, roller, effects, steps, role="stray_victim",
                                        by=shooter.get("name"), cause="stray shot")  # fmt: skip
             result["stray"]["hp"] = victim["hp"]
+            result["stray"]["ap"] = victim["ap"]
+            result["stray"]["after"] = sorted(victim["statuses"])
         elif record["tag"]:
             steps.append(T("A stray shot: it hits the model nearest the shooter within the line of fire, if any."))
         result.update(
@@ -229,10 +234,39 @@ class Shoot(EnfAction):
             out["p_stray_hit"] = bool_prob(runs, lambda r: r.result["stray"] is not None)
         if clean["target"].get("aim"):
             out["p_aim_lost"] = bool_prob(runs, lambda r: r.result["aim_kept"] is False)
+        out["p_target_down"] = bool_prob(runs, lambda r: _state(r.result["target_statuses"]) != "none")
+        out[SHEET_AFTER] = joint(runs, lambda r: self.sheet_after(clean, settings, r))
         return out
+
+    @staticmethod
+    def sheet_after(clean: dict, settings: dict, run) -> dict:
+        """What the players write after the shot: the target's HP, AP, state, the statuses the weapon's traits may
+        give (and Fear, when the table tests it at once), whether it keeps its aim; the model on the line of fire's
+        sheet when one is named."""
+        r = run.result
+        tracked = tracked_statuses(clean["weapon"], settings)
+        parts = sheet_parts("target_", r["target_hp"], r["target_ap"], r["target_statuses"], tracked)
+        if clean["target"].get("aim"):
+            parts["aim_lost"] = r["aim_kept"] is False
+        if clean.get("stray_victim"):
+            victim = agents.sheet(clean["stray_victim"], "stray_victim")
+            stray = r["stray"]
+            parts["stray_hit"] = stray is not None
+            parts.update(sheet_parts("stray_", stray["hp"] if stray else victim["hp"],
+                                     stray["ap"] if stray else victim["ap"],
+                                     stray["after"] if stray else victim["statuses"], tracked))  # fmt: skip
+        return parts
 
 
 STATUS_NAMES = ("bleeding", "poisoned", "burning", "stunned", "disoriented")
+
+
+def tracked_statuses(weapon: dict, settings: dict) -> tuple[str, ...]:
+    """The statuses a hit may give: the weapon's status traits (L230), and Fear when the table tests it at once on
+    HP loss (L278, setting)."""
+    traits = set(weapon.get("traits") or ())
+    found = tuple(s for s in STATUS_NAMES if s in traits)
+    return found + (("fear",) if settings.get("fear_test_on_hp_loss") == "always" else ())
 
 
 def _shot_summary(shooter_name, target_name: str | None, record: dict) -> Text:
@@ -345,7 +379,7 @@ class Throw(EnfAction):
             crit = record["crit"] and record["success"]
             result["target"] = deal_hit(target, clean["weapon"], crit, settings, roller, effects, steps,
                                         role="target", by=thrower.get("name"), cause="thrown")  # fmt: skip
-        result.update(target_hp=target["hp"], target_statuses=sorted(target["statuses"]))
+        result.update(target_hp=target["hp"], target_ap=target["ap"], target_statuses=sorted(target["statuses"]))
         thrower_name = name_of(thrower, T("The thrower"))
         summary = T("{name} hits", name=thrower_name) if hit else T("{name} misses", name=thrower_name)
         if scatter and not scatter["double"]:
@@ -366,4 +400,17 @@ class Throw(EnfAction):
             "p_double": bool_prob(runs, lambda r: bool(r.result["scatter"] and r.result["scatter"]["double"])),
             "scatter_cm": dist(runs, lambda r: r.result["scatter"]["distance_cm"] if r.result["scatter"] else 0),
             "target_hp": dist(runs, lambda r: r.result["target_hp"]),
+            "target_ap": dist(runs, lambda r: r.result["target_ap"]),
+            "target_state": dist(runs, lambda r: _state(r.result["target_statuses"])),
+            "p_target_down": bool_prob(runs, lambda r: _state(r.result["target_statuses"]) != "none"),
+            SHEET_AFTER: joint(
+                runs,
+                lambda r: sheet_parts(
+                    "target_",
+                    r.result["target_hp"],
+                    r.result["target_ap"],
+                    r.result["target_statuses"],
+                    tracked_statuses(clean["weapon"], settings),
+                ),
+            ),
         }

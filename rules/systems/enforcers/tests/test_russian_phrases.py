@@ -69,14 +69,22 @@ def odds_words(action: str, inputs: dict) -> dict[str, list[str]]:
     with translation.override("ru"):
         described = SYSTEM.action(action).describe()
     answer = SYSTEM.action(action).odds(inputs, {})
-    words = described["value_labels"]
-    return {key: [words.get(key, {}).get(str(x["value"]), str(x["value"])) for x in value]
+    words, labels = described["value_labels"], described["result_labels"]
+
+    def say(key, value):
+        if isinstance(value, dict):  # a joint outcome: each part named (static/rules/odds_form.js)
+            return "(" + "; ".join(f"{labels[k]}: {say(k, v)}" for k, v in value.items()) + ")"
+        code = str(value).lower() if isinstance(value, bool) else str(value)
+        return words.get(key, {}).get(code, str(value))
+
+    return {key: [say(key, x["value"]) for x in value]
             for key, value in answer.items() if isinstance(value, list) and value and "p" in value[0]}  # fmt: skip
 
 
 def test_the_odds_name_wound_states_and_fear_actions():
     damage = odds_words("damage", {"target": agent(HL=6), "amount": 6})
     assert damage["state"] == ["Тяжелоранен"]
+    assert damage["sheet_after"] == ["(HP: 0; AP: 0; Состояние: Тяжелоранен; Страх: нет)"]
     fear = odds_words("fear_test", {"agent": agent(WL=5)})
     assert {"Сражаться", "Убегать", "Замереть", "без действия Страха"} <= set(fear["action"])
     for words in (*damage.values(), *fear.values()):
