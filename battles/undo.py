@@ -8,7 +8,8 @@ question (rules/contract/battle.py: `BattlePart.closing_events`, answers to `Awa
   at or after it was seen by a side another player holds (`UndoNeedsAgreement`): otherwise one side could change
   its secret orders after seeing the other's, or answer a question again after seeing the result.
 - `undo_propose`: such an undo is proposed (a public `undo.proposed` event, naming the sides that must agree);
-- `undo_confirm`: each of those sides' players confirms (`undo.agreed`); the last confirmation records the `undo`;
+- `undo_confirm`: each of those sides' players confirms (`undo.agreed`); the last confirmation records the `undo`,
+  itself a closing point (what both agreed to, one may not redo alone);
 - `undo_decline`: the other player declines, or the proposer withdraws (`undo.declined`).
 A proposal stays open while nothing else is recorded: any other write (a command, an undo) lets it lapse, so a
 confirmation always undoes the battle the proposal was made on.
@@ -289,7 +290,8 @@ def undo_confirm(
             return _record(battle, user, spec, idempotency_key=idempotency_key, request_hash=request_hash, part=part)
         target = _target(battle, target_seq)
         state = _state_without(battle, target)
-        spec = NewEvent("undo", {**_undo_payload(part, battle, target, public=True), "proposal": row.seq})
+        # What both players agreed to, one of them may not take back alone either: the undo is a closing point.
+        spec = NewEvent("undo", {**_undo_payload(part, battle, target, public=True), "proposal": row.seq}, closes=True)
         return _record(
             battle,
             user,

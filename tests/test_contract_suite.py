@@ -125,7 +125,10 @@ def test_example_battle_replays_and_undoes_after_every_command(system):
             assert table.version == heads_before + len(events), "a refused undo records nothing"
         table.undo(side, seq=target, agreed=closed)
         assert _same(table.state, before), f"undo of {name}"
-        table.undo(side, seq=table.version)
+        if closed:  # what both agreed to, one side does not redo alone
+            with pytest.raises(UndoNeedsAgreement):
+                table.undo(side, seq=table.version)
+        table.undo(side, seq=table.version, agreed=closed)
         assert _same(table.state, after), f"redo of {name}"
     assert table.replay_matches()
 

@@ -388,6 +388,13 @@ def test_every_undo_that_answers_201_changes_the_game(slug, game, alice, bob):
                 expected_version=battle.version,
                 proposal=proposal.events[0].seq,
             )
+            assert snapshot(battle) == before, f"agreed undo of {name}"
+            battle.refresh_from_db()
+            with pytest.raises(UndoNeedsAgreement):  # what both agreed to, one side does not redo alone
+                undo_as(who[side], battle, battle.version)
+            agree(battle, who[side], who[1 - side], battle.version)
+            assert snapshot(battle) == after, f"agreed redo of {name}"
+            continue
         assert snapshot(battle) == before, f"undo of {name}"
         battle.refresh_from_db()
         undo_as(who[side], battle, battle.version)  # the redo
@@ -505,3 +512,65 @@ def test_a_key_another_player_used_is_a_new_request_for_you(game, alice, bob):
     assert reused.status_code == 422
     assert "ключ" in reused.json()["detail"].lower()
     assert BattleEvent.objects.filter(battle=battle, idempotency_key="k-1").count() == 2
+
+
+# Three players: every other player who saw the reveal agrees -------------------------------------------------------
+@pytest.fixture
+def three_players(db, alice, bob, monkeypatch):
+    """The contract's test system (secret orders, then a reveal) with three players."""
+    from armies import selectors as army_selectors
+    from armies.models import DataPack, Roster
+    from battles.tests.conftest import make_user
+    from rules import registry
+    from tests.contract_system.system import SYSTEM
+    from tests.test_contract_suite import TEST_PROFILES
+
+    registry.register(SYSTEM)
+    carol = make_user("carol")
+    pack = DataPack.objects.create(system=SYSTEM.slug, slug="undo-three", name="Three", published=True)
+    roster = {"faction": "f", "entries": [{"key": "e1", "count": 1, "options": {}, "profile": TEST_PROFILES[0]}]}
+    made = [
+        Roster.objects.create(owner=user, system=SYSTEM.slug, pack=pack, name=name, faction="f")
+        for user, name in ((alice, "Alpha"), (bob, "Bravo"), (carol, "Charlie"))
+    ]
+    monkeypatch.setattr(army_selectors, "roster_for_rules", lambda r, **kw: {"system": SYSTEM.slug, **roster})
+    battle = services.battle_create(user=alice, name="Three", rosters=made)
+    for index, user in ((1, bob), (2, carol)):
+        services.battle_join(token=battle.sides.get(index=index).invite_token, user=user)
+    battle.refresh_from_db()
+    yield battle, (alice, bob, carol)
+    ok, why = services.replay_matches(battle)  # here: the autouse check runs once the system is gone
+    assert ok, why
+    battle.delete()
+    registry.unregister(SYSTEM.slug)
+
+
+def test_with_three_players_the_undo_waits_for_both_others(three_players):
+    battle, (alice, bob, carol) = three_players
+    targets = {0: "1.e1.1", 1: "2.e1.1", 2: "0.e1.1"}
+    first = run(battle, alice, "order", {"unit": "0.e1.1", "target": targets[0]}).events[0].seq
+    run(battle, bob, "order", {"unit": "1.e1.1", "target": targets[1]})
+    revealed = run(battle, carol, "order", {"unit": "2.e1.1", "target": targets[2]}).events[1]
+    assert revealed.type == "orders.revealed"
+    assert revealed.closes
+    battle.refresh_from_db()
+    proposal = undo.undo_propose(battle_id=battle.pk, user=alice, expected_version=battle.version, seq=first)
+    assert proposal.events[0].payload["needs"] == [1, 2]
+    before = snapshot(battle)
+    battle.refresh_from_db()
+    agreed = undo.undo_confirm(
+        battle_id=battle.pk, user=bob, expected_version=battle.version, proposal=proposal.events[0].seq
+    )
+    assert agreed.events[0].type == "undo.agreed"
+    assert snapshot(battle) == before  # Charlie has not agreed yet
+    battle.refresh_from_db()
+    with pytest.raises(GameConflict):  # Bravo's agreement is given already
+        undo.undo_confirm(
+            battle_id=battle.pk, user=bob, expected_version=battle.version, proposal=proposal.events[0].seq
+        )
+    done = undo.undo_confirm(
+        battle_id=battle.pk, user=carol, expected_version=battle.version, proposal=proposal.events[0].seq
+    )
+    assert done.events[0].type == "undo"
+    assert snapshot(battle) != before
+    assert awaited(battle).sides == (0,)  # Alpha orders again

@@ -123,7 +123,7 @@ class Table:
             "cause": None,
             "undoes": seq,
             "dice": [],
-            "closes": False,
+            "closes": agreed,  # what both agreed to, one side may not redo alone
         }
         self.events.append(undo)
         state = self.replay()
