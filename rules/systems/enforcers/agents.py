@@ -173,7 +173,8 @@ def sheet(agent: dict, field: str, *, needs: tuple[str, ...] = ()) -> dict:
                     f"{field}.hp": _("HP {hp} is above the maximum, HL {hl}.").format(
                         hp=out["hp"], hl=max_hp(agent, field)
                     )
-                }
+                },
+                data={"limits": {"hp_max": max_hp(agent, field)}},  # L47: healing never raises HP above HL
             )
     out["ap"] = current_ap(agent)
     if out["ap"] > max_ap(agent):
@@ -182,7 +183,8 @@ def sheet(agent: dict, field: str, *, needs: tuple[str, ...] = ()) -> dict:
                 f"{field}.ap": _("AP {ap} is above the armour's maximum {limit}.").format(
                     ap=out["ap"], limit=max_ap(agent)
                 )
-            }
+            },
+            data={"limits": {"ap_max": max_ap(agent)}},  # L47: the armour sets the maximum
         )
     return out
 

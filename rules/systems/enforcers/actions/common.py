@@ -59,8 +59,10 @@ class Run:
     steps: list[str] = field(default_factory=list)
 
 
-def err(path: str, message: str) -> RuleInputError:
-    return RuleInputError({path: message})
+def err(path: str, message: str, limits: dict | None = None) -> RuleInputError:
+    """A refusal naming the field; where the limit broken is the rule's (a throw's reach, a move's allowance), `limits`
+    gives it as data a program reads (the API answers it as the body's "limits")."""
+    return RuleInputError({path: message}, data={"limits": limits} if limits else None)
 
 
 def name_of(sheet: dict, role) -> str:

@@ -158,6 +158,7 @@ class Melee(EnfAction):
                 _("The defender is {distance} cm away; the weapon reaches {reach} cm.").format(
                     distance=f"{inputs['distance_cm']:g}", reach=reach
                 ),
+                {"reach_cm": reach},
             )
         reroll_wanted(att, inputs, "attacker")
         return inputs

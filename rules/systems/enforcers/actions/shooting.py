@@ -152,6 +152,7 @@ class Shoot(EnfAction):
                 _("{ammo} ammo left; a shot of this mode ({mode}) needs {needed}. Reload.").format(
                     ammo=ammo, mode=words.word(words.FIRE_MODE, mode), needed=ammo_needed(mode, settings)
                 ),
+                {"ammo_needed": ammo_needed(mode, settings)},
             )
         _needs_for_hit(inputs["target"], inputs["weapon"], "target")
         if inputs.get("stray_victim"):
@@ -336,6 +337,7 @@ class Throw(EnfAction):
                 _("A throw reaches 1.5 x TN = {reach} cm; the target is {distance} cm away.").format(
                     reach=reach, distance=f"{inputs['distance_cm']:g}"
                 ),
+                {"throw_range_cm": reach},
             )
         if settings["scatter_direction"] == "reported" and "direction_deg" not in inputs:
             raise err("direction_deg", _("Report the scatter direction (the line from the lower die to the higher)."))

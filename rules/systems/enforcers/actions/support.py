@@ -70,21 +70,25 @@ class Move(EnfAction):
         if cost > limit:
             raise err("distance_cm", _("This move costs {cost} cm (difficult terrain counts double); {name} moves at "
                                        "most {limit} cm now.").format(cost=f"{cost:g}", name=name_of(agent, "agent"),
-                                                                      limit=limit))  # fmt: skip
+                                                                      limit=limit),
+                      {"move_cm": limit})  # fmt: skip
         across, up = inputs.get("jump_across_cm", 0), inputs.get("jump_up_cm", 0)
         if across > derived["jump_horizontal"]:
             raise err(
                 "jump_across_cm",
                 _("A jump across is at most DX/2 = {n} cm (L85).").format(n=derived["jump_horizontal"]),
+                {"jump_across_cm": derived["jump_horizontal"]},
             )
         if up > derived["jump_vertical"]:
-            raise err("jump_up_cm", _("A jump up is at most DX/4 = {n} cm (L85).").format(n=derived["jump_vertical"]))
+            raise err("jump_up_cm", _("A jump up is at most DX/4 = {n} cm (L85).").format(n=derived["jump_vertical"]),
+                      {"jump_up_cm": derived["jump_vertical"]})  # fmt: skip
         if (across or up) and settings["jump_limit"] == "jump_distance":
             cap = derived["jump_horizontal"] if across else derived["jump_vertical"]
             if cost > cap:
                 raise err(
                     "distance_cm",
                     _("A move with a jump is capped at the jump distance, {n} cm (A8, literal).").format(n=cap),
+                    {"move_cm": cap},
                 )
         reroll_wanted(agent, inputs, "agent")
         return inputs
@@ -269,7 +273,8 @@ class SuppressiveFire(_Stance):
             raise err("weapon.ammo", _("Suppressive fire needs the weapon's ammo and magazine size."))
         if 2 * weapon["ammo"] < weapon["capacity"]:
             raise err("weapon.ammo", _("{ammo} of {capacity} left: suppressive fire needs at least half a magazine "
-                                       "(L107).").format(ammo=weapon["ammo"], capacity=weapon["capacity"]))  # fmt: skip
+                                       "(L107).").format(ammo=weapon["ammo"], capacity=weapon["capacity"]),
+                      {"ammo_min": -(-weapon["capacity"] // 2)})  # fmt: skip
         if weapon.get("drawn") is False:
             raise err("weapon.drawn", _("Only a drawn weapon can be used (L73)."))
         return inputs

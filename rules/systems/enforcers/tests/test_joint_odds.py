@@ -400,3 +400,27 @@ def test_every_part_of_every_joint_has_a_label_and_its_codes_words():
 def test_sheet_parts_name_the_wound_state_by_the_worst_status():
     assert sheet_parts("x_", 1, 0, ["bleeding", "dying"], ("bleeding", "burning")) == {
         "x_hp": 1, "x_ap": 0, "x_state": "dying", "x_bleeding": True, "x_burning": False}  # fmt: skip
+
+
+# Refusals whose limit is the rule's carry it as data ----------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("action", "inputs", "field", "limits"),
+    [("throw", {"thrower": agent(TN=6), "weapon": {"damage": 2}, "target": agent(), "distance_cm": 10},
+      "distance_cm", {"throw_range_cm": 9}),
+     ("shoot", {"shooter": agent(), "weapon": {"damage": 2, "ammo": 2}, "target": agent(), "mode": "auto"},
+      "weapon.ammo", {"ammo_needed": 3}),
+     ("melee", {"attacker": agent(), "attacker_weapon": {"damage": 2, "reach_cm": 1}, "defender": agent(),
+                "defender_weapon": {"damage": 2, "reach_cm": 1}, "distance_cm": 3}, "distance_cm", {"reach_cm": 1}),
+     ("move", {"agent": agent(DX=8), "distance_cm": 9}, "distance_cm", {"move_cm": 8}),
+     ("move", {"agent": agent(DX=8), "jump_across_cm": 5}, "jump_across_cm", {"jump_across_cm": 4}),
+     ("move", {"agent": agent(DX=8), "jump_up_cm": 3}, "jump_up_cm", {"jump_up_cm": 2}),
+     ("suppressive_fire", {"agent": agent(), "weapon": {"damage": 1, "ammo": 2, "capacity": 7},
+                           "targets": [agent()]}, "weapon.ammo", {"ammo_min": 4}),
+     ("damage", {"target": agent(HL=6, hp=7), "amount": 1}, "target.hp", {"hp_max": 6}),
+     ("damage", {"target": agent(armour="kevlar-vest", ap=3), "amount": 1}, "target.ap", {"ap_max": 2})],
+)  # fmt: skip
+def test_a_rule_limit_is_given_as_data(action, inputs, field, limits):
+    with pytest.raises(RuleInputError) as refused:
+        odds(action, inputs, **({"auto_ammo": 3} if action == "shoot" else {}))
+    assert field in refused.value.errors
+    assert refused.value.data == {"limits": limits}
