@@ -402,7 +402,6 @@ def undo_proposal(battle: Battle, access: Access, user) -> dict | None:
 
 # Typed-in dice ------------------------------------------------------------------------------------------------
 PROBE_SEEDS = 8  # dry runs that continue past the typed dice: the longest shows every die the test may still need
-_OF = re.compile(r"^(?P<what>.+?) (?P<i>\d+) of (?P<n>\d+)$")
 
 
 class _ProbeDice(dicelib.SeededDice):
@@ -429,7 +428,7 @@ def event_die_label(die: dict, names: dict) -> str:
     names the side by its name («Д12 инициатива: Синие»), never by its index."""
     faces = die.get("faces") or 0
     match = _WHO.match(str(die.get("purpose") or ""))
-    if not match:
+    if not match or not match["who"].isdigit():
         return die_label(faces, die.get("purpose") or "")
     who = match["who"]
     sides = (names or {}).get("sides") or {}
@@ -443,12 +442,7 @@ def event_die_label(die: dict, names: dict) -> str:
 
 def die_label(faces: int, purpose: str) -> str:
     """A die as the table says it: «Д12 дальность», «Д20 мощь 2 из 3» (the purpose in the reader's language)."""
-    match = _OF.match(purpose or "")
-    if match:
-        purpose = _("{purpose} {i} of {n}").format(purpose=_(match["what"]), i=match["i"], n=match["n"])
-    else:
-        purpose = _(purpose) if purpose else ""
-    return f"{_('D{faces}').format(faces=faces)} {purpose}".strip()
+    return f"{_('D{faces}').format(faces=faces)} {dicelib.purpose_words(purpose or '')}".strip()
 
 
 def command_dice(battle: Battle, access: Access, name: str, inputs: dict, typed: list) -> dict:

@@ -177,6 +177,30 @@ def parse_cell(text, *, faces: tuple[int, ...] | None = None, field: str = "nota
 
 
 # Rolling -----------------------------------------------------------------------------------------------
+_NUMBERED = re.compile(r"^(?P<what>.+?) (?P<i>\d+) of (?P<n>\d+)$")
+_REROLLED = re.compile(r"^(?P<what>.+?) \(re-roll (?P<n>\d+)\)$")
+
+
+def purpose_words(purpose: str) -> str:
+    """A die's purpose in the reader's language. A purpose stored in English is worded when shown, so a battle
+    written on an English phone reads in Russian on a Russian one: a msgid («range roll»), numbered («power die 2 of
+    4»), naming what it is for after a colon («hit test: Автомат», «First Player roll: Синие»: the name stays as it
+    is), or a re-roll («… (re-roll 1)»). Anything else (an older purpose stored already worded) comes back as it is."""
+    if not purpose or not isinstance(purpose, str):
+        return ""
+    said = _(purpose)
+    if said != purpose:
+        return said
+    if match := _REROLLED.match(purpose):
+        return f"{purpose_words(match['what'])} " + _("(re-roll {n})").format(n=match["n"])
+    if match := _NUMBERED.match(purpose):
+        return _("{purpose} {i} of {n}").format(purpose=purpose_words(match["what"]), i=match["i"], n=match["n"])
+    what, colon, who = purpose.partition(": ")
+    if colon:
+        return _("{what}: {who}").format(what=_(what), who=who)
+    return purpose
+
+
 @dataclass
 class DieRoll:
     kind: str  # "d12"
@@ -265,7 +289,7 @@ def dice_needed(resolve, typed: list, *, seeds: tuple[int, ...] = (0, 1, 2, 3)) 
             longest = list(probe.rolls)
     runs: list[dict] = []
     for r in longest:
-        purpose = _(r.purpose) if r.purpose else ""
+        purpose = purpose_words(r.purpose)
         if runs and runs[-1]["faces"] == r.faces and runs[-1]["purpose"] == purpose:
             runs[-1]["count"] += 1
         else:
@@ -297,13 +321,13 @@ class TableDice(_Recorder):
                     "Not enough dice: die {n} (a d{faces} for the {purpose}) is missing; {given} were typed in and "
                     "at least {n} are needed.",
                     given,
-                ).format(n=position + 1, faces=faces, purpose=_(purpose), given=given)
+                ).format(n=position + 1, faces=faces, purpose=purpose_words(purpose), given=given)
             )
         value = self.values[position]
         if not 1 <= value <= faces:
             raise DiceInputError(
                 _("Die {n} is {value}, but it is a d{faces} ({purpose}): 1 to {faces}.").format(
-                    n=position + 1, value=value, faces=faces, purpose=_(purpose)
+                    n=position + 1, value=value, faces=faces, purpose=purpose_words(purpose)
                 )
             )
         return self._record(faces, value, purpose)
@@ -311,7 +335,7 @@ class TableDice(_Recorder):
     def finish(self) -> None:
         used, given = len(self.rolls), len(self.values)
         if given > used:
-            used_dice = ", ".join(f"{r.kind} {r.purpose}" for r in self.rolls) or _("none")
+            used_dice = ", ".join(f"{r.kind} {purpose_words(r.purpose)}" for r in self.rolls) or _("none")
             raise DiceInputError(
                 ngettext(
                     "Too many dice: {given} typed in, but this test used {used} ({dice}).",

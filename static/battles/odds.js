@@ -12,8 +12,18 @@
   var lang = document.documentElement.lang || undefined;
   var DEBOUNCE_MS = 120;
   var timers = {};
-  var asked = {}; // command → the number of the last request, so an older answer never overwrites a newer one
-  var shown = {}; // command → the odds the form shows now: {inputs, answer}
+  var asked = {}; // form → the number of the last request, so an older answer never overwrites a newer one
+  var shown = {}; // form → the odds the form shows now: {command, inputs, answer}
+
+  // A form by its command and its question: two units acting at one initiative have a form each, of one command.
+  function keyOf(form) {
+    return form.dataset.orderCommand + "|" + (form.getAttribute("aria-label") || "");
+  }
+  function formOf(key) {
+    return Array.prototype.find.call(board.querySelectorAll("form[data-order-command][data-odds]"), function (f) {
+      return keyOf(f) === key;
+    });
+  }
 
   function cookie(name) {
     var m = document.cookie.match("(^|;)\\s*" + name + "=([^;]*)");
@@ -58,6 +68,12 @@
     return (answer.result_labels || {})[key] || key.replace(/^p_/, "").replace(/_/g, " ");
   }
   function valueLabel(answer, key, value) {
+    if (value && typeof value === "object") {
+      // A joint outcome ({"removed": 2, "markers": 1}): each part named as a result of its own.
+      return Object.keys(value).map(function (k) {
+        return label(answer, k) + ": " + valueLabel(answer, k, value[k] === null ? "null" : value[k]);
+      }).join("; ");
+    }
     var names = (answer.value_labels || {})[key] || {};
     return names[value] !== undefined ? names[value] : String(value);
   }
@@ -66,8 +82,11 @@
   function draw(box, answer) {
     box.innerHTML = "";
     box.className = "odds-live";
-    var odds = answer.odds || {};
-    if (answer.headline) {
+    drawOdds(box, answer, answer.odds || {}, false);
+  }
+
+  function drawOdds(box, answer, odds, nested) {
+    if (answer.headline && !nested) {
       var head = el("p", "odds-headline");
       head.appendChild(el("strong", "", percent(answer.headline.p)));
       head.appendChild(document.createTextNode(" " + (answer.headline.label || label(answer, answer.headline.key))));
@@ -80,7 +99,7 @@
         box.appendChild(el("p", "odds-line", label(answer, key) + ": " + percent(v.p)));
       } else if (Array.isArray(v) && v.length && v[0] && v[0].p !== undefined) {
         box.appendChild(bars(label(answer, key), v.map(function (x) {
-          return { name: valueLabel(answer, key, typeof x.value === "object" ? JSON.stringify(x.value) : x.value), p: x.p };
+          return { name: valueLabel(answer, key, x.value), p: x.p };
         })));
       } else if (v && typeof v === "object" && Object.keys(v).length && Object.keys(v).every(function (k) {
         return v[k] && typeof v[k] === "object" && "p" in v[k];
@@ -88,6 +107,16 @@
         box.appendChild(bars(label(answer, key), Object.keys(v).map(function (k) {
           return { name: valueLabel(answer, key, k), p: v[k].p };
         })));
+      } else if (!nested && v && typeof v === "object" && !Array.isArray(v) && Object.keys(v).length && Object.keys(v).every(function (k) {
+        return v[k] && typeof v[k] === "object" && !Array.isArray(v[k]) && !("p" in v[k]);
+      })) {
+        // Odds per case (each unit of a melee): the case's own odds, under its name.
+        Object.keys(v).forEach(function (k) {
+          var part = el("div", "odds-case");
+          part.appendChild(el("p", "odds-title", valueLabel(answer, key, k)));
+          drawOdds(part, answer, v[k], true);
+          box.appendChild(part);
+        });
       }
     });
   }
@@ -123,20 +152,21 @@
   }
 
   function update(form) {
-    var name = form.dataset.orderCommand;
+    var key = keyOf(form);
     var box = form.querySelector(".odds-live");
     if (!box) return;
     var inputs = inputsOf(form);
-    var n = (asked[name] || 0) + 1;
-    asked[name] = n;
+    var n = (asked[key] || 0) + 1;
+    asked[key] = n;
     ask(form, inputs).then(function (res) {
-      if (asked[name] !== n) return;
-      var now = board.querySelector('form[data-order-command="' + CSS.escape(name) + '"] .odds-live') || box;
+      if (asked[key] !== n) return;
+      var again = formOf(key);
+      var now = (again && again.querySelector(".odds-live")) || box;
       if (res.ok) {
-        shown[name] = { inputs: inputs, answer: res.payload };
+        shown[key] = { command: form.dataset.orderCommand, inputs: inputs, answer: res.payload };
         draw(now, res.payload);
       } else {
-        delete shown[name];
+        delete shown[key];
         refusal(now, res.payload);
       }
     }).catch(function () {
@@ -146,9 +176,9 @@
   }
 
   function later(form) {
-    var name = form.dataset.orderCommand;
-    window.clearTimeout(timers[name]);
-    timers[name] = window.setTimeout(function () { update(form); }, DEBOUNCE_MS);
+    var key = keyOf(form);
+    window.clearTimeout(timers[key]);
+    timers[key] = window.setTimeout(function () { update(form); }, DEBOUNCE_MS);
   }
 
   function oddsForm(target) {
@@ -220,12 +250,24 @@
   });
   board.querySelectorAll("form[data-order-command][data-odds]").forEach(update);
 
+  function inputsWithout(inputs) {
+    var out = {};
+    Object.keys(inputs).sort().forEach(function (k) {
+      if (k !== "dice" && k !== "version") out[k] = inputs[k];
+    });
+    return out;
+  }
+
   // After the roll: where the outcome fell in the distribution the form showed before the dice.
   document.addEventListener("battle:result", function (ev) {
     var detail = ev.detail || {};
     var match = /^commands\/([^/]+)\/$/.exec(detail.path || "");
     if (!match) return;
-    var before = shown[match[1]];
+    // The form that was sent: of this command, showing the odds of the very inputs sent (the dice aside).
+    var sent = JSON.stringify(inputsWithout(detail.body || {}));
+    var forms = Object.keys(shown).filter(function (k) { return shown[k].command === match[1]; });
+    var same = forms.filter(function (k) { return JSON.stringify(inputsWithout(shown[k].inputs)) === sent; });
+    var before = shown[(same.length ? same : forms.length === 1 ? forms : [])[0]];
     var outcome = (detail.payload || {}).outcome || {};
     if (!before || !before.answer.place || !outcome.result) return;
     var dist = (before.answer.odds || {})[before.answer.place[0]];

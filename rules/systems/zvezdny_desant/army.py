@@ -13,7 +13,7 @@ import jsonschema
 from rules.contract import ArmyPart, Issue, RosterReport, RuleInputError
 from rules.i18n import N_, _
 from rules.systems.zvezdny_desant import profile as lbh
-from rules.systems.zvezdny_desant import roster_view
+from rules.systems.zvezdny_desant import roster_view, tables
 from rules.systems.zvezdny_desant.glossary import GLOSSARY
 from rules.systems.zvezdny_desant.settings import full_settings
 
@@ -129,10 +129,10 @@ def cost_entry(entry: dict, settings: dict) -> tuple[int, list[Issue]]:
         severity = "error" if settings["mixed_stk"] == "refuse" else "warning"
         listed = ", ".join(map(str, stks))
         text = (
-            _("{name}: its figures have СТК {stks}; a unit pools wounds against one СТК.")
+            _("{name}: its figures have Tgh {stks}; a unit pools wounds against one Tgh.")
             if severity == "error"
             else _(
-                "{name}: its figures have СТК {stks}; a unit pools wounds against one СТК, the lowest ({lowest}) "
+                "{name}: its figures have Tgh {stks}; a unit pools wounds against one Tgh, the lowest ({lowest}) "
                 "is used."
             )
         )
@@ -168,7 +168,7 @@ def cost_roster(roster: dict) -> RosterReport:
                 "error",
                 "over_limit",
                 _(
-                    "The army costs {total} points: at most {limit} are allowed («Стычка»: 500, so 501 is too much, L756)."
+                    "The army costs {total} points: at most {limit} are allowed («Skirmish»: 500, so 501 is too much, L756)."
                 ).format(total=total, limit=limit),
             )
         )
@@ -262,7 +262,9 @@ class ZvezdnyDesantArmy(ArmyPart):
         data = profile.get("data") or {}
         figs = data.get("figures") or [{}]
         f = figs[0]
-        return f"ПДВ {f.get('pdv')} · СТК {f.get('stk')} · КБР {f.get('kbr')} · БСП {f.get('bsp')}"
+        stat = tables.stat
+        return (f"{stat('pdv')} {f.get('pdv')} · {stat('stk')} {f.get('stk')} · {stat('kbr')} "
+                f"{tables.armour_letter(f.get('kbr'))} · {stat('bsp')} {f.get('bsp')}")  # fmt: skip
 
     def entry_views(self, roster: dict) -> dict[str, dict]:
         return roster_view.entry_views(roster)

@@ -19,7 +19,7 @@ from rules.systems.zvezdny_desant import tables
 KEY = {"type": "string", "minLength": 1, "maxLength": 40, "pattern": "^[a-z0-9_-]+$"}
 NAME = {"type": "string", "minLength": 1, "maxLength": 120}
 COST = {"type": ["integer", "null"], "minimum": 0, "maximum": 5000}
-KBR = {"enum": ["A", "B", "C", "D", "E", "А", "В", "С", "Д", "Е"], "description": N_("Класс Брони, Latin or Cyrillic")}
+KBR = {"enum": ["A", "B", "C", "D", "E", "А", "В", "С", "Д", "Е"], "description": N_("Armour class, Latin or Cyrillic")}
 HRK_TEXT = r"^\s*((ХРК|Хрк|хрк|HRK|hrk)\s*:?)?(\s*[ABCDEАВСДЕabcdeавсде]\s*\d{1,2}[\s,;]*)+$"
 HRK = {
     "anyOf": [
@@ -38,17 +38,17 @@ FIGURE = {
     "properties": {
         "key": KEY,
         "name": NAME,
-        "pdv": {"type": "integer", "minimum": 1, "maximum": 50, "description": "ПДВ"},
-        "stk": {"type": "integer", "minimum": 1, "maximum": 20, "description": "СТК"},
+        "pdv": {"type": "integer", "minimum": 1, "maximum": 50, "description": N_("Mob")},
+        "stk": {"type": "integer", "minimum": 1, "maximum": 20, "description": N_("Tgh")},
         "kbr": KBR,
-        "bsp": {"type": "integer", "minimum": 0, "maximum": 40, "description": "БСП"},
+        "bsp": {"type": "integer", "minimum": 0, "maximum": 40, "description": N_("CA")},
         "ldr": {
             "type": ["integer", "null"],
             "minimum": 0,
             "maximum": 40,
-            "description": N_("ЛДР (no use in the demo)"),
+            "description": N_("Ldr (no use in the demo)"),
         },
-        "cost": {**COST, "description": N_("Стоимость of one figure; null: not printed here")},
+        "cost": {**COST, "description": N_("Cost of one figure; null: not printed here")},
         "min": {"type": "integer", "minimum": 0, "maximum": MAX_PER_FIGURE, "default": 0},
         "max": {"type": "integer", "minimum": 1, "maximum": MAX_PER_FIGURE, "default": 10},
         "default": {"type": "integer", "minimum": 0, "maximum": MAX_PER_FIGURE},
@@ -62,11 +62,11 @@ WEAPON = {
     "properties": {
         "key": KEY,
         "name": NAME,
-        "dln": {"type": "integer", "minimum": 0, "maximum": 200, "description": N_("Длн, steps")},
-        "skr": {"type": "integer", "minimum": 1, "maximum": 10, "description": "Скр"},
-        "msch": {"type": "integer", "minimum": 1, "maximum": 10, "description": "Мщ"},
+        "dln": {"type": "integer", "minimum": 0, "maximum": 200, "description": N_("Rng, steps")},
+        "skr": {"type": "integer", "minimum": 1, "maximum": 10, "description": N_("ROF")},
+        "msch": {"type": "integer", "minimum": 1, "maximum": 10, "description": N_("Pow")},
         "hrk": HRK,
-        "cost": {**COST, "description": N_("Дополнительная стоимость; 0 when it has none")},
+        "cost": {**COST, "description": N_("Extra cost; 0 when it has none")},
     },
 }
 UPGRADE = {
@@ -212,11 +212,16 @@ def _int(name: str, label: str) -> dict:
 FIGURE_FIELDS = [
     {"name": "key", "type": "short", "auto": "slug:name", "hidden": True},
     {"name": "name", "label": N_("Name"), "type": "text"},
-    _int("pdv", "ПДВ"),
-    _int("stk", "СТК"),
-    {"name": "kbr", "label": "КБР", "type": "select", "choices": [[c, KBR_LABELS[c]] for c in tables.ARMOUR_CLASSES]},
-    _int("bsp", "БСП"),
-    {"name": "ldr", "label": "ЛДР", "type": "opt_int"},
+    _int("pdv", N_("Mob")),
+    _int("stk", N_("Tgh")),
+    {
+        "name": "kbr",
+        "label": N_("AC"),
+        "type": "select",
+        "choices": [[c, KBR_LABELS[c]] for c in tables.ARMOUR_CLASSES],
+    },
+    _int("bsp", N_("CA")),
+    {"name": "ldr", "label": N_("Ldr"), "type": "opt_int"},
     {"name": "cost", "label": N_("Cost"), "type": "opt_int"},
     {"name": "min", "label": N_("At least"), "type": "opt_int", "omit_empty": True},
     {"name": "max", "label": N_("At most"), "type": "opt_int", "omit_empty": True},
@@ -225,11 +230,15 @@ FIGURE_FIELDS = [
 WEAPON_FIELDS = [
     {"name": "key", "type": "short", "auto": "slug:name", "hidden": True},
     {"name": "name", "label": N_("Name"), "type": "text"},
-    _int("dln", "Длн"),
-    _int("skr", "Скр"),
-    _int("msch", "Мщ"),
+    _int("dln", N_("Rng")),
+    _int("skr", N_("ROF")),
+    _int("msch", N_("Pow")),
     _text(
-        "hrk", "Хрк", code=True, placeholder="В12 С15", hint=N_("a class letter and a number per class, e.g. В12 С15")
+        "hrk",
+        N_("Pen"),
+        code=True,
+        placeholder="B12 C15",
+        hint=N_("a class letter and a number per class, e.g. B12 C15"),
     ),
     {"name": "cost", "label": N_("Extra cost"), "type": "opt_int"},
 ]
@@ -249,10 +258,10 @@ def _section(name: str, label: str, fields: list, minimum: int) -> dict:
 PROFILE_EDITOR = {
     "help": [
         N_(
-            "Type the unit from its ЛБХ card: one row per kind of figure (ПДВ, СТК, КБР, БСП, ЛДР, Стоимость), one row "
-            "per weapon (Длн, Скр, Мщ, Хрк, extra cost) and the upgrades («расширения»)."
+            "Type the unit from its ЛБХ card: one row per kind of figure (Mob, Tgh, AC, CA, Ldr, cost), one row "
+            "per weapon (Rng, ROF, Pow, Pen, extra cost) and the upgrades."
         ),
-        N_("Хрк: a class letter and the number for it, several separated by spaces: `В12 С15` (Latin or Cyrillic)."),
+        N_("Pen: a class letter and the number for it, several separated by spaces: `B12 C15` (Latin or Cyrillic)."),
         N_("A figure's weapons: the weapon keys it may carry, the first one by default."),
     ],
     "reference": [

@@ -9,21 +9,28 @@ upgrades («расширения», L752) when the card has any. The controls wr
 
 from __future__ import annotations
 
+from rules.errors import RuleInputError
 from rules.i18n import _
 from rules.systems.zvezdny_desant import profile as lbh
+from rules.systems.zvezdny_desant import tables
 
 MAX_COST = 5000  # profile.COST
 
 
 def _hrk(weapon: dict) -> str:
+    """Хрк with Latin class letters («В12» reads B12): the same in both alphabets, and no Cyrillic on an English
+    page."""
     hrk = weapon.get("hrk")
-    if isinstance(hrk, dict):
-        return " ".join(f"{k}{v}" for k, v in hrk.items())
-    return str(hrk or "")
+    try:
+        return tables.hrk_text(tables.parse_hrk(hrk))
+    except RuleInputError:
+        return " ".join(f"{k}{v}" for k, v in hrk.items()) if isinstance(hrk, dict) else str(hrk or "")
 
 
 def weapon_note(weapon: dict) -> str:
-    return f"Длн {weapon['dln']} · Скр {weapon['skr']} · Мщ {weapon['msch']} · Хрк {_hrk(weapon)}"
+    stat = tables.stat
+    return (f"{stat('dln')} {weapon['dln']} · {stat('skr')} {weapon['skr']} · {stat('msch')} {weapon['msch']} · "
+            f"{stat('hrk')} {_hrk(weapon)}")  # fmt: skip
 
 
 def _rows(entry: dict) -> list[dict]:
@@ -123,7 +130,7 @@ def _upgrades_block(entry: dict) -> dict | None:
             note = _("{cost} per unit").format(cost=cost)
         items.append({"value": up["key"], "label": up["name"], "note": note, "title": up.get("text", ""),
                       "checked": up["key"] in chosen})  # fmt: skip
-    return {"type": "checks", "option": "upgrades", "label": _("Upgrades («расширения»)"), "items": items, "empty": ""}
+    return {"type": "checks", "option": "upgrades", "label": _("Upgrades"), "items": items, "empty": ""}
 
 
 def loadout_text(entry: dict) -> str:

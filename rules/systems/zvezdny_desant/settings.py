@@ -23,12 +23,12 @@ SETTINGS: tuple[Setting, ...] = (
     # The book's options (§1.6, §2.1) ------------------------------------------------------------------
     Setting(
         key="army_limit",
-        label=N_("Army cost limit («Стычка»)"),
+        label=N_("Army cost limit («Skirmish»)"),
         default=500,
         kind="int",
         source="§2.1 (L746–748, L756)",
         category=OPTION,
-        help=N_("«Стычка»: an army may cost 500 points or less; 501 is too much."),
+        help=N_("«Skirmish»: an army may cost 500 points or less; 501 is too much."),
     ),
     Setting(
         key="max_turns",
@@ -92,19 +92,19 @@ SETTINGS: tuple[Setting, ...] = (
         kind="int",
         source="§5 A5 (L210, L748)",
         category=OPTION,
-        help=N_("«Стычка» gives 10 per turn. Other army sizes are by agreement."),
+        help=N_("«Skirmish» gives 10 per turn. Other army sizes are by agreement."),
     ),
     # §5.2 contradictions and unclear wording ------------------------------------------------------------
     Setting(
         key="attack_target_modifier",
-        label=N_("Shooting at a unit on «Атака»"),
+        label=N_("Shooting at a unit on «Attack»"),
         default="core",
         kind="choice",
         choices=("core", "example"),
         source="§5 A1",
         category=AMBIGUITY,
         help=N_(
-            "«core» (L452): shooting at a unit on «Атака» gets −2 (easier). «example» follows the L290 example "
+            "«core» (L452): shooting at a unit on «Attack» gets −2 (easier). «example» follows the L290 example "
             "literally: +2 (harder)."
         ),
     ),
@@ -136,7 +136,7 @@ SETTINGS: tuple[Setting, ...] = (
     ),
     Setting(
         key="missing_hrk",
-        label=N_("Weapon with no Хрк for the target's armour class"),
+        label=N_("Weapon with no Pen for the target's armour class"),
         default="cannot_wound",
         kind="choice",
         choices=("cannot_wound", "refuse"),
@@ -159,15 +159,15 @@ SETTINGS: tuple[Setting, ...] = (
     ),
     Setting(
         key="mixed_stk",
-        label=N_("Figures of one unit with different СТК"),
+        label=N_("Figures of one unit with different Tgh"),
         default="refuse",
         kind="choice",
         choices=("refuse", "lowest"),
         source="§5 A10 (L544)",
         category=AMBIGUITY,
         help=N_(
-            "Markers are pooled by the unit's СТК. «refuse»: a unit must have one СТК (a roster error). "
-            "«lowest»: the lowest СТК of its figures is used (a warning)."
+            "Markers are pooled by the unit's Tgh. «refuse»: a unit must have one Tgh (a roster error). "
+            "«lowest»: the lowest Tgh of its figures is used (a warning)."
         ),
     ),
     Setting(
@@ -222,11 +222,11 @@ SETTINGS: tuple[Setting, ...] = (
         choices=("same_unit", "any"),
         source="§5 A15 (L202, L613)",
         category=AMBIGUITY,
-        help=N_("«same_unit»: a unit on «Атака» that shoots and then assaults must shoot the unit it assaults."),
+        help=N_("«same_unit»: a unit on «Attack» that shoots and then assaults must shoot the unit it assaults."),
     ),
     Setting(
         key="closing_in_attack_penalty",
-        label=N_("«Атака» −3 ПДВ during closing in"),
+        label=N_("«Attack» −3 Mob during closing in"),
         default=False,
         source="§5 A16 (L714, L621)",
         category=AMBIGUITY,
@@ -234,7 +234,7 @@ SETTINGS: tuple[Setting, ...] = (
     ),
     Setting(
         key="dead_figures_cleanup",
-        label=N_("«Могут быть убраны фигурки погибших» at the start of a turn"),
+        label=N_("Removing the figures of the dead at the start of a turn"),
         default="cosmetic",
         kind="choice",
         choices=("cosmetic",),
@@ -248,16 +248,16 @@ SETTINGS: tuple[Setting, ...] = (
         default=True,
         source="§5 A18 (L218, L276, L290)",
         category=AMBIGUITY,
-        help=N_("On: a unit with initiative 0 on «Оборона» is still shot at +2. Off: it counts as «Движение» (+0)."),
+        help=N_("On: a unit with initiative 0 on «Defence» is still shot at +2. Off: it counts as «Move» (+0)."),
     ),
     Setting(
         key="bsp_floor",
-        label=N_("Lowest БСП in melee"),
+        label=N_("Lowest CA in melee"),
         default=0,
         kind="int",
         source="§5 A19 (L657, L704)",
         category=AMBIGUITY,
-        help=N_("0: no floor (a БСП of 1 or less is hit by every strike). Only a cap of 20 is written."),
+        help=N_("0: no floor (a CA of 1 or less is hit by every strike). Only a cap of 20 is written."),
     ),
     Setting(
         key="no_order_target",
@@ -267,11 +267,11 @@ SETTINGS: tuple[Setting, ...] = (
         choices=("move", "defence"),
         source="§5 A20 (L228)",
         category=AMBIGUITY,
-        help=N_("A panicked unit has no order card: it is shot at as if on «Движение» (+0), or as on «Оборона»."),
+        help=N_("A panicked unit has no order card: it is shot at as if on «Move» (+0), or as on «Defence»."),
     ),
     Setting(
         key="melee_figure_count",
-        label=N_("Figures counted for the +1 БСП"),
+        label=N_("Figures counted for the +1 CA"),
         default="all_alive",
         kind="choice",
         choices=("all_alive", "engaged_only"),
@@ -310,7 +310,9 @@ SETTINGS: tuple[Setting, ...] = (
         choices=("more_than_half", "half_or_more"),
         source="§5 A23 (L796)",
         category=AMBIGUITY,
-        help=N_("The book: «более ½» of the starting figures lost (strictly more). «half_or_more» counts exactly ½."),
+        help=N_(
+            "The book: «more than ½» of the starting figures lost (strictly more). «half_or_more» counts exactly ½."
+        ),
     ),
     Setting(
         key="melee_engages",
@@ -358,7 +360,7 @@ SETTINGS: tuple[Setting, ...] = (
     ),
     Setting(
         key="defence_out_of_cd",
-        label=N_("«Оборона» with a figure out of Command Distance"),
+        label=N_("«Defence» with a figure out of Command Distance"),
         default="rest_shoot",
         kind="choice",
         choices=("rest_shoot",),
@@ -403,7 +405,7 @@ SETTINGS: tuple[Setting, ...] = (
         choices=("no_effect",),
         source="§5 A32 (L11, L66, L410, L490)",
         category=INTERPRETATION,
-        help=N_("«бронейности» is read as «бронебойности»; the other typos change no rule."),
+        help=N_("The book's «armour-penetrating» misprint is read as meant; the other typos change no rule."),
     ),
     # Errata (the book wins over the spec) ---------------------------------------------------------------
     Setting(
@@ -415,7 +417,7 @@ SETTINGS: tuple[Setting, ...] = (
         source="Errata (L86, L430)",
         category=AMBIGUITY,
         help=N_(
-            "«figure_test»: all the Скр dice of one figure are one «Тест на Попадание», re-rolled together "
+            "«figure_test»: all the ROF dice of one figure are one hit test, re-rolled together "
             "(L430). «one_die»: a re-roll takes one die."
         ),
     ),
@@ -429,7 +431,7 @@ SETTINGS: tuple[Setting, ...] = (
         category=AMBIGUITY,
         help=N_(
             "«discard» (the book): once every figure that could die is dead, the remaining markers are removed. "
-            "«keep_remainder» (the spec's §4.3): markers beyond a whole СТК stay on the unit."
+            "«keep_remainder» (the spec's §4.3): markers beyond a whole Tgh stay on the unit."
         ),
     ),
 )
@@ -447,7 +449,7 @@ CHOICE_LABELS = {
     "cp_underspend": (("refuse", N_("every point must be spent")), ("lost", N_("the rest are lost"))),
     "missing_hrk": (("cannot_wound", N_("its hits cannot wound")), ("refuse", N_("the shot is refused"))),
     "wound_test_clamp": (("none", N_("the number as it is")), ("like_hit_test", N_("from 4+ to 20+, as the hit test"))),
-    "mixed_stk": (("refuse", N_("one СТК per unit (an error)")), ("lowest", N_("the lowest СТК (a warning)"))),
+    "mixed_stk": (("refuse", N_("one Tgh per unit (an error)")), ("lowest", N_("the lowest Tgh (a warning)"))),
     "killable_basis": (
         ("same_figure", N_("one figure both sees and reaches")),
         ("whole_unit", N_("any figure sees, any reaches")),
@@ -456,7 +458,7 @@ CHOICE_LABELS = {
     "grey_zone_cover": (("per_piece", N_("each piece names its cover")), ("light", N_("always light cover"))),
     "shoot_then_assault_target": (("same_unit", N_("the unit it assaults")), ("any", N_("any unit"))),
     "dead_figures_cleanup": (("cosmetic", N_("only tidies the table")),),
-    "no_order_target": (("move", N_("as on «Движение» (+0)")), ("defence", N_("as on «Оборона» (+2)"))),
+    "no_order_target": (("move", N_("as on «Move» (+0)")), ("defence", N_("as on «Defence» (+2)"))),
     "melee_figure_count": (
         ("all_alive", N_("all living figures")),
         ("engaged_only", N_("only figures able to strike")),
@@ -480,7 +482,7 @@ CHOICE_LABELS = {
     ),
     "typos": (("no_effect", N_("they change no rule")),),
     "reroll_scope": (("figure_test", N_("all dice of one figure's test")), ("one_die", N_("one die"))),
-    "leftover_markers": (("discard", N_("removed (the book)")), ("keep_remainder", N_("kept beyond a whole СТК"))),
+    "leftover_markers": (("discard", N_("removed (the book)")), ("keep_remainder", N_("kept beyond a whole Tgh"))),
 }
 SETTINGS = tuple(replace(s, choice_labels=CHOICE_LABELS.get(s.key, ())) for s in SETTINGS)
 SETTINGS_BY_KEY = {s.key: s for s in SETTINGS}

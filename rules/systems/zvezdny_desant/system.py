@@ -1,5 +1,5 @@
-"""«Звездный Десант» (demo rules) as a GameSystem: settings, actions, glossary, and its army, simulator and battle
-parts."""
+"""«Звездный Десант» (demo rules) as a GameSystem: settings, actions, glossary, and its army, simulator, battle and
+at-roll (the odds and the rule on the board's forms) parts."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from rules.contract import GameSystem
 from rules.systems.zvezdny_desant.actions import ACTIONS
 from rules.systems.zvezdny_desant.army import ARMY
 from rules.systems.zvezdny_desant.battle import BATTLE
+from rules.systems.zvezdny_desant.battle.at_roll import AT_ROLL
 from rules.systems.zvezdny_desant.glossary import GLOSSARY
 from rules.systems.zvezdny_desant.settings import SETTINGS
 from rules.systems.zvezdny_desant.simulate import SIMULATOR
@@ -22,6 +23,7 @@ class ZvezdnyDesant(GameSystem):
     army = ARMY
     battle = BATTLE
     simulator = SIMULATOR
+    at_roll = AT_ROLL
     campaign = None
 
 

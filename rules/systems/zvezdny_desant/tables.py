@@ -15,7 +15,8 @@ D20 = 20
 
 # §1.4 / §3.10: orders and the hit test -------------------------------------------------------------------
 ORDERS = ("move", "defence", "attack")
-ORDER_WORDS = {"move": "Движение", "defence": "Оборона", "attack": "Атака"}
+# The book's words are the Russian of these msgids: «Движение», «Оборона», «Атака» (L180–202); read with order_word().
+ORDER_WORDS = {"move": N_("Move"), "defence": N_("Defence"), "attack": N_("Attack")}
 HIT_BASE = 8  # «8+» for everybody (L434)
 HIT_MIN, HIT_MAX = 4, 20  # never below 4+ (L522), never above 20+ (L524)
 SHOOTER_ORDER_MOD = {"defence": 0, "attack": 2}  # shooting on the move is harder (L444)
@@ -27,7 +28,9 @@ KIND_WORDS = {"infantry": N_("infantry"), "vehicle": N_("a vehicle")}  # «Пе�
 # §3.9 cover -------------------------------------------------------------------------------------------
 COVERS = ("open", "light", "medium", "heavy")
 COVER_BONUS = {"open": 0, "light": 2, "medium": 4, "heavy": 6}  # L490–494
-COVER_WORDS = {"open": "открытая местность", "light": "легкое", "medium": "среднее", "heavy": "тяжелое"}
+# «открытая местность», «легкое», «среднее», «тяжелое» (L486–494); read with cover_word().
+COVER_WORDS = {"open": N_("open ground"), "light": N_("light cover"), "medium": N_("medium cover"),
+               "heavy": N_("heavy cover")}  # fmt: skip
 SIZES = ("small", "medium", "large")
 
 # §3.6 movement ---------------------------------------------------------------------------------------
@@ -38,6 +41,31 @@ COMMAND_DISTANCE = 3  # L104
 MELEE_DISTANCE = 3  # L601, L640
 GREY_ZONE_DEPTH = 3  # L382–390
 DEPLOYMENT_GAP = 20  # L770
+
+# The characteristics by their abbreviations (L35–66): the book's own (ПДВ, СТК…) are the Russian of these msgids,
+# so an English page reads English ones. Read with stat().
+STAT_WORDS = {"pdv": N_("Mob"), "stk": N_("Tgh"), "kbr": N_("AC"), "bsp": N_("CA"), "ldr": N_("Ldr"),
+              "dln": N_("Rng"), "skr": N_("ROF"), "msch": N_("Pow"), "hrk": N_("Pen")}  # fmt: skip
+
+
+def order_word(order: str) -> str:
+    """An order in the reader's language: «Оборона» in Russian, «Defence» in English."""
+    return _(ORDER_WORDS[order])
+
+
+def order_card(order: str, initiative) -> str:
+    """An order card as the table reads it: «Оборона» 7."""
+    return f"«{order_word(order)}» {initiative}"
+
+
+def cover_word(cover: str) -> str:
+    return _(COVER_WORDS[cover])
+
+
+def stat(key: str) -> str:
+    """A characteristic's abbreviation in the reader's language (ПДВ / Mob)."""
+    return _(STAT_WORDS[key])
+
 
 # §2.2 armour classes: the book writes Cyrillic А, В, С, Е and a Latin D (L43–50) ---------------------------
 ARMOUR_CLASSES = ("A", "B", "C", "D", "E")
@@ -51,6 +79,15 @@ def armour_class(text, field: str = "armour") -> str:
             {field: _("{text!r} is not an armour class: write one letter A, B, C, D or E.").format(text=text)}
         )
     return _LETTERS[text.strip().upper()]
+
+
+def armour_letter(text) -> str:
+    """An armour class as one letter that reads the same in both alphabets (В is B): the Latin one; anything else
+    as it is."""
+    try:
+        return armour_class(text)
+    except RuleInputError:
+        return str(text)
 
 
 def parse_hrk(value, field: str = "hrk") -> dict[str, int]:
@@ -73,11 +110,11 @@ def parse_hrk(value, field: str = "hrk") -> dict[str, int]:
         for chunk in chunks:
             if len(chunk) < 2 or not chunk[1:].isdigit():
                 raise RuleInputError(
-                    {field: _("{chunk!r}: write Хрк as a class letter and a number, e.g. В12.").format(chunk=chunk)}
+                    {field: _("{chunk!r}: write Pen as a class letter and a number, e.g. B12.").format(chunk=chunk)}
                 )
             pairs.append((chunk[0], int(chunk[1:])))
     else:
-        raise RuleInputError({field: _("write Хрк as text such as «В12 С15» or as {class: number}.")})
+        raise RuleInputError({field: _("write Pen as text such as «B12 C15» or as {class: number}.")})
     out: dict[str, int] = {}
     for letter, number in pairs:
         cls = armour_class(letter, f"{field}.{letter}")
@@ -89,7 +126,7 @@ def parse_hrk(value, field: str = "hrk") -> dict[str, int]:
             raise RuleInputError({field: _("class {cls} is given twice.").format(cls=cls)})
         out[cls] = number
     if not out:
-        raise RuleInputError({field: _("Хрк names no armour class.")})
+        raise RuleInputError({field: _("Pen names no armour class.")})
     return out
 
 
@@ -133,10 +170,10 @@ def hit_need(
     terms.append(
         (
             SHOOTER_ORDER_MOD[shooter_order],
-            _("shooter on «{shooter_order}»").format(shooter_order=ORDER_WORDS[shooter_order]),
+            _("shooter on «{shooter_order}»").format(shooter_order=order_word(shooter_order)),
         )
     )
-    target_word = ORDER_WORDS[target_order] if target_order else _("no order")
+    target_word = order_word(target_order) if target_order else _("no order")
     terms.append(
         (
             target_order_mod(target_order, target_initiative, settings),
@@ -146,7 +183,7 @@ def hit_need(
     terms.append(
         (TARGET_KIND_MOD[target_kind], _("target is {target_kind}").format(target_kind=_(KIND_WORDS[target_kind])))
     )
-    terms.append((COVER_BONUS[cover], _("cover: {cover}").format(cover=COVER_WORDS[cover])))
+    terms.append((COVER_BONUS[cover], _("cover: {cover}").format(cover=cover_word(cover))))
     if extra:
         terms.append((extra, _("other pluses and minuses")))
     raw = sum(v for v, _why in terms)

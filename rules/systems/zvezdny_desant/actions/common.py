@@ -24,12 +24,12 @@ MAX_UNITS = 24
 MAX_ROLLOFF_ROUNDS = 100  # 100 ties in a row: probability 20**-100
 
 REF = {"description": N_("Anything that identifies the unit or figure for the caller; echoed in effects.")}
-ORDER = {"enum": list(tables.ORDERS), "description": N_("Движение (move), Оборона (defence) or Атака (attack)")}
+ORDER = {"enum": list(tables.ORDERS), "description": N_("Move, Defence or Attack")}
 ORDER_OR_NONE = {"enum": [*tables.ORDERS, None], "description": N_("The unit's order; null: no order card")}
-SHOOTER_ORDER = {"enum": ["defence", "attack"], "description": N_("Only «Оборона» and «Атака» may shoot (L352)")}
+SHOOTER_ORDER = {"enum": ["defence", "attack"], "description": N_("Only «Defence» and «Attack» may shoot (L352)")}
 KIND = {"enum": list(tables.KINDS), "default": "infantry"}
 COVER = {"enum": list(tables.COVERS)}
-ARMOUR = {"type": "string", "maxLength": 4, "description": N_("A–E, Latin or Cyrillic (А, В, С, D, Е)")}
+ARMOUR = {"type": "string", "maxLength": 4, "description": N_("A–E, Latin or Cyrillic")}
 HRK = {
     "anyOf": [
         {"type": "string", "minLength": 1, "maxLength": 60},
@@ -40,7 +40,7 @@ HRK = {
             "additionalProperties": {"type": "integer", "minimum": 1, "maximum": 40},
         },
     ],
-    "description": N_('«В12», «A10 В12 С16» or {"B": 12}: the wound-test roll per armour class'),
+    "description": N_('«B12», «A10 B12 C16» or {"B": 12}: the wound-test roll per armour class'),
 }
 WEAPON = {
     "type": "object",
@@ -48,9 +48,9 @@ WEAPON = {
     "required": ["hrk"],
     "properties": {
         "name": {"type": "string", "maxLength": 80},
-        "dln": {"type": "integer", "minimum": 0, "maximum": 200, "description": N_("Длн, steps")},
-        "skr": {"type": "integer", "minimum": 1, "maximum": MAX_SKR, "default": 1, "description": "Скр"},
-        "msch": {"type": "integer", "minimum": 1, "maximum": 10, "default": 1, "description": "Мщ"},
+        "dln": {"type": "integer", "minimum": 0, "maximum": 200, "description": N_("Rng, steps")},
+        "skr": {"type": "integer", "minimum": 1, "maximum": MAX_SKR, "default": 1, "description": N_("ROF")},
+        "msch": {"type": "integer", "minimum": 1, "maximum": 10, "default": 1, "description": N_("Pow")},
         "hrk": HRK,
     },
 }
@@ -68,6 +68,13 @@ def err(field: str, message: str, limits: dict | None = None) -> RuleInputError:
     """A refusal naming the field; where the limit broken is the rule's, `limits` gives it as data a program reads
     (the API answers it as the body's "limits")."""
     return RuleInputError({field: message}, data={"limits": limits} if limits else None)
+
+
+def rolled_for(dice, count: int, what: str, name: str) -> list[int]:
+    """`count` D20 for `what` (a msgid: "hit test", "strike") of `name` (a weapon, «unit → unit»). The purpose is
+    stored in English, «hit test: Автомат 2 of 4», and worded when shown in the reader's language
+    (rules.dice.purpose_words): a battle written on an English phone reads in Russian on a Russian one."""
+    return [dice.roll(tables.D20, f"{what}: {name} {i} of {count}") for i in range(1, count + 1)]
 
 
 def roll_tests(dice, count: int, need: int | None, purpose: str) -> list[int]:
@@ -132,8 +139,8 @@ def roll_off(dice, players: list[str], settings: dict, purpose: str, *, previous
     """Both players roll D20; the higher wins (L156, L774). A tie re-rolls (A6), or keeps last turn's First
     Player when the setting says so and there is one."""
     rounds = []
-    for n in range(MAX_ROLLOFF_ROUNDS):
-        suffix = _(" (re-roll {n})").format(n=n) if n else ""
+    for n in range(MAX_ROLLOFF_ROUNDS):  # purposes kept in English («First Player roll: Синие»), worded when shown
+        suffix = f" (re-roll {n})" if n else ""
         rolls = [dice.roll(tables.D20, f"{purpose}: {p}{suffix}") for p in players]
         rounds.append(rolls)
         if rolls[0] != rolls[1]:
@@ -145,23 +152,23 @@ def roll_off(dice, players: list[str], settings: dict, purpose: str, *, previous
 
 # The odds page labels each input by its schema "title": the book's abbreviations stay as printed (L52–72).
 TITLES = {
-    "alive": N_("Figures alive"), "already_rerolled": N_("Already re-rolled"), "armour": "КБР",
-    "between": N_("Between"), "bsp": "БСП", "command_points": N_("Command points"), "context": N_("Context"),
+    "alive": N_("Figures alive"), "already_rerolled": N_("Already re-rolled"), "armour": N_("AC"),
+    "between": N_("Between"), "bsp": N_("CA"), "command_points": N_("Command points"), "context": N_("Context"),
     "cost": N_("Cost"), "count": N_("Number of figures"), "cover": N_("Cover"), "cover_size": N_("Size of the cover"),
-    "dice": N_("Dice"), "distance": N_("Distance, steps"), "dln": "Длн", "figures": N_("Number of figures"),
+    "dice": N_("Dice"), "distance": N_("Distance, steps"), "dln": N_("Rng"), "figures": N_("Number of figures"),
     "first_player": N_("First Player"), "grade": N_("Grade"), "grey_zone": N_("Grey zone"), "groups": N_("Groups"),
-    "hidden": N_("Figures out of sight or range"), "hits": N_("Hits"), "hrk": "Хрк", "impassable": N_("Impassable"),
+    "hidden": N_("Figures out of sight or range"), "hits": N_("Hits"), "hrk": N_("Pen"), "impassable": N_("Impassable"),
     "in_command_distance": N_("Within Command Distance"), "in_contact": N_("Figures in base contact"),
     "in_melee": N_("In close combat"), "in_range_of": N_("In range of groups"), "initiative": N_("Initiative"),
     "killable": N_("Can be killed"), "kind": N_("Kind"), "markers": N_("Wound markers"), "modifier": N_("Modifier"),
-    "msch": "Мщ", "name": N_("Name"), "near": N_("Figures within 3 steps"), "need": N_("Roll needed"),
+    "msch": N_("Pow"), "name": N_("Name"), "near": N_("Figures within 3 steps"), "need": N_("Roll needed"),
     "observer_depth": N_("Observer's depth in the grey zone"), "opposite_sides": N_("On opposite sides"),
-    "order": N_("Order"), "others": N_("Other units"), "panicked": N_("Panic"), "pdv": "ПДВ", "place": N_("Place"),
+    "order": N_("Order"), "others": N_("Other units"), "panicked": N_("Panic"), "pdv": N_("Mob"), "place": N_("Place"),
     "players": N_("Players"), "previous": N_("Previous First Player"), "reductions": N_("Initiative cuts"),
     "ref": N_("Reference"), "reroll": N_("Re-roll"), "rolls": N_("Rolls"), "same_unit_as_target": N_(
     "Same unit as the target"), "seen_by": N_("Seen by groups"), "shooter": N_("Shooter"),
     "shooter_order": N_("Shooter's order"), "shot_at": N_("Shot at"), "side": N_("Side"), "size": N_("Size"),
-    "skr": "Скр", "slope": N_("Slope"), "start": N_("Figures at the start"), "stk": "СТК",
+    "skr": N_("ROF"), "slope": N_("Slope"), "start": N_("Figures at the start"), "stk": N_("Tgh"),
     "strikes_per_figure": N_("Strikes per figure"), "suppressed": N_("Fire suppression"),
     "table_length": N_("Table length"), "target": N_("Target"), "target_depth": N_("Target's depth in the grey zone"),
     "target_height_ratio": N_("Target's height ratio"), "target_initiative": N_("Target's initiative"),
@@ -207,6 +214,7 @@ RESULT_LABELS = {
     "p_die_passes": N_("Chance per die to pass"), "p_die_wounds": N_("Chance per die to wound"),
     "p_strike_hits": N_("Chance per strike to hit"), "removed": N_("Figures removed"),
     "markers": N_("Wound markers"), "p_destroyed": N_("Chance the unit is destroyed"),
+    "p_any_removed": N_("Chance to remove at least one figure"),
     "p_no_winner": N_("Chance of no winner"), "p_tie_on_first_roll": N_("Chance of a tie on the first roll"),
     "removed_and_markers": N_("Figures removed and wound markers left"),
     "p_first": N_("Chance to be First Player"), "first_player": N_("First Player"),

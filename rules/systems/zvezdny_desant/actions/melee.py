@@ -20,6 +20,7 @@ from rules.systems.zvezdny_desant.actions.common import (
     exact_mean,
     joint,
     mapped,
+    rolled_for,
     scaled,
 )
 
@@ -32,8 +33,8 @@ MELEE_UNIT = {
         "ref": REF,
         "side": {"enum": [0, 1]},
         "figures": {"type": "integer", "minimum": 1, "maximum": MAX_FIGURES, "description": N_("Living figures")},
-        "bsp": {"type": "integer", "minimum": 0, "maximum": 40, "description": N_("БСП before pluses")},
-        "stk": {"type": "integer", "minimum": 1, "maximum": 20, "description": "СТК"},
+        "bsp": {"type": "integer", "minimum": 0, "maximum": 40, "description": N_("CA before pluses")},
+        "stk": {"type": "integer", "minimum": 1, "maximum": 20, "description": N_("Tgh")},
         "markers": {"type": "integer", "minimum": 0, "maximum": 200, "default": 0},
         "in_contact": {"type": "integer", "minimum": 0, "maximum": MAX_FIGURES,
                        "description": N_("Figures in base contact; default: all")},
@@ -46,6 +47,9 @@ MELEE_UNIT = {
         "targets": {"type": "object", "maxProperties": MAX_UNITS,
                     "additionalProperties": {"type": "integer", "minimum": 0, "maximum": MAX_FIGURES},
                     "description": N_("Multi-sided: striking figures per enemy unit")},
+        "rolled": {"type": "array", "maxItems": MAX_FIGURES * 5, "items": {"type": "integer", "minimum": 1,
+                   "maximum": 20}, "description": N_("The D20 of this unit's strikes already rolled at the table, "
+                                                     "in the order of its targets: no longer left to chance")},
     },
 }  # fmt: skip
 
@@ -91,11 +95,11 @@ def winner_of(destroyed: dict[int, bool], inflicted: dict[int, int], settings: d
 
 class Melee(ZdAction):
     key = "melee"
-    label = N_("Close combat («Ближний бой»), also multi-sided")
+    label = N_("Close combat, also multi-sided")
     spec_ref = "§3.13 (L623–738), §5 A3, A19, A21, A22"
     description = N_(
         "Every figure in base contact or within 3 steps strikes once (or as its unit says) with a D20; a roll "
-        "equal to or above the enemy's БСП wounds. A side gets +1 БСП for more figures and +2 for more figures in "
+        "equal to or above the enemy's CA wounds. A side gets +1 CA for more figures and +2 for more figures in "
         "base contact (capped at 20). Strikes and removal are simultaneous; 0-initiative units fight normally. "
         "With more than two units each striking figure picks the enemy unit. Total destruction wins. The odds "
         "give each unit's figures removed and markers left, alone and together; the units roll apart, so two "
@@ -164,6 +168,14 @@ class Melee(ZdAction):
                     {"enemy_units": 1},
                 )
             u["targets"] = {k: v for k, v in targets.items() if v}
+            if "rolled" in u:  # one side struck first and the other answers (L659): its dice are known
+                strikes = sum(u["targets"].values()) * u["strikes_per_figure"]
+                if len(u["rolled"]) != strikes:
+                    raise err(
+                        f"units.{i}.rolled",
+                        _("{unit} strikes {n} times: give the {n} dice it rolled.").format(unit=u["unit"], n=strikes),
+                        {"strikes": strikes},
+                    )
         bonus = bsp_bonus(units, settings)
         for u in units:
             u["bsp_eff"] = effective_bsp(u["bsp"], bonus[u["side"]], settings)
@@ -173,18 +185,18 @@ class Melee(ZdAction):
         units, bonus = clean["units"], clean["bonus"]
         by_name = {u["unit"]: u for u in units}
         sides = {s: ", ".join(u["unit"] for u in units if u["side"] == s) for s in (0, 1)}  # a side by its units
-        steps = [_("БСП pluses: {side} +{bonus}, {side2} +{bonus2} (L652–657).").format(
+        steps = [_("CA pluses: {side} +{bonus}, {side2} +{bonus2} (L652–657).").format(
             side=sides[0], bonus=bonus[0], side2=sides[1], bonus2=bonus[1])]  # fmt: skip
         steps += [f"{u['unit']}: БСП {u['bsp']} → {u['bsp_eff']}" for u in units]
         taken = {u["unit"]: 0 for u in units}
         for u in units:  # all strikes are rolled before anybody is removed: simultaneous (L659)
+            known = rolled_batches(u)
             for name, figures in u["targets"].items():
                 need = by_name[name]["bsp_eff"]
-                rolls = dice.roll_many(
-                    figures * u["strikes_per_figure"],
-                    tables.D20,
-                    _("strike, {unit} at {name}").format(unit=u["unit"], name=name),
-                )
+                if known is not None:
+                    rolls = known[name]
+                else:
+                    rolls = strike_dice(dice, figures * u["strikes_per_figure"], u["unit"], name)
                 hits = sum(1 for r in rolls if r >= need)
                 taken[name] += hits * u["wounds_per_strike"]
                 rolled = ", ".join(f"{r}{'✓' if r >= need else '✗'}" for r in rolls)
@@ -241,7 +253,11 @@ class Melee(ZdAction):
             wounds = {0: Fraction(1)}
             for u in units:
                 figures = u["targets"].get(t["unit"], 0)
-                if figures:
+                known = rolled_batches(u)
+                if figures and known is not None:  # struck already: these hits are no longer a chance
+                    hits = {sum(1 for r in known[t["unit"]] if r >= t["bsp_eff"]): Fraction(1)}
+                    wounds = convolve(wounds, scaled(hits, u["wounds_per_strike"]))
+                elif figures:
                     hits = binomial(figures * u["strikes_per_figure"], p)
                     wounds = convolve(wounds, scaled(hits, u["wounds_per_strike"]))
 
@@ -272,6 +288,25 @@ class Melee(ZdAction):
         return {"bonus": bonus, "units": per_unit, "p_side_wins": {s: prob(wins[s]) for s in (0, 1)},
                 "p_wins": {names[s]: prob(wins[s]) for s in (0, 1)},
                 "p_no_winner": prob(1 - wins[0] - wins[1])}  # fmt: skip
+
+
+def rolled_batches(u: dict) -> dict[str, list[int]] | None:
+    """A unit's strikes rolled already, split by target in the order it strikes them; None: not rolled yet."""
+    if "rolled" not in u:
+        return None
+    out, at = {}, 0
+    for name, figures in u["targets"].items():
+        n = figures * u["strikes_per_figure"]
+        out[name], at = u["rolled"][at : at + n], at + n
+    return out
+
+
+def strike_dice(dice, count: int, unit: str, target: str) -> list[int]:
+    """`count` strikes of `unit` at `target`, recorded as «strike: A → B 2 of 4» (worded when shown)."""
+    return rolled_for(dice, count, STRIKE, f"{unit} → {target}")
+
+
+STRIKE = N_("strike")
 
 
 def side_names(units: list[dict]) -> dict[int, str]:

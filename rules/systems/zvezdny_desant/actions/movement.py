@@ -47,7 +47,7 @@ FIGURE_GROUP = {
     "required": ["pdv", "distance"],
     "properties": {
         "count": {"type": "integer", "minimum": 1, "maximum": MAX_FIGURES, "default": 1},
-        "pdv": {"type": "integer", "minimum": 1, "maximum": 50, "description": "ПДВ"},
+        "pdv": {"type": "integer", "minimum": 1, "maximum": 50, "description": N_("Mob")},
         "distance": {"type": "number", "minimum": 0, "maximum": 500,
                      "description": N_("Steps to the nearest enemy figure (of the target) before moving")},
         "terrain": TERRAIN_PATH,
@@ -57,11 +57,11 @@ FIGURE_GROUP = {
 
 class Movement(RuleAction):
     key = "movement"
-    label = N_("Movement («Движение», «Ландшафт»)")
+    label = N_("Movement")
     spec_ref = "§3.6 (L296–348), §5 A30"
     description = N_(
-        "A figure moves up to its ПДВ in steps: −3 on «Атака», −2/−4/−6 for each light/medium/severe difficult "
-        "piece it crosses or starts in (slopes only uphill), never less than 1 step. «Оборона» and 0-initiative "
+        "A figure moves up to its Mob in steps: −3 on «Attack», −2/−4/−6 for each light/medium/severe difficult "
+        "piece it crosses or starts in (slopes only uphill), never less than 1 step. «Defence» and 0-initiative "
         "units do not move; impassable terrain cannot be crossed."
     )
     input_schema = {
@@ -92,8 +92,8 @@ class Movement(RuleAction):
 
     def rule(self, clean, settings):
         if clean["order"] == "defence":
-            return (_("«Оборона»: the unit stays in place."), {"max_steps": 0, "moves": False}, [],
-                    [_("A unit on «Оборона» may only stay in place, or stay and shoot (L191).")])  # fmt: skip
+            return (_("«Defence»: the unit stays in place."), {"max_steps": 0, "moves": False}, [],
+                    [_("A unit on «Defence» may only stay in place, or stay and shoot (L191).")])  # fmt: skip
         if clean["initiative"] == 0:
             return (_("Initiative 0: the unit does not move this turn."), {"max_steps": 0, "moves": False}, [],
                     [_("Units with initiative 0 neither move nor shoot (L276–278).")])  # fmt: skip
@@ -119,11 +119,11 @@ class Movement(RuleAction):
 
 class Assault(RuleAction):
     key = "assault"
-    label = N_("Assault («Нападение»)")
+    label = N_("Assault on the enemy")
     spec_ref = "§3.12 (L587–621), §5 A15, A24, A27"
     description = N_(
-        "On «Движение» or «Атака» a unit declares an assault on one enemy unit and moves every figure as close "
-        "as its ПДВ allows. If any figure ends within 3 steps of an enemy figure the whole unit is in melee; "
+        "On «Move» or «Attack» a unit declares an assault on one enemy unit and moves every figure as close "
+        "as its Mob allows. If any figure ends within 3 steps of an enemy figure the whole unit is in melee; "
         "enemy units in the way are engaged too. Units in melee lose their order cards and cannot shoot."
     )
     input_schema = {
@@ -136,7 +136,7 @@ class Assault(RuleAction):
                            "default": None},
             "in_melee": {"type": "boolean", "default": False},
             "shot_at": {"anyOf": [{"type": "null"}, UNIT_NAME], "default": None,
-                        "description": N_("The unit it shot this activation before assaulting («Атака» only)")},
+                        "description": N_("The unit it shot this activation before assaulting («Attack» only)")},
             "target": {"type": "object", "additionalProperties": False, "required": ["unit"],
                        "properties": {"unit": UNIT_NAME, "in_melee": {"type": "boolean", "default": False}}},
             "figures": {"type": "array", "minItems": 1, "maxItems": 20, "items": FIGURE_GROUP},
@@ -150,7 +150,7 @@ class Assault(RuleAction):
 
     def check_inputs(self, inputs, settings):
         if inputs["order"] == "defence":
-            raise err("order", _("Only «Движение» or «Атака» may assault: the order must include movement (L597)."))
+            raise err("order", _("Only «Move» or «Attack» may assault: the order must include movement (L597)."))
         if inputs["initiative"] == 0:
             raise err("initiative", _("A unit with initiative 0 does not act this turn (L276)."))
         if inputs["in_melee"]:
@@ -160,7 +160,7 @@ class Assault(RuleAction):
             raise err("target.in_melee", _("Assaulting a unit already in melee is off in these settings (§5 A27)."))
         shot = inputs["shot_at"]
         if shot is not None and inputs["order"] != "attack":
-            raise err("shot_at", _("Only «Атака» may shoot and then assault (L202)."))
+            raise err("shot_at", _("Only «Attack» may shoot and then assault (L202)."))
         if shot is not None and shot != target["unit"] and settings["shoot_then_assault_target"] == "same_unit":
             raise err("shot_at", _("It shot {shot}, so it may only assault {shot} (L613, §5 A15).").format(shot=shot))
         return {**inputs, "target": target}
@@ -205,11 +205,11 @@ class Assault(RuleAction):
 
 class ClosingIn(RuleAction):
     key = "closing_in"
-    label = N_("Closing in («Сближение»)")
+    label = N_("Closing in")
     spec_ref = "§3.13 (L710–716), §5 A16"
     description = N_(
         "At the end of the melee phase every figure of a unit in melee that is not in base contact must move up "
-        "to its ПДВ towards the enemy, the First Player's figures first. It does not count as movement."
+        "to its Mob towards the enemy, the First Player's figures first. It does not count as movement."
     )
     input_schema = {
         "type": "object",

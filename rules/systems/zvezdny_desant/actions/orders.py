@@ -25,11 +25,11 @@ def refuse_hand_states(units: list[dict], settings: dict) -> None:
 
 class OrderCards(RuleAction):
     key = "order_cards"
-    label = N_("Order cards and command points («Приказы», «командные очки»)")
+    label = N_("Order cards and command points")
     spec_ref = "§3.3 (L164–230, L246–250), §1.5, §5 A5, A7"
     description = N_(
         "Every unit not in melee and not panicked gets an order and an initiative; the initiatives are the "
-        "command points spent and must add up to the player's points (10 in «Стычка»), never more, none banked. "
+        "command points spent and must add up to the player's points (10 in «Skirmish»), never more, none banked. "
         "An overspend found at the reveal is cut by the opponent, on units of his choice."
     )
     input_schema = {
@@ -38,7 +38,7 @@ class OrderCards(RuleAction):
         "required": ["units"],
         "properties": {
             "command_points": {"type": "integer", "minimum": 0, "maximum": 100,
-                               "description": N_("Points this turn; default: the setting (10 in «Стычка»)")},
+                               "description": N_("Points this turn; default: the setting (10 in «Skirmish»)")},
             "units": {
                 "type": "array",
                 "minItems": 1,
@@ -119,7 +119,7 @@ class OrderCards(RuleAction):
         spent = sum(u["initiative"] or 0 for u in units)
         over = max(0, spent - cp)
         final = {u["unit"]: (u["initiative"] or 0) - cuts.get(u["unit"], 0) for u in units if u["order"] is not None}
-        steps = [f"{u['unit']}: «{tables.ORDER_WORDS[u['order']]}», initiative {u['initiative']}"
+        steps = [f"{u['unit']}: «{tables.order_word(u['order'])}», initiative {u['initiative']}"
                  for u in units if u["order"] is not None]  # fmt: skip
         steps.append(_("Spent {spent} of {cp} command points.").format(spent=spent, cp=cp))
         if over and not cuts:
@@ -151,7 +151,7 @@ class OrderCards(RuleAction):
 
 class ActivationOrder(RuleAction):
     key = "activation_order"
-    label = N_("Activation order («Очередность исполнения приказов»)")
+    label = N_("Activation order")
     spec_ref = "§3.4, §1.5 (L256–278), §5 A4, A25"
     description = N_(
         "Highest initiative of both players acts first. Ties of one player: he picks (list order). Ties between "

@@ -33,7 +33,7 @@ def rolloff_steps(players: list[str], result: dict) -> list[str]:
 
 class FirstPlayer(ZdAction):
     key = "first_player"
-    label = N_("First Player roll («Первый игрок»)")
+    label = N_("The First Player")
     spec_ref = "§3.1 (L148, L152–156), §5 A6"
     description = N_(
         "At the start of every turn both players roll D20; the higher is First Player until the end of the turn. "
@@ -56,7 +56,7 @@ class FirstPlayer(ZdAction):
 
     def resolve_clean(self, clean, settings, dice):
         players = clean["players"]
-        result = roll_off(dice, players, settings, _("First Player roll"), previous=clean["previous"])
+        result = roll_off(dice, players, settings, N_("First Player roll"), previous=clean["previous"])
         winner = result["winner"]
         effects = [{"kind": "first_player", "role": "game", "side": winner, "player": players[winner]}]
         summary = _("{winner} is First Player this turn.").format(winner=players[winner])
@@ -82,7 +82,7 @@ class FirstPlayer(ZdAction):
 
 class Deployment(ZdAction):
     key = "deployment"
-    label = N_("Deployment roll («Расстановка подразделений»)")
+    label = N_("Deployment of the units")
     spec_ref = "§3.2 (L762–780), §5 A6, A31"
     description = N_(
         "Both roll D20; the higher picks a deployment zone and places one unit first, then the players alternate. "
@@ -160,7 +160,7 @@ class Deployment(ZdAction):
 
     def resolve_clean(self, clean, settings, dice):
         players = clean["players"]
-        result = roll_off(dice, players, settings, _("Deployment roll"))
+        result = roll_off(dice, players, settings, N_("Deployment roll"))
         winner = result["winner"]
         order = self.placement(winner, clean["units"])
         zones = self.zones(clean["table_length"], settings)

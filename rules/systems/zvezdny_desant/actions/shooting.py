@@ -26,6 +26,7 @@ from rules.systems.zvezdny_desant.actions.common import (
     exact_mean,
     joint,
     mapped,
+    rolled_for,
     scaled,
 )
 from rules.systems.zvezdny_desant.actions.visibility import (
@@ -39,6 +40,7 @@ from rules.systems.zvezdny_desant.actions.visibility import (
 
 MODIFIER = {"type": "integer", "minimum": -20, "maximum": 20, "default": 0,
             "description": N_("Other pluses (harder) and minuses (easier) to the hit test")}  # fmt: skip
+HIT_TEST, WOUND_TEST = N_("hit test"), N_("wound test")  # the dice's purposes, worded when shown
 INITIATIVE = {"anyOf": [{"type": "null"}, {"type": "integer", "minimum": 0, "maximum": 100}], "default": None}
 
 
@@ -56,16 +58,16 @@ def hit_terms(clean: dict, settings: dict) -> tuple[int, int, list[str]]:
 
 def refuse_moving_shooter(order: str, field: str) -> None:
     if order == "move":
-        raise err(field, _("A unit on «Движение» cannot shoot: only «Оборона» and «Атака» may (L180–202, L352)."))
+        raise err(field, _("A unit on «Move» cannot shoot: only «Defence» and «Attack» may (L180–202, L352)."))
 
 
 class HitTest(ZdAction):
     key = "hit_test"
-    label = N_("Hit test («Тест на Попадание»)")
+    label = N_("Hit test")
     spec_ref = "§3.10 (L428–524), §5 A1, A18, A20"
     description = N_(
-        "Each shot hits on D20 ≥ 8 with all pluses and minuses: shooter on «Атака» +2; target on «Оборона» +2, on "
-        "«Атака» −2; a vehicle −4; cover +2/+4/+6. Never easier than 4+, never harder than 20+."
+        "Each shot hits on D20 ≥ 8 with all pluses and minuses: shooter on «Attack» +2; target on «Defence» +2, on "
+        "«Attack» −2; a vehicle −4; cover +2/+4/+6. Never easier than 4+, never harder than 20+."
     )
     input_schema = {
         "type": "object",
@@ -79,7 +81,7 @@ class HitTest(ZdAction):
             "cover": {"enum": list(tables.COVERS), "default": "open"},
             "modifier": MODIFIER,
             "dice": {"type": "integer", "minimum": 1, "maximum": MAX_FIGURES * MAX_SKR, "default": 1,
-                     "description": N_("D20 to roll: the Скр of every shooting figure")},
+                     "description": N_("D20 to roll: the ROF of every shooting figure")},
         },
     }  # fmt: skip
 
@@ -115,11 +117,11 @@ class HitTest(ZdAction):
 
 class WoundTest(ZdAction):
     key = "wound_test"
-    label = N_("Wound test («Тест на Ранение»)")
+    label = N_("Wound test")
     spec_ref = "§3.11 (L526–540), §5 A8, A9"
     description = N_(
-        "One D20 per hit: it wounds on a roll equal to or above the weapon's Хрк number for the target's armour "
-        "class (А/A … Е/E, Cyrillic or Latin). Each passed test deals Мщ wounds, one marker each."
+        "One D20 per hit: it wounds on a roll equal to or above the weapon's Pen number for the target's armour "
+        "class (A … E, Cyrillic or Latin). Each passed test deals Pow wounds, one marker each."
     )
     input_schema = {
         "type": "object",
@@ -129,7 +131,7 @@ class WoundTest(ZdAction):
             "hits": {"type": "integer", "minimum": 0, "maximum": MAX_FIGURES * MAX_SKR},
             "hrk": HRK,
             "armour": ARMOUR,
-            "msch": {"type": "integer", "minimum": 1, "maximum": 10, "default": 1, "description": "Мщ"},
+            "msch": {"type": "integer", "minimum": 1, "maximum": 10, "default": 1, "description": N_("Pow")},
         },
     }
 
@@ -139,7 +141,7 @@ class WoundTest(ZdAction):
         if armour not in hrk and settings["missing_hrk"] == "refuse":
             raise err(
                 "hrk",
-                _("This Хрк ({hrk}) gives no number for class {armour} (§5 A8).").format(
+                _("This Pen ({hrk}) gives no number for class {armour} (§5 A8).").format(
                     hrk=tables.hrk_text(hrk), armour=armour
                 ),
             )
@@ -149,7 +151,7 @@ class WoundTest(ZdAction):
         need = tables.wound_need(clean["hrk"], clean["armour"], settings)
         if need is None:
             steps = [
-                _("Хрк {hrk} has no number for class {armour}: no wound (A8).").format(
+                _("Pen {hrk} has no number for class {armour}: no wound (A8).").format(
                     hrk=tables.hrk_text(clean["hrk"]), armour=clean["armour"]
                 )
             ]
@@ -161,7 +163,7 @@ class WoundTest(ZdAction):
         steps = [
             _("Class {armour}: {need}+ needed.").format(armour=clean["armour"], need=need),
             _("Rolls: {rolls}").format(rolls=", ".join(f"{r}{'✓' if r >= need else '✗'}" for r in rolls) or "—"),
-            _("{passed} passed × Мщ {msch} = {wounds} wounds.").format(
+            _("{passed} passed × Pow {msch} = {wounds} wounds.").format(
                 passed=passed, msch=clean["msch"], wounds=wounds
             ),
         ]
@@ -216,19 +218,19 @@ SHOT_TARGET_GROUP = {
         "seen_by": WHO,
         "in_range_of": WHO,
         "distance": {"type": "number", "minimum": 0, "maximum": 500,
-                     "description": N_("Steps from the shooters; with no in_range_of, in range of every Длн ≥ it")},
+                     "description": N_("Steps from the shooters; with no in_range_of, in range of every Rng ≥ it")},
     },
 }  # fmt: skip
 
 
 class Shooting(ZdAction):
     key = "shooting"
-    label = N_("Shooting («Стрельба»): hits, wounds and casualties")
+    label = N_("Shooting: hits, wounds and casualties")
     spec_ref = "§3.8–§3.11 (L400–573), §5 A2, A8, A11, A12, A18, A20, errata"
     description = N_(
-        "One unit shoots one enemy unit: Скр D20 per figure that sees and reaches a target figure, the hit test "
-        "with the unit's cover, a wound test per hit against the target's class, Мщ markers per wound, then one "
-        "figure removed per СТК markers, figures in the open first; figures out of sight or range cannot die. "
+        "One unit shoots one enemy unit: ROF D20 per figure that sees and reaches a target figure, the hit test "
+        "with the unit's cover, a wound test per hit against the target's class, Pow markers per wound, then one "
+        "figure removed per Tgh markers, figures in the open first; figures out of sight or range cannot die. "
         "The odds give the figures removed and the markers left each alone and together."
     )
     input_schema = {
@@ -256,7 +258,7 @@ class Shooting(ZdAction):
                     "initiative": INITIATIVE,
                     "kind": KIND,
                     "armour": ARMOUR,
-                    "stk": {"type": "integer", "minimum": 1, "maximum": 20, "description": "СТК"},
+                    "stk": {"type": "integer", "minimum": 1, "maximum": 20, "description": N_("Tgh")},
                     "markers": {"type": "integer", "minimum": 0, "maximum": 200, "default": 0},
                     "in_melee": {"type": "boolean", "default": False},
                     "groups": {"type": "array", "minItems": 1, "maxItems": MAX_GROUPS, "items": SHOT_TARGET_GROUP},
@@ -296,7 +298,7 @@ class Shooting(ZdAction):
             if armour not in w["hrk"] and settings["missing_hrk"] == "refuse":
                 raise err(
                     f"shooter.groups.{i}.weapon.hrk",
-                    _("No Хрк number for class {armour} (§5 A8).").format(armour=armour),
+                    _("No Pen number for class {armour} (§5 A8).").format(armour=armour),
                 )
             weapons.append({**g, "in_command_distance": g.get("in_command_distance", True), "weapon": w})
         groups = []
@@ -377,7 +379,7 @@ class Shooting(ZdAction):
         for j in plan["rolling"]:
             s = shooters[j]
             name = s["weapon"].get("name") or _("group {n}").format(n=j + 1)
-            rolls = dice.roll_many(s["count"] * s["weapon"]["skr"], tables.D20, _("hit test, {name}").format(name=name))
+            rolls = rolled_for(dice, s["count"] * s["weapon"]["skr"], HIT_TEST, name)
             hits_by_group[j] = sum(1 for r in rolls if r >= need)
             steps.append(f"{name}: " + ", ".join(f"{r}{'✓' if r >= need else '✗'}" for r in rolls))
         silent = [j for j in range(len(shooters)) if j not in plan["rolling"]]
@@ -393,17 +395,17 @@ class Shooting(ZdAction):
             name = s["weapon"].get("name") or _("group {n}").format(n=j + 1)
             if w_need is None:
                 steps.append(
-                    _("{name}: no Хрк for class {armour}, {hits} hits cannot wound (A8).").format(
+                    _("{name}: no Pen for class {armour}, {hits} hits cannot wound (A8).").format(
                         name=name, armour=target["armour"], hits=hits
                     )
                 )
                 continue
-            rolls = dice.roll_many(hits, tables.D20, _("wound test, {name}").format(name=name)) if hits else []
+            rolls = rolled_for(dice, hits, WOUND_TEST, name)
             passed = sum(1 for r in rolls if r >= w_need)
             wounds += passed * s["weapon"]["msch"]
             if rolls:
                 rolled = ", ".join(f"{r}{'✓' if r >= w_need else '✗'}" for r in rolls)
-                steps.append(_("{name} wound test {need}+: {rolled} → {passed} × Мщ {msch}").format(
+                steps.append(_("{name} wound test {need}+: {rolled} → {passed} × Pow {msch}").format(
                     name=name, need=w_need, rolled=rolled, passed=passed, msch=s["weapon"]["msch"]))  # fmt: skip
         alive = sum(g["count"] for g in target["groups"])
         killable = sum(g["count"] for g, k in zip(target["groups"], plan["killable"], strict=True) if k)
@@ -414,7 +416,7 @@ class Shooting(ZdAction):
         by_group = self.assign(removed, plan["removal_order"], target["groups"])
         steps.append(
             _(
-                "{wounds} wounds + {markers} markers, СТК {stk}: {removed} figures removed, {markers2} markers left"
+                "{wounds} wounds + {markers} markers, Tgh {stk}: {removed} figures removed, {markers2} markers left"
             ).format(wounds=wounds, markers=target["markers"], stk=target["stk"], removed=removed, markers2=markers)
             + (_(", {discarded} markers removed from play.").format(discarded=discarded) if discarded else ".")
         )
@@ -489,4 +491,6 @@ class Shooting(ZdAction):
             "markers": dist(markers),
             "removed_and_markers": joint(both, ("removed", "markers")),
             "p_destroyed": prob(removed.get(alive, Fraction(0))),
+            # what ranks targets on the board (battle/at_roll.py): a unit of five is rarely destroyed by one shot
+            "p_any_removed": prob(1 - removed.get(0, Fraction(0))),
         }

@@ -11,7 +11,7 @@ from rules.systems.zvezdny_desant.actions.common import MAX_FIGURES, MAX_UNITS, 
 
 class VictoryPoints(RuleAction):
     key = "victory_points"
-    label = N_("Victory points («Победные очки»)")
+    label = N_("Victory points")
     spec_ref = "§3.15 (L788–796), §5 A23"
     description = N_(
         "At the end a player scores the full cost of every enemy unit completely destroyed, and half the cost of "

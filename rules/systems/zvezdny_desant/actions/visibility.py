@@ -64,18 +64,18 @@ def unit_cover_of(groups: list[dict], target_kind: str, settings: dict, visible:
 
 def cover_steps(counts: dict, cover: str) -> list[str]:
     n = sum(counts.values())
-    listed = ", ".join(f"{counts[c]} {tables.COVER_WORDS[c]}" for c in tables.COVERS if counts[c])
+    listed = ", ".join(f"{counts[c]} {tables.cover_word(c)}" for c in tables.COVERS if counts[c])
     return [
         _("{n} figures counted: {listed}.").format(n=n, listed=listed),
         _("The unit counts as in: {cover} (+{cover2} to the hit test).").format(
-            cover=tables.COVER_WORDS[cover], cover2=tables.COVER_BONUS[cover]
+            cover=tables.cover_word(cover), cover2=tables.COVER_BONUS[cover]
         ),
     ]
 
 
 class Cover(RuleAction):
     key = "cover"
-    label = N_("Cover of a unit («Укрытия»), grey zone, partial view")
+    label = N_("Cover of a unit, grey zone, partial view")
     spec_ref = "§3.9, §3.7 (L394–398, L465–512), §5 A12, A13"
     description = N_(
         "If strictly more than ½ of the unit is in one type of cover, it counts as in that cover; if more than ½ "
@@ -124,7 +124,7 @@ class Cover(RuleAction):
             "killable_figures": seen,
         }
         summary = _("{capitalize}: +{cover} to the hit test.").format(
-            capitalize=tables.COVER_WORDS[cover].capitalize(), cover=tables.COVER_BONUS[cover]
+            capitalize=tables.cover_word(cover).capitalize(), cover=tables.COVER_BONUS[cover]
         )
         if seen == 0:
             summary = _("Fully out of sight: not a target.")
@@ -226,7 +226,7 @@ def grey_zone_sight(zone: dict, settings: dict) -> tuple[bool, bool, str]:
 
 class Sight(RuleAction):
     key = "sight"
-    label = N_("Line of sight and the grey zone («Линия обзора», «Серая зона»)")
+    label = N_("Line of sight and the grey zone")
     spec_ref = "§3.7 (L352–392), §5 A14, A29"
     description = N_(
         "Is a target figure in the shooter's line of sight? Large pieces and vehicles block; medium pieces block "

@@ -46,17 +46,17 @@ def unit_stk(stk: int, groups: list[dict], settings: dict, field: str) -> int:
     if settings["mixed_stk"] == "refuse":
         raise err(
             field,
-            _("The unit mixes СТК {value}: a unit has one СТК in the demo (§5 A10).").format(value=sorted(values)),
+            _("The unit mixes Tgh {value}: a unit has one Tgh in the demo (§5 A10).").format(value=sorted(values)),
         )
     return min(values)
 
 
 class Casualties(RuleAction):
     key = "casualties"
-    label = N_("Wound markers and casualty removal («Удаление погибших»)")
+    label = N_("Wound markers and casualty removal")
     spec_ref = "§3.11 (L536–573), §3.13 (L673–685), §5 A10, errata"
     description = N_(
-        "Wounds are markers pooled on the unit. One figure dies per СТК markers; the rest stay and add up. The "
+        "Wounds are markers pooled on the unit. One figure dies per Tgh markers; the rest stay and add up. The "
         "owner removes figures in the open first (shooting), or in base contact, then within 3 steps (melee). "
         "Figures that cannot be killed never are; when none that can is left, the remaining markers are removed."
     )
@@ -66,7 +66,7 @@ class Casualties(RuleAction):
         "required": ["stk", "wounds", "groups"],
         "properties": {
             "context": {"enum": ["shooting", "melee"], "default": "shooting"},
-            "stk": {"type": "integer", "minimum": 1, "maximum": 20, "description": N_("СТК of the unit's figures")},
+            "stk": {"type": "integer", "minimum": 1, "maximum": 20, "description": N_("Tgh of the unit's figures")},
             "markers": {
                 "type": "integer",
                 "minimum": 0,
@@ -116,7 +116,7 @@ class Casualties(RuleAction):
         total = clean["markers"] + clean["wounds"]
         steps = [
             _(
-                "{markers} markers + {wounds} wounds = {total}; СТК {stk}: {stk2} figures due, {killable} can be killed."
+                "{markers} markers + {wounds} wounds = {total}; Tgh {stk}: {stk2} figures due, {killable} can be killed."
             ).format(
                 markers=clean["markers"],
                 wounds=clean["wounds"],
@@ -150,11 +150,11 @@ class Casualties(RuleAction):
 
 class Reroll(ZdAction):
     key = "reroll"
-    label = N_("Re-roll («Перебрасывание кубика»)")
+    label = N_("Re-roll")
     spec_ref = "§0.1 (L84–86), errata"
     description = N_(
         "Where a rule allows it, a test is rolled again and the new value stands even if worse. No test may be "
-        "re-rolled more than once. The Скр dice of one figure are one hit test (L430), re-rolled together."
+        "re-rolled more than once. The ROF dice of one figure are one hit test (L430), re-rolled together."
     )
     input_schema = {
         "type": "object",
@@ -167,7 +167,7 @@ class Reroll(ZdAction):
                 "minItems": 1,
                 "maxItems": MAX_SKR,
                 "items": {"type": "integer", "minimum": 1, "maximum": 20},
-                "description": N_("The D20 of the test as first rolled (one figure's Скр dice)"),
+                "description": N_("The D20 of the test as first rolled (one figure's ROF dice)"),
             },
             "reroll": {
                 "type": "array",

@@ -15,7 +15,7 @@ from rules.contract import Command, CommandContext, Event, GameConflict, NewEven
 from rules.i18n import N_, _
 from rules.systems.zvezdny_desant import tables
 from rules.systems.zvezdny_desant.actions.common import roll_off
-from rules.systems.zvezdny_desant.actions.melee import Melee
+from rules.systems.zvezdny_desant.actions.melee import Melee, strike_dice
 from rules.systems.zvezdny_desant.actions.orders import OrderCards
 from rules.systems.zvezdny_desant.actions.shooting import Shooting
 from rules.systems.zvezdny_desant.battle import rules
@@ -48,7 +48,7 @@ class StartTurn(Command):
         dice = ctx.dice()
         previous = ctx.game.get("previous_first")
         sides = [rules.side_name(ctx.game, s) for s in rules.SIDES]
-        rolled = roll_off(dice, sides, ctx.system_settings, _("First Player roll"), previous=previous)
+        rolled = roll_off(dice, sides, ctx.system_settings, N_("First Player roll"), previous=previous)
         dice.finish()
         payload = {"turn": ctx.game["turn"], "first_player": rolled["winner"], "rolls": rolled["rounds"],
                    "kept": rolled["kept"]}  # fmt: skip
@@ -61,8 +61,8 @@ class GiveOrders(Command):
     name = "give_orders"
     label = N_("Orders")
     help = N_(
-        "Your orders for this turn, in secret: every unit not in melee and not panicked gets «Движение», «Оборона» "
-        "or «Атака» and an initiative; the initiatives spend all your command points (10 in «Стычка»)."
+        "Your orders for this turn, in secret: every unit not in melee and not panicked gets «Move», «Defence» "
+        "or «Attack» and an initiative; the initiatives spend all your command points (10 in «Skirmish»)."
     )
     input_schema = {
         "type": "object",
@@ -162,7 +162,7 @@ ACT_SHOOT = {
                     "type": "number",
                     "minimum": 0,
                     "maximum": 500,
-                    "description": N_("Steps to the target; weapons whose Длн is shorter cannot hit"),
+                    "description": N_("Steps to the target; weapons whose Rng is shorter cannot hit"),
                 },
                 "out_of_command_distance": {**COUNT, "default": 0, "description": N_("Own figures that cannot shoot")},
                 "modifier": {"type": "integer", "minimum": -20, "maximum": 20, "default": 0},
@@ -192,8 +192,8 @@ class Act(Command):
     name = "act"
     label = N_("Carry out the order")
     help = N_(
-        "The unit whose turn it is carries out its order: «Оборона» stays (and may shoot), «Движение» moves (and "
-        "may assault), «Атака» may move, shoot and assault. Shooting rolls the hit and wound tests."
+        "The unit whose turn it is carries out its order: «Defence» stays (and may shoot), «Move» moves (and "
+        "may assault), «Attack» may move, shoot and assault. Shooting rolls the hit and wound tests."
     )
     input_schema = {
         "type": "object",
@@ -235,8 +235,11 @@ class Act(Command):
             out["assault"] = {"target": inputs["target"], "engaged": inputs.get("reached", "yes") == "yes"}
         return out
 
-    def handle(self, ctx, inputs):
-        inputs = self.from_form(inputs)
+    @staticmethod
+    def checked(ctx: CommandContext, inputs: dict):
+        """The acting unit and the inputs as move/shoot/assault, after every check of the order and the turn
+        (L180–202, L256–266, A15): what the handler and the form's odds (battle/at_roll.py) both refuse."""
+        inputs = Act.from_form(inputs)
         unit = ctx.own_unit(inputs["unit"])
         slot = rules.next_slot(ctx.state)
         if slot is None or unit.side != slot[0]:
@@ -252,14 +255,19 @@ class Act(Command):
         order = unit.state["order"]
         shoot, assault, move = inputs.get("shoot"), inputs.get("assault"), inputs.get("move", False)
         if order == "defence" and (move or assault):
-            raise RuleInputError({"move": _("«Оборона»: the unit stays in place; it may only shoot (L191).")})
+            raise RuleInputError({"move": _("«Defence»: the unit stays in place; it may only shoot (L191).")})
         if order == "move" and shoot:
-            raise RuleInputError({"shoot": _("«Движение» cannot shoot (L180–184).")})
+            raise RuleInputError({"shoot": _("«Move» cannot shoot (L180–184).")})
         same_target = ctx.system_settings["shoot_then_assault_target"] == "same_unit"
         if shoot and assault and shoot["target"] != assault["target"] and same_target:
             raise RuleInputError({"assault.target": _("After shooting, a unit assaults the unit it shot (A15).")})
+        return unit, inputs
+
+    def handle(self, ctx, inputs):
+        unit, inputs = self.checked(ctx, inputs)
+        shoot, assault, move = inputs.get("shoot"), inputs.get("assault"), inputs.get("move", False)
         events = [NewEvent("activated", {"unit": unit.key, "initiative": unit.state["initiative"],
-                                         "moved": bool(move or assault), "order": order})]  # fmt: skip
+                                         "moved": bool(move or assault), "order": unit.state["order"]})]  # fmt: skip
         if shoot:  # the shot leads, so the write answer and the history line show its dice
             events.insert(0, self._shoot(ctx, unit, shoot))
         if assault:
@@ -268,7 +276,10 @@ class Act(Command):
         return _end_if_wiped_after(ctx, events)
 
     @staticmethod
-    def _shoot(ctx, unit, shoot: dict) -> NewEvent:
+    def shot_inputs(ctx: CommandContext, unit, shoot: dict):
+        """The target and the shooting action's inputs for this shot, from the live state: the shooter's living
+        figures by weapon, the target's figures, markers, order and card (L400–573). The handler rolls them; the
+        form's odds are computed from the very same inputs."""
         target = _enemy(ctx, shoot["target"], "shoot.target", unit.side)
         if target.state["in_melee"]:
             raise RuleInputError({"shoot.target": _("A unit in melee cannot be shot at (L410).")})
@@ -297,9 +308,16 @@ class Act(Command):
                        "markers": target.state["markers"], "groups": target_groups},
             "modifier": shoot.get("modifier", 0),
         }  # fmt: skip
+        return target, inputs
+
+    @staticmethod
+    def _shoot(ctx, unit, shoot: dict) -> NewEvent:
+        target, inputs = Act.shot_inputs(ctx, unit, shoot)
         outcome = Shooting().resolve(inputs, ctx.system_settings, ctx.dice())
         r = outcome.result
-        ctx.outcome = {"summary": f"{unit.name} → {target.name}: {outcome.summary}", "steps": outcome.steps}
+        # "result": the numbers the form's odds place the roll by ("a 12 % result", battle/at_roll.py)
+        ctx.outcome = {"summary": f"{unit.name} → {target.name}: {outcome.summary}", "steps": outcome.steps,
+                       "result": {k: r[k] for k in ("hits", "wounds", "removed", "markers")}}  # fmt: skip
         payload = {"unit": unit.key, "target": target.key, "need": r["need"], "hits": r["hits"], "wounds": r["wounds"],
                    "removed": r["removed"], "markers": r["markers"], "summary": outcome.summary}  # fmt: skip
         return NewEvent("shot", payload, dice=outcome.dice)
@@ -363,11 +381,12 @@ def melee_units(ctx: CommandContext, melee: dict, inputs: dict) -> list[dict]:
     return units
 
 
-def strike_rounds(units: list[dict], settings: dict) -> list[tuple[int, int, str]]:
-    """(side, dice, purpose) of every batch of strikes, in the order the melee action rolls them."""
+def strike_rounds(units: list[dict], settings: dict) -> list[tuple[int, int, str, str]]:
+    """(side, dice, striking unit, struck unit) of every batch of strikes, in the order the melee action rolls
+    them."""
     clean = Melee().validate({"units": units}, settings)
-    return [(u["side"], figures * u["strikes_per_figure"], _("strike, {unit} at {name}").format(unit=u["unit"],
-             name=name)) for u in clean["units"] for name, figures in u["targets"].items()]  # fmt: skip
+    return [(u["side"], figures * u["strikes_per_figure"], u["unit"], name)
+            for u in clean["units"] for name, figures in u["targets"].items()]  # fmt: skip
 
 
 def _melee(ctx: CommandContext, number) -> dict:
@@ -409,9 +428,9 @@ class Fight(Command):
         side = ctx.one_side()
         rounds = strike_rounds(units, ctx.system_settings)
         dice = ctx.dice()
-        rolls = [dice.roll_many(n, tables.D20, purpose) for s, n, purpose in rounds if s == side and n]
+        rolls = [strike_dice(dice, n, unit, target) for s, n, unit, target in rounds if s == side and n]
         dice.finish()
-        if not any(n for s, n, _p in rounds if s != side):  # the enemy has nobody who can strike: no question
+        if not any(n for s, n, *_names in rounds if s != side):  # the enemy has nobody who can strike: no question
             return _fought(ctx, melee, units, dicelib.TableDice([r for batch in rolls for r in batch]))
         rolled = [r for batch in rolls for r in batch]
         payload = {"melee": melee["id"], "side": side, "rolls": rolled,
@@ -442,11 +461,11 @@ class Strike(Command):
         units = melee_units(ctx, melee, asked)
         rounds = strike_rounds(units, ctx.system_settings)
         dice = ctx.dice()
-        mine = [dice.roll_many(n, tables.D20, purpose) for s, n, purpose in rounds if s == side and n]
+        mine = [strike_dice(dice, n, unit, target) for s, n, unit, target in rounds if s == side and n]
         dice.finish()
         theirs, mine = iter(asked["rolls"]), iter(mine)
         values = []
-        for s, n, _purpose in rounds:  # both sides' dice in the order the melee action uses them
+        for s, n, *_names in rounds:  # both sides' dice in the order the melee action uses them
             if not n:
                 continue
             values += next(mine) if s == side else [next(theirs) for _i in range(n)]

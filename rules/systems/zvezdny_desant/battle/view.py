@@ -2,7 +2,8 @@
 board as widgets (rules/contract/board.py), and one line of history per event in the book's words.
 
 Texts are English msgids translated through rules.i18n (Russian in this package's locale/); the book's terms
-(«Оборона», ПДВ, СТК…) stay as the book prints them in every language."""
+(«Оборона», ПДВ, СТК…) are the Russian of English msgids (tables.order_word, tables.stat), so an English page reads
+«Defence», Mob, Tgh."""
 
 from __future__ import annotations
 
@@ -40,9 +41,10 @@ def redact_game(game: dict, viewer_sides: frozenset[int]) -> dict:
 
 
 def weapon_line(g: dict) -> str:
-    return (
-        f"{g['name']} ×{g['count']} (Длн {g['dln']}, Скр {g['skr']}, Мщ {g['msch']}, Хрк {tables.hrk_text(g['hrk'])})"
-    )
+    """«Автомат ×5 (Длн 30, Скр 1, Мщ 1, Хрк B12)»: the book's abbreviations in Russian, English ones in English."""
+    stat = tables.stat
+    return (f"{g['name']} ×{g['count']} ({stat('dln')} {g['dln']}, {stat('skr')} {g['skr']}, {stat('msch')} "
+            f"{g['msch']}, {stat('hrk')} {tables.hrk_text(g['hrk'])})")  # fmt: skip
 
 
 def unit_view(unit) -> dict:
@@ -163,12 +165,16 @@ def board(view: dict, viewer_sides, *, can_write: bool) -> dict:
 
 def _card(u: dict, marks: bool, *, steps: bool = False) -> dict:
     v = u.get("view") or {}
-    flags = [w.flag(_(label), tone) for flag, label, tone in (("in_melee", N_("in close combat"), "warn"),
+    # Each status chip links to its rule at hand (battle/rules_at_hand.py).
+    flags = [w.flag(_(label), tone, rule=flag) for flag, label, tone in (("in_melee", N_("in close combat"), "warn"),
              ("panicked", N_("panic"), "bad"), ("suppressed", N_("fire suppression"), "warn"),
              ("acted", N_("has acted"), "")) if v.get(flag)]  # fmt: skip
     if v.get("order"):
-        flags.append(w.flag(f"«{tables.ORDER_WORDS[v['order']]}» {v.get('initiative')}"))
+        flags.append(w.flag(tables.order_card(v["order"], v.get("initiative")), rule=f"order_{v['order']}"))
     markers, stk = v.get("markers", 0), v.get("stk")
+    if markers and v.get("alive", True):
+        flags.append(w.flag(ngettext("{n} wound marker", "{n} wound markers", markers).format(n=markers), "warn",
+                            rule="markers"))  # fmt: skip
     step = {}
     if steps and v.get("alive", True) and stk:  # − and + on the row (issue 19), a ruling by hand: 0…СТК−1 (L565)
         step = {"minus": w.button("−", "wounds", {"unit": u["key"], "step": -1}, disabled=markers <= 0,
@@ -185,8 +191,9 @@ def _card(u: dict, marks: bool, *, steps: bool = False) -> dict:
                      {"unit": key, "suppressed": not v.get("suppressed")}),
         ], title=_("By hand (full rules)"), folded=True))  # fmt: skip
     return {"key": u["key"], "title": u["name"], "subtitle": v.get("summary", ""), "flags": flags,
-            "stats": w.stats([("ПДВ", v.get("pdv")), ("СТК", v.get("stk")), ("КБР", v.get("kbr")),
-                              ("БСП", v.get("bsp"))]),
+            "stats": w.stats([(tables.stat("pdv"), v.get("pdv")), (tables.stat("stk"), v.get("stk")),
+                              (tables.stat("kbr"), tables.armour_letter(v.get("kbr"))),
+                              (tables.stat("bsp"), v.get("bsp"))]),
             "done": bool(v.get("acted")), "dead": not v.get("alive", True), "widgets": widgets}  # fmt: skip
 
 
@@ -198,7 +205,7 @@ def _orders_widgets(view: dict, viewer_sides, live: bool, names: dict) -> list[d
         own = (game.get("orders") or {}).get(str(index)) if index in viewer_sides else None
         if index in game.get("ordered", []) and own:  # the viewer's own cards, face down for the other side
             unit_names = {u["key"]: u["name"] for u in view["units"]}
-            cards = ", ".join(f"{unit_names.get(k, k)} «{tables.ORDER_WORDS[c['order']]}» {c['initiative']}"
+            cards = ", ".join(f"{unit_names.get(k, k)} {tables.order_card(c['order'], c['initiative'])}"
                               for k, c in own.items())  # fmt: skip
             out.append(w.text(_("{side}: orders given ({cards}).").format(side=names[index], cards=cards)))
         elif index in game.get("ordered", []):
@@ -219,7 +226,7 @@ def order_form(view: dict, side: int, cp: int) -> dict:
     share, rest = divmod(cp, len(units)) if units else (0, 0)
     for i, u in enumerate(units):
         fields.append({"name": f"{u['key']}:order", "label": _("{unit}: order").format(unit=u["name"]),
-                       "kind": "choice", "choices": [{"value": k, "label": word}
+                       "kind": "choice", "choices": [{"value": k, "label": _(word)}
                                                      for k, word in tables.ORDER_WORDS.items()]})  # fmt: skip
         fields.append({"name": f"{u['key']}:initiative", "label": _("{unit}: initiative").format(unit=u["name"]),
                        "kind": "number", "min": 0, "max": cp, "value": share + (1 if i < rest else 0)})  # fmt: skip
@@ -227,6 +234,7 @@ def order_form(view: dict, side: int, cp: int) -> dict:
                      cp).format(n=cp)  # fmt: skip
     form = w.order_form("give_orders", fields=fields, title=title)
     form["submit"] = _("Give the orders in secret")
+    form["rule"] = "give_orders"
     return form
 
 
@@ -245,7 +253,7 @@ def _act_widgets(view: dict, viewer_sides, live: bool, names: dict) -> list[dict
         for u in view["units"]
         if _owner(u) != side and (v := u.get("view") or {}).get("alive", True) and not v.get("in_melee")
     ]
-    covers = [{"value": c, "label": tables.COVER_WORDS[c]} for c in tables.COVERS]
+    covers = [{"value": c, "label": tables.cover_word(c)} for c in tables.COVERS]
     for u in units:
         v = u["view"]
         doings = [{"value": d, "label": _(DOINGS[d])} for d in DOINGS_BY_ORDER[v["order"]]]
@@ -271,12 +279,13 @@ def _act_widgets(view: dict, viewer_sides, live: bool, names: dict) -> list[dict
                                                                                         "enemy (L609)")}]})  # fmt: skip
         boxes = min(2 * v.get("shots", 1), MAX_DICE_BOXES) if v["order"] != "move" else 0
         dice = [{"label": f"D20 {i}", "faces": 20} for i in range(1, boxes + 1)]
-        question = _("{unit}: «{order}», initiative {n}").format(unit=u["name"], order=tables.ORDER_WORDS[v["order"]],
+        question = _("{unit}: «{order}», initiative {n}").format(unit=u["name"], order=tables.order_word(v["order"]),
                                                                   n=v["initiative"])  # fmt: skip
         if dice:
             out.append(w.text(_("Dice rolled at the table, in order: the hit tests, then the wound tests. Leave "
                                 "them empty and the server rolls.")))  # fmt: skip
-        form = w.prompt(question, "act", fields=fields, dice=dice)
+        # The form shows the shot's exact odds as it is filled, ranks the targets (battle/at_roll.py), links its rule.
+        form = w.prompt(question, "act", fields=fields, dice=dice, odds=True, compare=("target",), rule="act")
         form["submit"] = _("Carry out the order")
         out.append(form)
     return out
@@ -286,7 +295,7 @@ def _rolloff_prompt(view: dict, names: dict) -> dict:
     """The First Player roll-off (L152–156): a D20 per player typed in from the table, or left empty for the
     server to roll; a tie needs two more dice (§5 A6)."""
     dice = [{"label": _("D20: {side}").format(side=names.get(s["index"], "")), "faces": 20} for s in view["sides"]]
-    form = w.prompt(_("The First Player roll"), "start_turn", dice=dice)
+    form = w.prompt(_("The First Player roll"), "start_turn", dice=dice, odds=True, rule="start_turn")
     form["submit"] = _("Roll for the First Player")
     return form
 
@@ -333,7 +342,7 @@ def _melee_widgets(view: dict, viewer_sides, live: bool, names: dict) -> list[di
         if live and other in viewer_sides:
             count = _strikes(view, melee, other)
             form = w.prompt(_("{melee}: your strikes").format(melee=_melee_name(view, melee)), "strike",
-                            dice=_strike_dice(count))  # fmt: skip
+                            dice=_strike_dice(count), odds=True, rule="strike")  # fmt: skip
             form["submit"] = _("Strike back")
             out += [w.text(_("Type the D20 of your strikes, or leave them empty and the server rolls.")), form]
         return out
@@ -351,7 +360,7 @@ def _melee_widgets(view: dict, viewer_sides, live: bool, names: dict) -> list[di
         fields = [{"name": "melee", "label": _("Which melee"), "kind": "choice",
                    "choices": [{"value": m["id"], "label": _melee_name(view, m)}]}]  # fmt: skip
         question = _("{melee}: your strikes").format(melee=_melee_name(view, m))
-        form = w.prompt(question, "fight", fields=fields, dice=_strike_dice(count))
+        form = w.prompt(question, "fight", fields=fields, dice=_strike_dice(count), odds=True, rule="fight")
         form["submit"] = _("Strike")
         out.append(form)
     if melees:
@@ -372,7 +381,7 @@ def describe_event(event, names: dict) -> str:
         return sides.get(i) or sides.get(str(i)) or _("side {n}").format(n=int(i) + 1)
 
     def cards(orders: dict) -> str:
-        return ", ".join(f"{unit(k)} «{tables.ORDER_WORDS[v['order']]}» {v['initiative']}" for k, v in orders.items())
+        return ", ".join(f"{unit(k)} {tables.order_card(v['order'], v['initiative'])}" for k, v in orders.items())
 
     kind = event.type
     if kind == "turn_started":

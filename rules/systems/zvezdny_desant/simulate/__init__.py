@@ -37,8 +37,8 @@ from rules.systems.zvezdny_desant.simulate.model import MODEL_VERSION, Match, bu
 
 MODEL_DESCRIPTION = __doc__
 
-ORDER_LABELS = {"defence": "«Оборона»", "attack": "«Атака»"}
-COVER_LABELS = {c: f"{tables.COVER_WORDS[c]}" for c in tables.COVERS}
+ORDER_LABELS = {o: tables.ORDER_WORDS[o] for o in ("defence", "attack")}  # msgids, read by the jobs form
+COVER_LABELS = dict(tables.COVER_WORDS)
 # "title" labels a field, "description" helps, "x-labels" name an enum's values (rules/jobs/forms.py); all N_().
 PARAMS_SCHEMA = {
     "type": "object",
@@ -48,7 +48,7 @@ PARAMS_SCHEMA = {
                  "x-labels": {"firefight": N_("Firefight"), "melee": N_("Close combat")},
                  "description": N_("Shoot it out at a distance, or fight one melee from the start")},
         "distance": {"type": "integer", "minimum": 1, "maximum": 200, "default": 24, "title": N_("Distance, steps"),
-                     "description": N_("Steps between the sides; a weapon shoots only if its Длн reaches")},
+                     "description": N_("Steps between the sides; a weapon shoots only if its Rng reaches")},
         "order_a": {"enum": ["defence", "attack"], "default": "defence", "title": N_("Side A's order"),
                     "x-labels": ORDER_LABELS},
         "order_b": {"enum": ["defence", "attack"], "default": "defence", "title": N_("Side B's order"),
@@ -77,13 +77,11 @@ class ZvezdnyDesantSimulator(SimulatorPart):
         N_("Activation in initiative order with ties alternating from the First Player (§3.4)."),
         N_("The hit test with the orders of both sides, cover and the 4+…20+ bounds (§3.10, A1)."),
         N_(
-            "Wound tests per armour class with Хрк and Мщ; weapons without a number for a class never wound it (§3.11, A8)."
+            "Wound tests per armour class with Pen and Pow; weapons without a number for a class never wound it (§3.11, A8)."
         ),
-        N_("Weapon range (Длн) against the distance between the sides (§3.8)."),
-        N_("Wound markers pooled per unit and removed by СТК, leftovers kept (§3.11)."),
-        N_(
-            "A multi-sided melee with the +1/+2 БСП pluses, the cap at 20, extra strikes and wounds per strike (§3.13)."
-        ),
+        N_("Weapon range (Rng) against the distance between the sides (§3.8)."),
+        N_("Wound markers pooled per unit and removed by Tgh, leftovers kept (§3.11)."),
+        N_("A multi-sided melee with the +1/+2 CA pluses, the cap at 20, extra strikes and wounds per strike (§3.13)."),
         N_("The game length and victory points: full cost, half cost above ½ losses (§1.6, §3.15, A23)."),
     )
     left_out = (

@@ -310,11 +310,11 @@ def test_flat_order_form_fields_and_the_board():
     forms = [w for w in board["turnbar"] if w.get("type") == "order_form"]
     assert len(forms) == 1
     assert {f["name"] for f in forms[0]["fields"]} >= {f"{k}:order" for k in keys(t, 1)}
-    assert "«Атака» 4" not in json.dumps(board, ensure_ascii=False)  # side 0's secret card is not on side 1's board
+    assert "«Attack» 4" not in json.dumps(board, ensure_ascii=False)  # side 0's secret card is not on side 1's board
     names = {"units": {k: u.name for k, u in t.state.units.items()}, "sides": {0: "A", 1: "B"}}
     lines = [SYSTEM.battle.describe_event(Event(e["seq"], e["type"], e["payload"]), names) for e in t.events]
     assert lines[0].startswith("Turn 1: the First Player is A")
-    assert "«Атака» 4" in lines[1]
+    assert "«Attack» 4" in lines[1]  # the order card in the reader's language (English here)
 
 
 def test_orders_sent_before_the_other_sides_arrived_commute_with_them():

@@ -89,7 +89,7 @@ def test_a_wound_die_out_of_range_is_named_with_its_weapon():
     with pytest.raises(RuleInputError) as exc:
         run("shooting", shot, [15, 30])
     assert "Die 2 is 30" in exc.value.errors["dice"]
-    assert "wound test, Автомат" in exc.value.errors["dice"]
+    assert "wound test: Автомат 1 of 1" in exc.value.errors["dice"]
 
 
 @pytest.mark.parametrize("letter", ["А", "A", "а", "В", "B", "С", "c", "D", "Д", "Е", "e"])
