@@ -6,6 +6,7 @@ from rules.contract import GameSystem
 from rules.systems.squads.actions import ACTIONS
 from rules.systems.squads.army import ARMY
 from rules.systems.squads.battle import BATTLE
+from rules.systems.squads.battle.at_roll import AT_ROLL
 from rules.systems.squads.glossary import GLOSSARY
 from rules.systems.squads.settings import SETTINGS
 from rules.systems.squads.simulate import SIMULATOR
@@ -21,6 +22,7 @@ class Squads(GameSystem):
     army = ARMY
     battle = BATTLE
     simulator = SIMULATOR
+    at_roll = AT_ROLL
     campaign = None
 
 

@@ -180,7 +180,8 @@ class Melee(SquadAction):
             else _("Losses: the attacker {attacker}, the defender {defender}; the melee goes on next turn (L42).")
         )
         summary = line.format(attacker=lost["attacker"], defender=lost["defender"])
-        result = {"casualties": lost, "left": left, "over": over, "waves": waves}
+        result = {"casualties": lost, "left": left, "over": over, "waves": waves,
+                  "attacker_casualties": lost["attacker"], "defender_casualties": lost["defender"]}  # fmt: skip
         return self.outcome(summary, result, effects, steps)
 
     def odds_clean(self, clean, settings):

@@ -55,8 +55,17 @@ def number(name: str, label: str, *, low: int = 0, high: int = 50, value: int | 
     return {"name": name, "label": label, "kind": "number", "min": low, "max": high, "value": value}
 
 
-def form(question: str, command: str, fields: list[dict], submit: str) -> dict:
-    return {**w.prompt(question, command, fields=fields), "submit": submit}
+def form(
+    question: str, command: str, fields: list[dict], submit: str, *, odds: bool = True, compare: tuple[str, ...] = ()
+) -> dict:
+    """A command's form: it shows the exact odds of its roll as it is filled (battle/at_roll.py) and links to the
+    rule it applies (battle/rules.py, keyed by the command's name)."""
+    return {**w.prompt(question, command, fields=fields, odds=odds, compare=compare, rule=command), "submit": submit}
+
+
+def weapon_choice(unit: dict) -> tuple[str, ...]:
+    """A vehicle chooses which of its weapons fire (L77): its form may rank them."""
+    return ("weapons",) if unit["view"]["kind"] == "vehicle" else ()
 
 
 # Fire (§3.5, L26–38) -------------------------------------------------------------------------------------------
@@ -106,7 +115,8 @@ def reactions(c: Seen) -> list[dict]:
         if u["owner"] == target["owner"] or not c.acts(u["owner"]) or not v.get("on_guard") or v.get("reaction_used"):
             continue
         question = _("{unit} is On Guard: open fire at {target}? (L21)").format(unit=u["name"], target=target["name"])
-        out.append(form(question, "react", fire_fields(c, u, [target], reacting=True), _("Fire")))
+        out.append(form(question, "react", fire_fields(c, u, [target], reacting=True), _("Fire"),
+                        compare=weapon_choice(u)))  # fmt: skip
     return out
 
 
@@ -139,7 +149,7 @@ def activation(c: Seen, side: int) -> list[dict]:
             number("out_of_coherency", _("Figures out of coherency: −1 each (L2)"), high=30, value=0),
         ]  # fmt: skip
         question = _("{side} holds the initiative: activate a unit (L12).").format(side=c.name(side))
-        out.append(form(question, "activate", fields, _("Roll the activation")))
+        out.append(form(question, "activate", fields, _("Roll the activation"), compare=("unit",)))
     if locked:
         fields = [
             choice("unit", _("Squad"), [(u["key"], u["name"]) for u in locked]),
@@ -166,12 +176,14 @@ def acting(c: Seen) -> list[dict]:
         else:
             items = [w.button(names.action(a), "act", {"unit": key, "action": a}, secondary=False)
                      for a in tables.ACTIONS]  # fmt: skip
-        return [w.buttons(items, title=_("{unit}: choose its action").format(unit=unit["name"]))]
+        question = _("{unit}: choose its action").format(unit=unit["name"])
+        return [w.prompt(question, "act", options=items, rule="act")]
     enemies = c.alive(not_owner=unit["owner"])
     out = []
     if phase == "fire":
         question = _("{unit}: shooting (L26–38)").format(unit=unit["name"])
-        out.append(form(question, "shoot", fire_fields(c, unit, enemies), _("Fire")))
+        out.append(form(question, "shoot", fire_fields(c, unit, enemies), _("Fire"),
+                        compare=("target", *weapon_choice(unit))))  # fmt: skip
     elif phase == "assault":
         squads = [e for e in enemies if e["view"]["kind"] == "squad"]
         fields = [
@@ -181,7 +193,7 @@ def acting(c: Seen) -> list[dict]:
             number("defender_in_reach", _('Defending figures within 3"/8 cm (empty: all)')),
         ]
         question = _("{unit}: assault, melee (L42)").format(unit=unit["name"])
-        out.append(form(question, "assault", fields, _("Assault")))
+        out.append(form(question, "assault", fields, _("Assault"), compare=("target",)))
     else:
         out.append(w.text(_("{unit}: {action}, no fire.").format(unit=unit["name"], action=names.action(v["stance"]))))
     out.append(w.buttons([w.button(_("End the unit's activation"), "done", {"unit": key})]))
@@ -217,7 +229,7 @@ def split_question(c: Seen, split: dict) -> list[dict]:
                         {"suppress": o["suppressed"]}, secondary=False) for o in limits["options"]]  # fmt: skip
     question = _("{unit}: {n} unsaved hits. How many figures are suppressed (at most {cap}), the rest casualties "
                  "(L28, L31)?").format(unit=target["name"], n=split["unsaved"], cap=limits["cap"])  # fmt: skip
-    return [w.prompt(question, "split_hits", options=options)]
+    return [w.prompt(question, "split_hits", options=options, rule="split_hits")]
 
 
 def weapon_loss(c: Seen, loss: dict) -> list[dict]:
@@ -228,7 +240,7 @@ def weapon_loss(c: Seen, loss: dict) -> list[dict]:
     options = [w.button(f"{x['n']}. {names.weapon(x['weapon'])}", "lose_weapon", {"weapon": x["n"]}, secondary=False)
                for x in vehicle["view"]["weapons"] if not x["destroyed"]]  # fmt: skip
     question = _("{unit}: which weapon is destroyed (the owner chooses, L87)?").format(unit=vehicle["name"])
-    return [w.prompt(question, "lose_weapon", options=options)]
+    return [w.prompt(question, "lose_weapon", options=options, rule="lose_weapon")]
 
 
 def next_line(c: Seen, state_view: dict) -> str:
@@ -297,7 +309,9 @@ def cards(c: Seen, side: int) -> list[dict]:
         else:
             stats.append((_("Armour"), names.vehicle_armour(v["armour"])))
             widgets = [weapon_rows(v)] if v.get("weapons") else []
-        flags = card_flags(v) + ([w.flag(_("Acting now"), "good")] if c.game.get("acting") == u["key"] else [])
+        flags = card_flags(v) + (
+            [w.flag(_("Acting now"), "good", rule="acting")] if c.game.get("acting") == u["key"] else []
+        )
         out.append({"key": u["key"], "title": u["name"], "subtitle": v["level_name"], "flags": flags,
                     "stats": w.stats(stats), "done": v["attempted"], "dead": not v["alive"], "widgets": widgets})  # fmt: skip
     return out

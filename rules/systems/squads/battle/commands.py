@@ -148,7 +148,8 @@ class StartTurn(BoardCommand):
         },
     }
 
-    def handle(self, ctx, inputs):
+    def plan(self, ctx, inputs) -> dict:
+        """The Initiative action's inputs: every side by its name with the scenario's modifier (L12)."""
         game = ctx.game
         if game["turn"] and U.side_to_act(ctx.state) is not None:
             raise GameConflict(_("Units still have to try to activate this turn (L12)."))
@@ -156,8 +157,12 @@ class StartTurn(BoardCommand):
             raise GameConflict(_("A unit is still acting: finish it first."))
         mods = inputs.get("modifiers") or {}
         named = player_names(game)
-        players = [{"name": named[s], "modifier": int(mods.get(str(s), 0))} for s in game["sides"]]
-        outcome = run(ctx, "initiative", {"players": players})
+        return {"players": [{"name": named[s], "modifier": int(mods.get(str(s), 0))} for s in game["sides"]]}
+
+    def handle(self, ctx, inputs):
+        game = ctx.game
+        named = player_names(game)
+        outcome = run(ctx, "initiative", self.plan(ctx, inputs))
         show(ctx, outcome)
         r = outcome.result
         side = {name: s for s, name in named.items()}
@@ -184,7 +189,8 @@ class Activate(BoardCommand):
         },
     }
 
-    def handle(self, ctx, inputs):
+    def plan(self, ctx, inputs):
+        """The unit and the Activation action's facts of it, after every check the roll needs (L12–14, L42)."""
         require_playing(ctx)
         unit = ctx.own_unit(inputs["unit"])
         settings = U.system_settings(ctx.settings)
@@ -203,6 +209,10 @@ class Activate(BoardCommand):
         for key in ("nearest_enemy", "nearest_visible_enemy"):
             if key in inputs:
                 facts[key] = ctx.unit(inputs[key], field_name=key).name
+        return unit, facts
+
+    def handle(self, ctx, inputs):
+        unit, facts = self.plan(ctx, inputs)
         outcome = run(ctx, "activation", {"unit": facts})
         show(ctx, outcome)
         r = outcome.result
@@ -252,6 +262,8 @@ class Act(BoardCommand):
 
 
 def shooting_inputs(ctx, shooter, target, inputs: dict, *, action: str | None) -> dict:
+    """The Shooting action's inputs from the board: the shooter's figures (or a vehicle's weapons) that can fire at
+    that range, the target's figures in the cover the player declared, or a vehicle's armour and facing."""
     settings = U.system_settings(ctx.settings)
     distance = inputs["distance"]
     groups = U.fire_groups(shooter, distance, settings, action=action, weapons=inputs.get("weapons"))
@@ -310,11 +322,15 @@ class Shoot(BoardCommand):
         "properties": {"unit": UNIT, "target": UNIT, **FIRE_FACTS},
     }
 
-    def handle(self, ctx, inputs):
+    def plan(self, ctx, inputs):
         shooter = acting_unit(ctx, inputs["unit"], "fire")
         target = enemy_of(ctx, shooter, inputs["target"])
         action = None if shooter.state["kind"] == "vehicle" else shooter.state["stance"]
-        outcome = run(ctx, "shooting", shooting_inputs(ctx, shooter, target, inputs, action=action))
+        return shooter, target, shooting_inputs(ctx, shooter, target, inputs, action=action)
+
+    def handle(self, ctx, inputs):
+        shooter, target, fire = self.plan(ctx, inputs)
+        outcome = run(ctx, "shooting", fire)
         show(ctx, outcome)
         return with_end(ctx, [shot_event(ctx, shooter, target, outcome, reaction=False)])
 
@@ -330,7 +346,8 @@ class React(BoardCommand):
         "properties": {"unit": UNIT, "target": UNIT, **FIRE_FACTS},
     }
 
-    def handle(self, ctx, inputs):
+    def plan(self, ctx, inputs):
+        """The reacting unit, its target and the Shooting action's inputs of the reaction (L21, §5 B13)."""
         require_playing(ctx)
         unit = ctx.own_unit(inputs["unit"])
         window = ctx.game.get("window")
@@ -355,6 +372,10 @@ class React(BoardCommand):
             fire["reaction"] = reaction
         if unit.state["reaction_used"]:
             raise GameConflict(_("{unit} already reacted this turn (L21).").format(unit=unit.name))
+        return unit, target, fire
+
+    def handle(self, ctx, inputs):
+        unit, target, fire = self.plan(ctx, inputs)
         outcome = run(ctx, "shooting", fire)
         show(ctx, outcome)
         return with_end(ctx, [shot_event(ctx, unit, target, outcome, reaction=True)])

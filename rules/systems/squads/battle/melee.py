@@ -43,12 +43,16 @@ def casualty_figures(state: dict, count: int) -> list[int]:
     return first + rest
 
 
+def melee_inputs(ctx, attacker, defender, round_: int, in_reach: dict) -> dict:
+    """The Melee action's inputs of a round (L42): the first with the figures in reach, later ones whole."""
+    clear = round_ > 1 and system_settings(ctx.settings)["melee_round_clears_suppression"]
+    return {"round": round_, "attacker": melee_side(attacker, in_reach.get("attacker"), clear=clear),
+            "defender": melee_side(defender, in_reach.get("defender"), clear=clear)}  # fmt: skip
+
+
 def fight(ctx, attacker, defender, round_: int, in_reach: dict, cleared: list[str]) -> list[NewEvent]:
-    settings = system_settings(ctx.settings)
-    clear = round_ > 1 and settings["melee_round_clears_suppression"]
-    inputs = {"round": round_, "attacker": melee_side(attacker, in_reach.get("attacker"), clear=clear),
-              "defender": melee_side(defender, in_reach.get("defender"), clear=clear)}  # fmt: skip
-    outcome = run(ctx, "melee", inputs)
+    clear = round_ > 1 and system_settings(ctx.settings)["melee_round_clears_suppression"]
+    outcome = run(ctx, "melee", melee_inputs(ctx, attacker, defender, round_, in_reach))
     show(ctx, outcome)
     lost = outcome.result["casualties"]
     casualties = {
@@ -76,7 +80,7 @@ class Assault(BoardCommand):
         },
     }
 
-    def handle(self, ctx, inputs):
+    def plan(self, ctx, inputs):
         attacker = acting_unit(ctx, inputs["unit"], "assault")
         defender = enemy_of(ctx, attacker, inputs["target"])
         if attacker.state["kind"] != "squad" or defender.state["kind"] != "squad":
@@ -84,6 +88,10 @@ class Assault(BoardCommand):
         if defender.state.get("melee"):
             raise RuleInputError({"target": _("{unit} is already in a melee.").format(unit=defender.name)})
         reach = {"attacker": inputs.get("in_reach"), "defender": inputs.get("defender_in_reach")}
+        return attacker, defender, reach
+
+    def handle(self, ctx, inputs):
+        attacker, defender, reach = self.plan(ctx, inputs)
         return fight(ctx, attacker, defender, 1, reach, [])
 
 
@@ -97,7 +105,7 @@ class MeleeRound(BoardCommand):
         "properties": {"melee": {"type": "integer", "minimum": 0, "maximum": 50}},
     }
 
-    def handle(self, ctx, inputs):
+    def plan(self, ctx, inputs):
         require_playing(ctx)
         due = ctx.game.get("melee_due") or []
         index = inputs.get("melee", 0)
@@ -106,6 +114,10 @@ class MeleeRound(BoardCommand):
         a, d = (ctx.unit(k) for k in due[index])
         if not {ctx.owner(a.key), ctx.owner(d.key)} & set(ctx.sides):
             raise GameConflict(_("Only the players in this melee fight it."))
+        return a, d
+
+    def handle(self, ctx, inputs):
+        a, d = self.plan(ctx, inputs)
         return fight(ctx, a, d, 2, {}, [a.key, d.key])
 
 
@@ -126,7 +138,8 @@ class Withdraw(BoardCommand):
         },
     }
 
-    def handle(self, ctx, inputs):
+    def plan(self, ctx, inputs):
+        """The unit, its opponent, and the Withdrawal action's inputs (None when the unit stays in the fight)."""
         require_playing(ctx)
         unit = ctx.own_unit(inputs["unit"])
         melee = unit.state.get("melee") if unit.state["kind"] == "squad" else None
@@ -138,6 +151,17 @@ class Withdraw(BoardCommand):
             raise GameConflict(_("It is not this unit's activation now."))
         opponent = ctx.unit(melee["with"][0])
         if not inputs.get("attempt", True):
+            return unit, opponent, None
+        mine = U.activation_inputs(unit, sees_enemy=inputs.get("sees_enemy", True))
+        theirs = U.activation_inputs(opponent)
+        for facts in (mine, theirs):  # the roll is the withdrawal itself, not a normal activation
+            facts.pop("in_melee", None)
+            facts.pop("melee_role", None)
+        return unit, opponent, {"withdrawing": mine, "pursuer": theirs}
+
+    def handle(self, ctx, inputs):
+        unit, opponent, rolled = self.plan(ctx, inputs)
+        if rolled is None:
             payload = {
                 "unit": unit.key,
                 "opponent": opponent.key,
@@ -146,12 +170,7 @@ class Withdraw(BoardCommand):
                 "cleared": [],
             }
             return [NewEvent("withdrawal.rolled", payload)]
-        mine = U.activation_inputs(unit, sees_enemy=inputs.get("sees_enemy", True))
-        theirs = U.activation_inputs(opponent)
-        for facts in (mine, theirs):  # the roll is the withdrawal itself, not a normal activation
-            facts.pop("in_melee", None)
-            facts.pop("melee_role", None)
-        outcome = run(ctx, "withdrawal", {"withdrawing": mine, "pursuer": theirs})
+        outcome = run(ctx, "withdrawal", rolled)
         show(ctx, outcome)
         r = outcome.result
         cleared = [unit.key] + ([opponent.key] if r["success"] else [])

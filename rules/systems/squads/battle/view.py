@@ -7,6 +7,7 @@ from rules.contract import board as w
 from rules.i18n import N_, _
 from rules.systems.squads import names
 from rules.systems.squads.battle import units as U
+from rules.systems.squads.battle.rules import stance_rule
 
 N_IMMOBILISED, N_DESTROYED = N_("Immobilised"), N_("Destroyed")
 FACING_NAMES = {"front": N_("Hit to the front"), "side": N_("Hit to the side"), "rear": N_("Hit to the rear")}  # L84
@@ -30,21 +31,22 @@ def card_flags(view: dict) -> list[dict]:
         if view["suppressed_count"]:
             # −1 to the next activation roll per suppressed figure; cleared by that roll (L31)
             n = view["suppressed_count"]
-            flags.append(w.status(_("Suppressed: {n} (−{n} to activation)").format(n=n), None, "warn"))
+            flags.append(w.status(_("Suppressed: {n} (−{n} to activation)").format(n=n), None, "warn",
+                                  rule=f"suppressed_{view['level']}"))  # fmt: skip
         if view["casualties"]:
-            flags.append(w.flag(_("Casualties: {n}").format(n=view["casualties"]), "bad"))
+            flags.append(w.flag(_("Casualties: {n}").format(n=view["casualties"]), "bad", rule="casualties"))
         if view.get("melee"):
-            flags.append(w.flag(_("In melee"), "bad"))
+            flags.append(w.flag(_("In melee"), "bad", rule="in_melee"))
     else:
         for key, label in (("immobilised", N_IMMOBILISED), ("destroyed", N_DESTROYED)):
             if view.get(key):
-                flags.append(w.flag(_(label), "bad"))
+                flags.append(w.flag(_(label), "bad", rule=key))
         if view.get("stun_next_turn") or view.get("stunned"):
-            flags.append(w.status(_("Crew stunned"), 1, "warn"))
+            flags.append(w.status(_("Crew stunned"), 1, "warn", rule="crew_stunned"))
     if view.get("on_guard"):
-        flags.append(w.flag(_("On Guard"), "good"))
+        flags.append(w.flag(_("On Guard"), "good", rule="on_guard"))
     if view.get("stance") and view["stance"] not in ("on_guard",):
-        flags.append(w.flag(names.action(view["stance"])))
+        flags.append(w.flag(names.action(view["stance"]), rule=stance_rule(view["stance"])))
     return flags
 
 

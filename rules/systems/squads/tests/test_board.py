@@ -67,7 +67,7 @@ def test_only_the_phone_that_acts_is_asked_and_every_phone_reads_what_comes_next
     assert next_line in lines(t, {0})
     assert next_line in lines(t, {1})
     t.command(0, "activate", {"unit": "s0-a"}, dice=[6])
-    actions = [b["inputs"]["action"] for b in _board(t, {0})["turnbar"][-1]["items"]]
+    actions = [b["inputs"]["action"] for b in prompts(t, {0})["act"]["options"]]
     assert actions == ["walk", "run", "crouch", "on_guard", "go_to_ground", "aimed_fire", "assault"]
     t.command(0, "act", {"unit": "s0-a", "action": "run"})
     assert "Next: Red — the end of the activation of Отряд: Рядовой." in lines(t, {1})
@@ -162,7 +162,7 @@ def test_a_vehicle_moves_and_fires_in_the_books_words():
     t = table([vehicle("v", weapons=(("hmg", 1), ("rpg", 1)))], [squad("b", "squad-regular")])
     t.command(0, "start_turn", {}, dice=[5, 2])
     t.command(0, "activate", {"unit": "s0-v"}, dice=[6])
-    moves = [(b["label"], b["inputs"]["action"]) for b in _board(t, {0})["turnbar"][-1]["items"]]
+    moves = [(b["label"], b["inputs"]["action"]) for b in prompts(t, {0})["act"]["options"]]
     assert moves == [("Stationary: fires all its weapons", "stationary"), ("In the open: fires one weapon", "open"),
                      ("Through light cover: fires one weapon", "light_cover"),
                      ("Through medium cover (medium and heavy tanks): no fire", "medium_cover")]  # fmt: skip

@@ -44,7 +44,8 @@ def marked_msgids() -> list[str]:
 
 def texts(node) -> list[str]:
     if isinstance(node, dict):
-        return [t for k, v in node.items() if k not in ("command", "type", "kind", "tone", "key", "name", "value", "inputs")
+        codes = ("command", "type", "kind", "tone", "key", "name", "value", "inputs", "rule", "compare")  # not shown
+        return [t for k, v in node.items() if k not in codes
                 for t in texts(v)] + ([node["value"]] if node.get("type") == "text" else [])  # fmt: skip
     if isinstance(node, list):
         return [t for v in node for t in texts(v)]
