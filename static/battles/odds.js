@@ -244,11 +244,18 @@
     select.dispatchEvent(new Event("change", { bubbles: true }));
   });
 
-  // A redrawn board has new forms: show their odds again.
-  document.addEventListener("battle:updated", function () {
-    board.querySelectorAll("form[data-order-command][data-odds]").forEach(update);
-  });
-  board.querySelectorAll("form[data-order-command][data-odds]").forEach(update);
+  // A redrawn board has new forms: show their odds again. Only a form the player can see asks (a board may hold a
+  // form per card, folded away); one in a closed fold or card asks when it is opened.
+  function showOdds(root) {
+    root.querySelectorAll("form[data-order-command][data-odds]").forEach(function (form) {
+      if (!form.closest("details:not([open])")) update(form);
+    });
+  }
+  document.addEventListener("battle:updated", function () { showOdds(board); });
+  board.addEventListener("toggle", function (ev) {
+    if (ev.target.open) showOdds(ev.target);
+  }, true); // "toggle" does not bubble
+  showOdds(board);
 
   function inputsWithout(inputs) {
     var out = {};
