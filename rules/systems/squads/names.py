@@ -110,3 +110,74 @@ def cover(key: str) -> str:
 
 def damage(key: str) -> str:
     return _name(DAMAGE, key)
+
+
+# The purposes of the dice, as the log keeps them: each a whole msgid, so that a die rolled in one language is named
+# in the reader's (battles/selectors.die_label translates "<msgid> 1 of 3" and "<msgid>: <name>" part by part).
+FIRE_DICE = {
+    "pistol": N_("fire die (Pistol/revolver)"),
+    "rifle": N_("fire die (Rifle)"),
+    "assault_rifle": N_("fire die (Assault rifle/submachine gun)"),
+    "sniper_rifle": N_("fire die (Sniper rifle)"),
+    "smg": N_("fire die (Machine pistol)"),
+    "lmg": N_("fire die (Light machine gun)"),
+    "shotgun": N_("fire die (Shotgun)"),
+    "grenade_launcher": N_("fire die (Grenade launcher)"),
+    "hmg": N_("fire die (Heavy machine gun)"),
+    "flamethrower": N_("fire die (Flamethrower)"),
+    "grenades": N_("fire die (Grenades, thrown)"),
+    "rpg": N_("fire die (RPG)"),
+    "light_at_gun": N_("fire die (Light anti-tank rifle)"),
+    "light_mortar": N_("fire die (Light mortar)"),
+    "light_cannon": N_("fire die (Light cannon)"),
+    "heavy_cannon": N_("fire die (Heavy cannon)"),
+}
+ARMOUR_SAVES = {
+    "light": N_("save 6+ (Light armour)"),
+    "medium": N_("save 5+ (Medium armour)"),
+    "heavy": N_("save 4+ (Heavy armour)"),
+    "power": N_("save 3+ (Power armour)"),
+    "battle_suit": N_("save 2+ (Battle suit)"),
+}
+VEHICLE_SAVES = {
+    6: N_("vehicle save 6+"),
+    5: N_("vehicle save 5+"),
+    4: N_("vehicle save 4+"),
+    3: N_("vehicle save 3+"),
+    2: N_("vehicle save 2+"),
+}
+SIDE_DAMAGE_DIE = N_("damage die, hit in the side")
+DAMAGE_DICE = {  # (facing, die of the pair, a re-roll of doubles)
+    ("front", 1, False): N_("damage die 1 of 2, hit in the front"),
+    ("front", 2, False): N_("damage die 2 of 2, hit in the front"),
+    ("front", 1, True): N_("damage die 1 of 2, hit in the front, re-rolled"),
+    ("front", 2, True): N_("damage die 2 of 2, hit in the front, re-rolled"),
+    ("rear", 1, False): N_("damage die 1 of 2, hit in the rear"),
+    ("rear", 2, False): N_("damage die 2 of 2, hit in the rear"),
+    ("rear", 1, True): N_("damage die 1 of 2, hit in the rear, re-rolled"),
+    ("rear", 2, True): N_("damage die 2 of 2, hit in the rear, re-rolled"),
+}
+MELEE_DICE = {  # (wave, side)
+    (1, "attacker"): N_("melee die, wave 1 (the attacker)"),
+    (1, "defender"): N_("melee die, wave 1 (the defender)"),
+    (2, "attacker"): N_("melee die, wave 2 (the attacker)"),
+    (2, "defender"): N_("melee die, wave 2 (the defender)"),
+}
+MELEE_SAVES = {
+    (1, "attacker"): N_("save, the attacker, wave 1"),
+    (1, "defender"): N_("save, the defender, wave 1"),
+    (2, "attacker"): N_("save, the attacker, wave 2"),
+    (2, "defender"): N_("save, the defender, wave 2"),
+}
+RUN_OVER_SAVE = N_("save against the vehicle (run over)")
+INITIATIVE_DIE = N_("initiative")
+
+
+def numbered(purpose: str, i: int, count: int) -> str:
+    """A die of a series ("damage die, hit in the side 2 of 3"), as the generic dice number them (rules/dice.py)."""
+    return _("{purpose} {i} of {count}").format(purpose=_(purpose), i=i, count=count)
+
+
+def whose(purpose: str, who: str) -> str:
+    """A die of someone ("activation roll: Отряд: Ветераны"): the name stays as it is, the rest is a msgid."""
+    return f"{_(purpose)}: {who}"  # the log's pattern (battles/selectors.py _WHO): "<what>: <who>"

@@ -10,7 +10,7 @@ from fractions import Fraction
 
 from rules.contract import distribution, exact, prob
 from rules.i18n import N_, _
-from rules.systems.squads import tables
+from rules.systems.squads import names, tables
 from rules.systems.squads.actions.common import (
     ACTIVATION_UNIT,
     NAME,
@@ -157,7 +157,7 @@ def roll_activation(dice, unit: dict, role: str, settings: dict, steps: list[str
     `purpose` is a msgid (N_), named in the reader's language here."""
     roll = activation_roll(unit, settings)
     purpose = _(purpose)
-    named = _("{roll} ({unit})").format(roll=purpose, unit=unit["name"]) if unit.get("name") else purpose
+    named = names.whose(purpose, unit["name"]) if unit.get("name") else purpose
     die = dice.roll(6, named)
     ok = roll.success_on(die, settings)
     line = _("{roll}: d6 = {die}, {needs}: success.") if ok else _("{roll}: d6 = {die}, {needs}: failure.")

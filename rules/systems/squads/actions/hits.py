@@ -8,12 +8,11 @@ from __future__ import annotations
 from fractions import Fraction
 
 from rules.contract import prob
-from rules.i18n import N_, _
+from rules.i18n import _
 from rules.systems.squads import names, tables
 from rules.systems.squads.actions.common import err
 
 NO_SAVE = 7  # a save number no die reaches
-FACING_DICE = {"front": N_("hit in the front"), "rear": N_("hit in the rear")}  # L90: two dice
 
 
 def group_save(group: dict, settings: dict) -> int | None:
@@ -38,27 +37,37 @@ def majority_armour(groups: list[dict]) -> str:
 
 def save_groups(groups: list[dict], settings: dict) -> list[tuple[int, int | None, str]]:
     """(figures, save, label) per group as the hits meet them (§5 B3)."""
+    return [(n, save, label) for n, save, label, _purpose in _save_groups(groups, settings)]
+
+
+def _save_groups(groups: list[dict], settings: dict) -> list[tuple[int, int | None, str, str]]:
+    """save_groups with the purpose of each group's save dice: the armour's own msgid where the figures wear it
+    (names.ARMOUR_SAVES, so the log names it in any language), else the group's words."""
     if settings["save_allocation"] == "majority_armour":
         armour = majority_armour(groups)
         total = sum(g["count"] for g in groups)
-        return [(total, tables.PERSONAL_ARMOUR[armour].save, names.armour(armour))]
+        save = tables.PERSONAL_ARMOUR[armour].save
+        return [(total, save, names.armour(armour), names.ARMOUR_SAVES.get(armour, ""))]
     out = []
     for g in groups:
-        label = g.get("name") or names.armour(g.get("armour", "none"))
+        armour = g.get("armour", "none")
+        label = g.get("name") or names.armour(armour)
+        purpose = "" if g.get("name") else names.ARMOUR_SAVES.get(armour, "")
         if g.get("behind_vehicle"):
             label = _("{group} behind a vehicle ({armour})").format(
                 group=label, armour=names.vehicle_armour(g["behind_vehicle"])
             )
-        out.append((g["count"], group_save(g, settings), label))
+            purpose = ""
+        out.append((g["count"], group_save(g, settings), label, purpose))
     return out
 
 
 def assign(hits: int, saves: list[tuple[int, int | None, str]]) -> list[int]:
     """Hits per group: one per figure in the owner's order, then round again (§5 B3)."""
-    total = sum(n for n, _, _ in saves)
+    total = sum(s[0] for s in saves)
     rounds, rest = divmod(hits, total)
     out = []
-    for n, _need, _kind in saves:
+    for n, *_rest in saves:
         extra = min(n, rest)
         rest -= extra
         out.append(rounds * n + extra)
@@ -67,10 +76,10 @@ def assign(hits: int, saves: list[tuple[int, int | None, str]]) -> list[int]:
 
 def roll_saves(dice, hits: int, groups: list[dict], settings: dict, steps: list[str]) -> dict:
     """Rolls one save per hit with the armour of the figure it hit. Answers {"unsaved", "saves": [...]}."""
-    saves = save_groups(groups, settings)
+    saves = _save_groups(groups, settings)
     unsaved = 0
     detail = []
-    for (_n, save, label), h in zip(saves, assign(hits, saves), strict=True):
+    for (_n, save, label, purpose), h in zip(saves, assign(hits, saves), strict=True):
         if not h:
             continue
         if save is None:
@@ -78,7 +87,8 @@ def roll_saves(dice, hits: int, groups: list[dict], settings: dict, steps: list[
             steps.append(_("{group}: hits {hits}, no armour, no save.").format(group=label, hits=h))
             detail.append({"group": label, "hits": h, "save": None, "rolls": [], "unsaved": h})
             continue
-        rolls = dice.roll_many(h, 6, _("save {save}+ (target, {group})").format(save=save, group=label))
+        purpose = purpose or _("save {save}+ (target, {group})").format(save=save, group=label)
+        rolls = dice.roll_many(h, 6, purpose)
         lost = sum(1 for r in rolls if r < save)
         unsaved += lost
         steps.append(
@@ -91,16 +101,28 @@ def roll_saves(dice, hits: int, groups: list[dict], settings: dict, steps: list[
 
 
 def unsaved_distribution(hits: dict[int, Fraction], groups: list[dict], settings: dict) -> dict[int, Fraction]:
-    """Exact distribution of unsaved hits, given the distribution of hits."""
+    """Exact distribution of unsaved hits, given the distribution of hits.
+
+    The owner gives hits out one figure at a time in his order, round and round (assign), so the h-th hit lands on
+    figure (h − 1) mod the figures: the unsaved hits of h hits are those of h − 1 hits and one more save roll of that
+    figure's armour. One pass over h, a Bernoulli step each, instead of convolving every group again for each h."""
     saves = save_groups(groups, settings)
+    fails = []  # per figure in the owner's order: P(its save fails)
+    for n, save, _label in saves:
+        fails += [Fraction(1) if save is None else 1 - tables.p_at_least(save)] * n
     out: dict[int, Fraction] = {}
-    for h, ph in hits.items():
-        dist = {0: Fraction(1)}
-        for (_n, save, _label), k in zip(saves, assign(h, saves), strict=True):
-            fail = Fraction(1) if save is None else 1 - tables.p_at_least(save)
-            dist = tables.convolve(dist, tables.binomial(k, fail))
-        for u, pu in dist.items():
-            out[u] = out.get(u, Fraction(0)) + ph * pu
+    dist = [Fraction(1)]  # P(u unsaved) after h hits, u = 0..h
+    top = max(hits, default=0)
+    for h in range(top + 1):
+        if h:
+            fail = fails[(h - 1) % len(fails)]
+            keep = 1 - fail
+            dist = [a * keep + b * fail for a, b in zip([*dist, 0], [0, *dist], strict=True)]
+        ph = hits.get(h)
+        if ph:
+            for u, pu in enumerate(dist):
+                if pu:
+                    out[u] = out.get(u, Fraction(0)) + ph * pu
     return out
 
 
@@ -146,19 +168,18 @@ def immune(weapon: str, vehicle_armour: str, settings: dict) -> bool:
 MAX_DOUBLES = 50
 
 
-def roll_damage_die(dice, facing: str, settings: dict, label: str) -> tuple[int, list[int]]:
-    """The damage die by facing (L90, §5 B16): the side one die; front/rear two dice, doubles re-rolled."""
+def roll_damage_die(dice, facing: str, settings: dict, hit: tuple[int, int]) -> tuple[int, list[int]]:
+    """The damage die by facing (L90, §5 B16): the side one die; front/rear two dice, doubles re-rolled. `hit`: (i, n),
+    the unsaved hit it is rolled for, which numbers its dice ("… 2 of 3")."""
     if facing == "side":
-        v = dice.roll(6, _("damage die, hit in the side ({hit})").format(hit=label))
+        v = dice.roll(6, names.numbered(names.SIDE_DAMAGE_DIE, *hit))
         return v, [v]
     take_low = (facing == "front") == (settings["facing_best"] == "front_lower")
     rolled = []
     for attempt in range(MAX_DOUBLES):
-        where = _(FACING_DICE[facing])
-        if attempt:
-            where = _("{facing}, re-roll {n}").format(facing=where, n=attempt)
-        a = dice.roll(6, _("damage die 1 of 2, {facing} ({hit})").format(facing=where, hit=label))
-        b = dice.roll(6, _("damage die 2 of 2, {facing} ({hit})").format(facing=where, hit=label))
+        again = bool(attempt)
+        a = dice.roll(6, names.numbered(names.DAMAGE_DICE[facing, 1, again], *hit))
+        b = dice.roll(6, names.numbered(names.DAMAGE_DICE[facing, 2, again], *hit))
         rolled += [a, b]
         if a != b or settings["facing_doubles"] == "keep":
             return (min(a, b) if take_low else max(a, b)), rolled
@@ -169,7 +190,7 @@ def vehicle_damage(dice, unsaved: int, facing: str, settings: dict, steps: list[
     """One damage die per unsaved hit until the vehicle is destroyed (L85–89). Answers (results, effects)."""
     results, effects = [], []
     for i in range(1, unsaved + 1):
-        value, rolled = roll_damage_die(dice, facing, settings, _("hit {i} of {n}").format(i=i, n=unsaved))
+        value, rolled = roll_damage_die(dice, facing, settings, (i, unsaved))
         effect = tables.DAMAGE[value]
         results.append({"value": value, "dice": rolled, "effect": effect})
         steps.append(

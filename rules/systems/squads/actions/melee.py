@@ -10,7 +10,7 @@ from functools import cache
 
 from rules.contract import distribution, prob
 from rules.i18n import N_, _
-from rules.systems.squads import tables
+from rules.systems.squads import names, tables
 from rules.systems.squads.actions.activation import activation_roll, check_unit, roll_activation
 from rules.systems.squads.actions.common import (
     ACTIVATION_UNIT,
@@ -132,7 +132,7 @@ class Melee(SquadAction):
                     dice.roll_many(
                         strikers[role],
                         6,
-                        _("melee die, wave {wave} ({side})").format(wave=wave, side=_(ROLE_NAMES[role])),
+                        names.MELEE_DICE[wave, role],
                     )
                     if strikers[role]
                     else []  # fmt: skip
@@ -149,10 +149,7 @@ class Melee(SquadAction):
                 save = tables.PERSONAL_ARMOUR[side.get("armour", "none")].save
                 h = hits[role]
                 if save and h:
-                    purpose = _("save {save}+ ({side}, wave {wave})").format(
-                        save=save, side=_(ROLE_NAMES[role]), wave=wave
-                    )
-                    saves = dice.roll_many(h, 6, purpose)
+                    saves = dice.roll_many(h, 6, names.MELEE_SAVES[wave, role])
                     unsaved = sum(1 for r in saves if r < save)
                     steps.append(_("{side}: saves {save}+ {rolls}: unsaved {unsaved}.").format(
                         side=_(ROLE_TITLES[role]), save=save, rolls=saves, unsaved=unsaved))  # fmt: skip

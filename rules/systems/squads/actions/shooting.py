@@ -327,11 +327,7 @@ class Shooting(SquadAction):
                 )
                 per_group.append({"weapon": g["weapon"], "dice": [], "hits": 0, "immune": True})
                 continue
-            rolls = (
-                dice.roll_many(g["dice"], 6, _("fire die ({weapon})").format(weapon=names.weapon(g["weapon"])))
-                if g["dice"]
-                else []
-            )
+            rolls = dice.roll_many(g["dice"], 6, names.FIRE_DICE[g["weapon"]]) if g["dice"] else []
             bonus = 0 if settings["aimed_cap_order"] == "aim_then_cap" else int(p["aimed"])
             shown = _("{need}+ with +{bonus}").format(need=g["need"] + bonus, bonus=bonus) if bonus else f"{g['need']}+"
             n = sum(1 for r in rolls if r >= g["need"])
@@ -366,7 +362,7 @@ class Shooting(SquadAction):
 
     def _on_vehicle(self, dice, hits, target, settings, steps, result, effects):
         save = tables.VEHICLE_ARMOUR[target["armour"]].save
-        rolls = dice.roll_many(hits, 6, _("vehicle save {save}+").format(save=save)) if hits else []
+        rolls = dice.roll_many(hits, 6, names.VEHICLE_SAVES[save]) if hits else []
         unsaved = sum(1 for r in rolls if r < save)
         if hits:
             steps.append(

@@ -10,6 +10,7 @@ from functools import cache
 from rules.contract import prob
 from rules.i18n import _
 from rules.systems.squads import names, tables
+from rules.systems.squads import names as book  # the names of the dice (the parameter `names` is the players')
 from rules.systems.squads.actions.common import DISTANCE, WEAPON, SquadAction, deterministic, err, length, pair
 
 MAX_REROLLS = 100  # a tie 100 times running has probability below 1e-70: the typed-in dice ran away
@@ -20,11 +21,11 @@ def _roll_order(dice, names: list[str], mods: dict, steps: list[str], rounds: li
     if depth > MAX_REROLLS:
         raise err("dice", _("The initiative kept tying; roll again."))
     if depth:
-        scores = {n: dice.roll(6, _("initiative, {player} (re-roll {n})").format(player=n, n=depth)) + mods[n]
-                  for n in names}  # fmt: skip
+        again = _("(re-roll {n})").format(n=depth)
+        scores = {n: dice.roll(6, f"{book.whose(book.INITIATIVE_DIE, n)} {again}") + mods[n] for n in names}
         line = _("Initiative (re-roll {n}): {scores}.")
     else:
-        scores = {n: dice.roll(6, _("initiative, {player}").format(player=n)) + mods[n] for n in names}
+        scores = {n: dice.roll(6, book.whose(book.INITIATIVE_DIE, n)) + mods[n] for n in names}
         line = _("Initiative: {scores}.")
     rounds.append(dict(scores))
     steps.append(line.format(n=depth, scores=", ".join(f"{n} {s}" for n, s in scores.items())))

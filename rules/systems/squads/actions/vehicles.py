@@ -141,8 +141,7 @@ class VehicleHit(SquadAction):
             text = _("{weapon}: powerless against an armoured vehicle (L84).").format(weapon=names.weapon(w.key))
             return self.outcome(text, {"immune": True, "unsaved": 0, "damage": [], "worst_effect": "none"}, [], [text])
         save = tables.VEHICLE_ARMOUR[v["armour"]].save
-        purpose = _("vehicle save {save}+").format(save=save)
-        rolls = dice.roll_many(clean["hits"], 6, purpose) if clean["hits"] else []
+        rolls = dice.roll_many(clean["hits"], 6, names.VEHICLE_SAVES[save]) if clean["hits"] else []
         unsaved = sum(1 for r in rolls if r < save)
         steps.append(_("Saves {save}+ {rolls}: unsaved {unsaved}.").format(save=save, rolls=rolls, unsaved=unsaved))
         damage, effects = vehicle_damage(dice, unsaved, v["facing"], settings, steps, role="vehicle")
@@ -203,7 +202,7 @@ class Overrun(SquadAction):
         save = tables.PERSONAL_ARMOUR[clean.get("armour", "none")].save
         unsaved = 1
         if save:
-            roll = dice.roll(6, _("save {save}+ (run over)").format(save=save))
+            roll = dice.roll(6, _(names.RUN_OVER_SAVE))
             unsaved = int(roll < save)
             line = _("The vehicle hits: save {save}+, d6 {die}: not saved.") if unsaved else _(
                 "The vehicle hits: save {save}+, d6 {die}: saved.")  # fmt: skip

@@ -45,7 +45,7 @@ def test_the_initiative_names_the_sides_by_their_names():
     t = table([squad("a", "squad-regular")], [squad("b", "squad-regular")])
     t.command(0, "start_turn", {}, dice=[2, 6])
     dice = t.active()[-1]["dice"]
-    assert [d["purpose"] for d in dice] == ["initiative, Red", "initiative, Blue"]
+    assert [d["purpose"] for d in dice] == ["initiative: Red", "initiative: Blue"]
     assert t.state.game["initiative"]["first"] == 1
     assert player_names({"sides": [0, 1], "side_names": {"0": "Отряд", "1": "Отряд"}}) == {
         0: "Отряд (1)",

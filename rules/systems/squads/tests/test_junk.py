@@ -145,7 +145,7 @@ SHOT = {
         ([1, 1, 1, 2], "Too many dice: 4 typed in, but this test used 3"),
         ([4, 7, 4], "Die 2 is 7, but it is a d6 (fire die (Machine pistol) 2 of 3)"),
         ([6, 6, 0], "Die 3 is 0, but it is a d6"),
-        ([6, 1, 1, 9], "Die 4 is 9, but it is a d6 (save 6+ (target, Light armour) 1 of 1)"),
+        ([6, 1, 1, 9], "Die 4 is 9, but it is a d6 (save 6+ (Light armour) 1 of 1)"),
         ([6, "6", 1], "Die 2 ('6') is not a whole number"),
     ],
 )
@@ -162,8 +162,8 @@ def test_typed_in_dice_are_recorded_with_their_purpose():
         "fire die (Machine pistol) 1 of 3",
         "fire die (Machine pistol) 2 of 3",
         "fire die (Machine pistol) 3 of 3",
-        "save 6+ (target, Light armour) 1 of 2",
-        "save 6+ (target, Light armour) 2 of 2",
+        "save 6+ (Light armour) 1 of 2",
+        "save 6+ (Light armour) 2 of 2",
     ]
     assert outcome.result["unsaved"] == 1
 

@@ -11,7 +11,8 @@ import pytest
 from django.utils import translation
 
 from rules.contract.testing import Table
-from rules.dice import SeededDice
+from rules.dice import SeededDice, TableDice
+from rules.systems.squads import names
 from rules.systems.squads.army import ARMY, suggested_block
 from rules.systems.squads.system import SYSTEM
 from rules.systems.squads.tests.support import settings
@@ -119,7 +120,7 @@ def test_a_russian_reader_sees_the_settings_and_the_odds_page_in_the_books_words
 
 
 def test_names_are_the_books_words_in_russian_and_english_words_in_english():
-    from rules.systems.squads import names, tables
+    from rules.systems.squads import tables
 
     pairs = [(names.weapon, tables.WEAPONS, lambda x: x.name), (names.level, tables.TRAINING, lambda x: x.name),
              (names.action, tables.ACTION_NAMES, str), (names.armour, tables.PERSONAL_ARMOUR, lambda x: x.name),
@@ -366,3 +367,39 @@ def test_no_russian_line_makes_a_word_agree_with_a_name():
     assert not agreeing, agreeing
     assert NAME_THEN_WORD.search("{unit} уже пытался активироваться в этом ходу.")
     assert "{unit}: в этом ходу уже была попытка активации." in russian
+
+
+DICE_EXAMPLES = [
+    ("initiative", {"players": [{"name": "Красные"}, {"name": "Синие"}]}, [3, 3, 5, 2]),  # a tie re-rolled
+    ("activation", {"unit": {"name": "Отряд: Ветеран", "level": "veteran"}}, None),
+    ("shooting", {"shooter": {"level": "regular", "groups": [{"weapon": w, "count": 1, "distance": 6}
+                                                             for w in names.FIRE_DICE]},
+                  "target": {"groups": [{"count": 2, "armour": a} for a in names.ARMOUR_SAVES]}}, None),
+    ("vehicle_hit", {"vehicle": {"armour": "unarmoured", "facing": "front"}, "hits": 6, "weapon": "rpg"}, None),
+    ("vehicle_hit", {"vehicle": {"armour": "unarmoured", "facing": "rear"}, "hits": 6, "weapon": "rpg"}, None),
+    ("vehicle_hit", {"vehicle": {"armour": "unarmoured", "facing": "side"}, "hits": 6, "weapon": "rpg"}, None),
+    ("melee", {"attacker": {"level": "elite", "figures": 6, "suppressed": 2, "armour": "light"},
+               "defender": {"level": "elite", "figures": 6, "suppressed": 2, "armour": "medium"}}, None),
+    ("withdrawal", {"withdrawing": {"name": "Отряд: Рядовой", "level": "elite"},
+                    "pursuer": {"name": "Отряд: Рекрут", "level": "elite"}}, None),
+    ("overrun", {"unit": {"level": "recruit"}, "armour": "medium"}, None),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("action", "inputs", "dice"), DICE_EXAMPLES, ids=[e[0] for e in DICE_EXAMPLES])
+def test_a_die_rolled_in_english_is_named_in_russian_in_the_log(action, inputs, dice):
+    """A battle played in English (or by the tests) keeps its dice's purposes in English: the log names each in
+    the reader's language, as the generic board does («Д6 кубик стрельбы (Винтовка) 1 из 3»), no English left."""
+    from battles.selectors import event_die_label
+
+    labels = []
+    for seed in range(8):
+        with translation.override("en"):
+            source = TableDice(dice) if dice else SeededDice(seed)
+            outcome = SYSTEM.action(action).resolve(inputs, settings(), source)
+        with translation.override("ru"):
+            labels += [event_die_label(d, {"sides": {}}) for d in outcome.dice]
+        if dice:
+            break
+    assert labels
+    assert not english(labels), sorted(set(english(labels)))[:10]
