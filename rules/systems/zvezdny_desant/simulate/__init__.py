@@ -58,7 +58,7 @@ PARAMS_SCHEMA = {
         "cover_b": {"enum": list(tables.COVERS), "default": "open", "title": N_("Cover side B stands in"),
                     "x-labels": COVER_LABELS},
         "turns": {"type": "integer", "minimum": 1, "maximum": 50, "title": N_("Turns"),
-                  "description": N_("Game length; default: the max_turns setting (5)")},
+                  "description": N_("Game length; by default the battle settings' number of turns (5)")},
     },
 }  # fmt: skip
 

@@ -34,7 +34,9 @@ def shot_odds(battle, target: str) -> dict:
 
 @pytest.mark.browser
 def test_the_shot_shows_its_odds_changes_them_with_the_target_and_places_the_roll(
-    live_server, phone_context, zd_battle  # noqa: F811
+    live_server,
+    phone_context,
+    zd_battle,  # noqa: F811
 ):
     battle, alice, bob = zd_battle
     users = {0: alice, 1: bob}

@@ -21,14 +21,15 @@ from rules.systems.zvezdny_desant.army import ARMY
 
 PACK_FILE = Path(__file__).resolve().parents[1] / "data" / "demo-examples.json"
 SYNC_MS = 3000
-# A's secret cards: forcer squad 1 on «Оборона» with initiative 7, squad 2 on «Движение» with 3.
+# A's secret cards: forcer squad 1 on «Оборона» with initiative 7, squad 2 on «Движение» with 3 (the phones read
+# English: «Defence», «Move»).
 A_CARDS = {"s0-e1": ("defence", 7), "s0-e2": ("move", 3)}
 B_CARDS = {"s1-e1": ("attack", 6), "s1-e2": ("defence", 4)}
 # What would betray A's cards: the board's flags, the order values as JSON (state API, event feed, write answers),
 # A's own form fields, and the secret event's history line.
 TRACES = [
-    re.compile(r"«Оборона»\s*7"),
-    re.compile(r"«Движение»\s*3"),
+    re.compile(r"«(Оборона|Defence)»\s*7"),
+    re.compile(r"«(Движение|Move)»\s*3"),
     re.compile(r'"order":\s*"defence",\s*"initiative":\s*7'),
     re.compile(r'"order":\s*"move",\s*"initiative":\s*3'),
     re.compile(r"s0-e[12]:(order|initiative)"),
@@ -113,7 +114,7 @@ def test_secret_orders_the_reveal_a_shot_and_an_undo_on_two_phones(live_server, 
     ).click()
     a.locator("#result").get_by_role("button", name="OK").click()
     give_orders(a, A_CARDS)
-    expect(a.locator(".turnbar")).to_contain_text("«Оборона» 7")  # A sees its own cards, face up for A only
+    expect(a.locator(".turnbar")).to_contain_text("«Defence» 7")  # A sees its own cards, face up for A only
     expect(b.locator("#board")).to_contain_text("Форсеры: orders given.", timeout=SYNC_MS)
     # Phone B also asks the state API and the event feed, as any client could.
     b.evaluate("""async (id) => { await fetch(`/api/v1/battles/${id}/`); await fetch(`/api/v1/battles/${id}/events`);
@@ -127,8 +128,8 @@ def test_secret_orders_the_reveal_a_shot_and_an_undo_on_two_phones(live_server, 
     # B gives its orders: every card is turned face up on both phones (L248).
     give_orders(b, B_CARDS)
     for page in (a, b):
-        expect(page.locator('details[data-unit="s0-e1"] .flags')).to_contain_text("«Оборона» 7", timeout=SYNC_MS)
-        expect(page.locator('details[data-unit="s1-e2"] .flags')).to_contain_text("«Оборона» 4", timeout=SYNC_MS)
+        expect(page.locator('details[data-unit="s0-e1"] .flags')).to_contain_text("«Defence» 7", timeout=SYNC_MS)
+        expect(page.locator('details[data-unit="s1-e2"] .flags')).to_contain_text("«Defence» 4", timeout=SYNC_MS)
         expect(page.locator("ol.log")).to_contain_text("The order cards are revealed", timeout=SYNC_MS)
     assert traces_in([("B html after the reveal", b.content())])  # the check above would have seen them
 
