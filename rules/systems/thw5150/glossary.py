@@ -149,6 +149,7 @@ ENGLISH: dict[str, str] = {
     "cover": N_("in cover"),
     "covering_fire": N_("covering fire"),
     "fast_move": N_("Fast Move"),
+    "two_gun": N_("two-gun firing"),
     "out_of_ammo": N_("out of ammo"),
     "reload": N_("reload"),
     "rep": N_("Rep"),

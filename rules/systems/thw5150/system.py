@@ -1,4 +1,4 @@
-"""«5150» as a GameSystem: settings, actions, glossary, and its army, simulator and battle parts."""
+"""«5150» as a GameSystem: settings, actions, glossary, and its army, simulator, battle and at_roll parts."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ from rules.contract import GameSystem
 from rules.systems.thw5150.actions import ACTIONS
 from rules.systems.thw5150.army import ARMY
 from rules.systems.thw5150.battle import BATTLE
+from rules.systems.thw5150.battle.at_roll import AT_ROLL
 from rules.systems.thw5150.glossary import GLOSSARY
 from rules.systems.thw5150.settings import SETTINGS
 from rules.systems.thw5150.simulate import SIMULATOR
@@ -21,6 +22,7 @@ class Thw5150(GameSystem):
     army = ARMY
     simulator = SIMULATOR
     battle = BATTLE
+    at_roll = AT_ROLL
 
 
 SYSTEM = Thw5150()

@@ -44,6 +44,9 @@ MEMBER_BASE = {
     "condition": {"enum": list(core.CONDITIONS)},
 }
 HERO_CHOICE = {**LEVEL, "description": "The result a Hero chooses (passed by 2, 1 or 0), where he may choose"}
+# The codes of a damage result, named on the odds page and the board (value_labels): the tracker's words.
+DAMAGE_WORDS = {c: words.OUTCOMES[c] for c in core.DAMAGE_ORDER}
+LEVEL_WORDS = {"2": N_("passed by 2 dice"), "1": N_("passed by 1 die"), "0": N_("passed by 0 dice")}
 
 
 def gone_takes_no_test(condition: str) -> str:
@@ -157,12 +160,12 @@ def roll_group_test(spec: TestSpec, members: list[dict], settings: dict, dice, *
     counts = {i: dice_count(members[i], spec) for i in who}
     own_leaders = [i for i in who if own and members[i].get("leader") and spec.leader_three]
     shared_n = max((n for i, n in counts.items() if i not in own_leaders), default=0)
-    word = tr(spec.word)
-    group_dice = dice.roll_many(shared_n, 6, tr("{table}: group die").format(table=word)) if shared_n else []
-    own_dice = {i: dice.roll_many(counts[i], 6, tr("{table}: Leader's own die").format(table=word))
-                for i in own_leaders}  # fmt: skip
+    # The dice's purposes are msgids, stored in English and worded when shown (rules.dice.purpose_words); the
+    # result names the table.
+    group_dice = dice.roll_many(shared_n, 6, N_("group die")) if shared_n else []
+    own_dice = {i: dice.roll_many(counts[i], 6, N_("Leader's own die")) for i in own_leaders}
     ld_rep = leader_die_rep(spec, members, use_leader_die)
-    ld_roll = dice.roll(6, tr("Leader Die (Rep {rep})").format(rep=ld_rep)) if ld_rep is not None else None
+    ld_roll = dice.roll(6, N_("Leader Die")) if ld_rep is not None else None
     ld_pass = ld_roll is not None and ld_roll <= ld_rep
     rows = []
     for i in who:
@@ -404,10 +407,16 @@ class ThwAction(Action):
     """resolve() and odds() take RAW inputs and validate them themselves (schema, then check()). Subclasses
     implement check(), resolve_clean(clean, settings, dice) and odds_clean(clean, settings)."""
 
+    #: {odds key: {code: msgid}}: the words of the codes a distribution of that key is keyed by
+    value_labels: dict[str, dict[str, str]] = {}
+
     def describe(self) -> dict:
         """Label, description and the input schema's titles and help in the reader's language (locale/)."""
-        return {**super().describe(), "label": tr(self.label), "description": tr(self.description),
-                "input_schema": translated_schema(self.input_schema)}  # fmt: skip
+        out = {**super().describe(), "label": tr(self.label), "description": tr(self.description),
+               "input_schema": translated_schema(self.input_schema)}  # fmt: skip
+        if self.value_labels:
+            out["value_labels"] = {k: {c: tr(m) for c, m in v.items()} for k, v in self.value_labels.items()}
+        return out
 
     def resolve(self, inputs: dict, settings: dict, dice) -> Outcome:
         settings = full_settings(settings)

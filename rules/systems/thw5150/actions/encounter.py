@@ -45,7 +45,7 @@ class Contact(ThwAction):
     }
 
     def resolve_clean(self, clean, settings, dice):
-        rolled = dice.roll_many(2, 6, N_("«КОНТАКТ» die"))
+        rolled = dice.roll_many(2, 6, N_("Contact die"))
         level = core.pass_level(rolled, clean["rating"])
         steps = [tr("{dice} against КСВ {rating}: passed by {level}.").format(dice=dice_text(rolled),
                                                                           rating=clean["rating"], level=level)]  # fmt: skip
@@ -92,14 +92,13 @@ class Awareness(ThwAction):
         return {**inputs, "target": target}
 
     def resolve_clean(self, clean, settings, dice):
-        rolled = dice.roll_many(2, 6, N_("«УРОВЕНЬ ОСВЕДОМЛЕННОСТИ» die"))
+        rolled = dice.roll_many(2, 6, N_("Awareness die"))
         level = core.pass_level(rolled, clean["target"])
         steps = [tr("{dice} against {target}: passed by {level}.").format(dice=dice_text(rolled), target=clean["target"],
                                                                       level=level)]  # fmt: skip
         result = {"target": clean["target"], "level": level, "outcome": AWARENESS[level]}
         if level == 0:
-            facing = [dice.roll(6, tr("facing die (enemy figure {n})").format(n=i + 1))
-                      for i in range(clean.get("enemy_figures", 0))]  # fmt: skip
+            facing = dice.roll_many(clean.get("enemy_figures", 0), 6, N_("facing die"))  # one per enemy figure
             result["facing_you"] = [i for i, r in enumerate(facing) if r <= 3]
             steps.append(tr("Facing dice {dice}: 1–3 face your group, 4–6 face away.").format(dice=dice_text(facing)))
         result["text"] = words.say(N_("{outcome}."), outcome=words.code(AWARENESS[level]))
@@ -120,7 +119,7 @@ class River(ThwAction):
     RESULTS = {1: "bridge", 2: "half_fordable", 3: "half_fordable"}
 
     def resolve_clean(self, clean, settings, dice):
-        r = dice.roll(6, tr("river die"))
+        r = dice.roll(6, N_("river die"))
         out = self.RESULTS.get(r, "fordable")
         text = words.say(N_("{outcome}."), outcome=words.code(out))
         step = tr("River die {die}: {outcome}.").format(die=r, outcome=words.outcome(out))
@@ -138,7 +137,7 @@ class ZoneCollapse(ThwAction):
     input_schema = {"type": "object", "additionalProperties": False, "properties": {}}
 
     def resolve_clean(self, clean, settings, dice):
-        r = dice.roll(6, tr("collapse die"))
+        r = dice.roll(6, N_("collapse die"))
         out = "collapses" if r <= 4 else "stands"
         text = words.say(N_("{outcome}."), outcome=words.code(out))
         step = tr("Collapse die {die}: {outcome}.").format(die=r, outcome=words.outcome(out))

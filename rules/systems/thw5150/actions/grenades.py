@@ -16,6 +16,8 @@ from rules.i18n import N_
 from rules.i18n import _ as tr
 from rules.systems.thw5150 import core, equipment, words
 from rules.systems.thw5150.actions.common import (
+    DAMAGE_WORDS,
+    LEVEL_WORDS,
     REF,
     TestSpec,
     ThwAction,
@@ -25,7 +27,12 @@ from rules.systems.thw5150.actions.common import (
     read_result,
     reader_odds,
 )
-from rules.systems.thw5150.actions.shooting import hit_damage_distribution, roll_hit_damage, target_situation
+from rules.systems.thw5150.actions.shooting import (
+    hit_damage_distribution,
+    roll_hit_damage,
+    target_situation,
+    worst_of,
+)
 
 BOOL = {"type": "boolean"}
 FIGURE = {
@@ -134,7 +141,7 @@ class _GrenadeBase(ThwAction):
             who = f.get("name") or tr("figure #{n}").format(n=i + 1)
             if "rep" not in f:
                 raise err(f"around_thrower.{i}.rep", tr("Each figure at the thrower's feet tests against its Rep."))
-            r = dice.roll(6, tr("blast at feet die ({who})").format(who=who))
+            r = dice.roll(6, f"{N_('blast at feet die')}: {who}")
             if r <= f["rep"]:
                 steps.append(tr("{who}: {die} against Rep {rep}: goes prone and ducks back, no fragments.").format(
                     who=who, die=r, rep=f["rep"]))  # fmt: skip
@@ -161,6 +168,15 @@ class _GrenadeBase(ThwAction):
             else:
                 acc[i][core.NO_DAMAGE] = acc[i].get(core.NO_DAMAGE, Fraction(0)) + weight
         return any_hit
+
+    def _blast_given(self, figures, total, settings) -> list[dict]:
+        """What the hit total does to each figure under the template: independent damage given the total."""
+        out = []
+        for i in under_template(figures, settings):
+            f = figures[i]
+            if blast_hits(total, f, i + 1, settings):
+                out.append(hit_damage_distribution(*self._cell(f, settings)))
+        return out
 
     def _feet_odds(self, clean, settings, acc, weight):
         around = clean.get("around_thrower") or [clean["thrower"]]
@@ -199,6 +215,14 @@ class Grenade(_GrenadeBase):
         "against its Rep: pass → prone and ducked back, fail → damage. A launcher's miss is harmless, but the "
         "target still counts as outgunned."
     )
+    # The blast at the aim point as a whole (what the board's grenade form shows), beside each figure's odds.
+    result_labels = {
+        "p_casualty": N_("a figure under the template out of the fight or dead"),
+        "worst_result": N_("The worst damage under the template"),
+        "p_missed": N_("the throw misses"),
+        "where_is_the_grenade": N_("«ГДЕ ГРАНАТА?» after a miss"),
+    }
+    value_labels = {"worst_result": DAMAGE_WORDS, "where_is_the_grenade": LEVEL_WORDS}
     input_schema = {
         "type": "object",
         "additionalProperties": False,
@@ -215,7 +239,7 @@ class Grenade(_GrenadeBase):
     def resolve_clean(self, clean, settings, dice):
         t = clean["thrower"]
         steps, effects = [], []
-        d = dice.roll(6, tr("grenade hit die"))
+        d = dice.roll(6, N_("grenade hit die"))
         total = d + t["rep"]
         steps.append(tr("Hit die {die} + Rep {rep} = {total}.").format(die=d, rep=t["rep"], total=total))
         blast, any_hit = self._blast(dice, total, clean["blast"], "blast", settings, steps, effects)
@@ -230,7 +254,7 @@ class Grenade(_GrenadeBase):
             text = words.say(N_("Missed ({total}): harmless, the target is outgunned."), total=total)
             return self._done(text, result, effects, steps)
         spec = where_spec(settings)
-        row = read_result(spec, t, settings, dice.roll_many(spec.dice, 6, tr("{table} die").format(table=spec.word)),
+        row = read_result(spec, t, settings, dice.roll_many(spec.dice, 6, N_("Where Is The Grenade? die")),
                           False, 0)  # fmt: skip
         result["where_is_the_grenade"] = row
         if row["became_hero"]:
@@ -241,7 +265,7 @@ class Grenade(_GrenadeBase):
             text = words.say(N_("Missed: the grenade explodes harmlessly."))
         elif row["level"] == 1:
             if clean.get("intermediate"):
-                d2 = dice.roll(6, tr("«Берегись!» hit die"))
+                d2 = dice.roll(6, N_("Look Out! hit die"))
                 again = d2 + t["rep"]
                 steps.append(tr("«Берегись!» new hit die {die}: total {total} against the intermediate group.").format(
                     die=d2, total=again))  # fmt: skip
@@ -264,8 +288,11 @@ class Grenade(_GrenadeBase):
         p_miss, levels = Fraction(0), {0: Fraction(0), 1: Fraction(0), 2: Fraction(0)}
         spec = where_spec(settings)
         where, _ = reader_odds(spec, t, settings, [t])
+        worst = dict.fromkeys(core.DAMAGE_ORDER, Fraction(0))
         for d in range(1, 7):
             total = d + t["rep"]
+            for k, v in worst_of(self._blast_given(clean["blast"], total, settings)).items():
+                worst[k] += v / 6
             hit = self._blast_odds(clean["blast"], total, settings, blast, Fraction(1, 6))
             if not clean["blast"]:
                 hit = total >= 8
@@ -280,6 +307,8 @@ class Grenade(_GrenadeBase):
                     self._blast_odds(clean["intermediate"], d2 + t["rep"], settings, inter, where[1] / 36)
             self._feet_odds(clean, settings, around, where[0] / 6)
         return {
+            "p_casualty": prob(sum((worst[k] for k in core.CASUALTIES), Fraction(0))),
+            "worst_result": {k: prob(v) for k, v in worst.items()},
             "p_missed": prob(p_miss),
             "where_is_the_grenade": {str(k): prob(v) for k, v in levels.items()},
             "blast": self._answer(blast, clean["blast"]),
@@ -311,7 +340,7 @@ class BombsAway(_GrenadeBase):
     def resolve_clean(self, clean, settings, dice):
         t = clean["thrower"]
         steps, effects = [], []
-        row = read_result(BOMBS, t, settings, dice.roll_many(2, 6, tr("{table} die").format(table=BOMBS.word)),
+        row = read_result(BOMBS, t, settings, dice.roll_many(2, 6, N_("Bombs Away die")),
                           False, 0)  # fmt: skip
         if row["became_hero"]:
             effects.append({"kind": "hero", "role": "thrower", "value": True, **echo(t)})
@@ -321,7 +350,7 @@ class BombsAway(_GrenadeBase):
         if row["level"] == 0:
             result["at_feet"] = self._at_feet(dice, clean, settings, steps, effects)
             return self._done(words.say("«Взрыв под ногами!»"), result, effects, steps)
-        d = dice.roll(6, tr("grenade hit die"))
+        d = dice.roll(6, N_("grenade hit die"))
         total = d + t["rep"]
         point_cover = row["level"] == 1
         line = (tr("Hit die {die} + Rep {rep} = {total}, the point in cover.") if point_cover else

@@ -12,12 +12,13 @@ from __future__ import annotations
 from collections import Counter
 from fractions import Fraction
 
-from rules.contract import prob
+from rules.contract import distribution, prob
 from rules.dice import rolls
 from rules.i18n import N_
 from rules.i18n import _ as tr
 from rules.systems.thw5150 import core, equipment, words
-from rules.systems.thw5150.actions.common import REF, ThwAction, dice_text, echo, err
+from rules.systems.thw5150.actions.common import DAMAGE_WORDS, REF, ThwAction, dice_text, echo, err
+from rules.systems.thw5150.actions.shooting import add_bernoulli, worst_of
 
 BOOL = {"type": "boolean"}
 FIGHTER = {
@@ -104,6 +105,15 @@ class Melee(ThwAction):
         "against his weapon's Impact on the loser's armour (1 dead, at most Impact out of the fight, above knocked "
         "down). Two more: 1d6, 1 dead, else out of the fight."
     )
+    # The fight as a whole (what the board's melee form shows), beside each pair's own odds under "pairs".
+    result_labels = {
+        "p_opponent_casualty": N_("an opponent out of the fight or dead"),
+        "p_fighter_casualty": N_("the fighter out of the fight or dead"),
+        "opponents_worst": N_("The worst damage to the opponents"),
+        "fighter_status": N_("What happens to the fighter"),
+        "opponents_casualties": N_("Opponents out of the fight or dead"),
+    }
+    value_labels = {"opponents_worst": DAMAGE_WORDS, "fighter_status": DAMAGE_WORDS}
     input_schema = {
         "type": "object",
         "additionalProperties": False,
@@ -141,13 +151,13 @@ class Melee(ThwAction):
                 steps.append(tr("{winner}'s weapon has «НЭ» against {loser}'s armour: no damage.").format(
                     winner=winner, loser=loser))  # fmt: skip
                 return core.NO_DAMAGE
-            a = dice.roll(6, tr("Hand of Fate die {i} ({who})").format(i=1, who=loser))
-            b = dice.roll(6, tr("Hand of Fate die {i} ({who})").format(i=2, who=loser))
+            a = dice.roll(6, f"{N_('first Hand of Fate die')}: {loser}")
+            b = dice.roll(6, f"{N_('second Hand of Fate die')}: {loser}")
             if not (a == 1 and b == 1):
                 steps.append(tr("Hand of Fate {a} and {b}: no damage to {loser}.").format(a=a, b=b, loser=loser))
                 return core.NO_DAMAGE
             cell = 1
-        roll = dice.roll(6, tr("melee damage die ({who})").format(who=loser))
+        roll = dice.roll(6, f"{N_('melee damage die')}: {loser}")
         result = core.damage_result(roll, cell)
         steps.append(tr("«УЩЕРБ В РУКОПАШНОЙ» {die} against Impact {impact}: {name}, {result}.").format(
             die=roll, impact=cell, name=loser, result=words.outcome(result)))  # fmt: skip
@@ -157,9 +167,8 @@ class Melee(ThwAction):
         fighter, opponents = clean["fighter"], clean["opponents"]
         fname = fighter.get("name") or tr("the fighter")
         names = [o.get("name") or tr("opponent {n}").format(n=i + 1) for i, o in enumerate(opponents)]
-        f_dice = dice.roll_many(fighter["dice"], 6, tr("melee die ({who})").format(who=fname))
-        o_dice = [dice.roll_many(o["dice"], 6, tr("melee die ({who})").format(who=names[i]))
-                  for i, o in enumerate(opponents)]  # fmt: skip
+        f_dice = dice.roll_many(fighter["dice"], 6, f"{N_('melee die')}: {fname}")
+        o_dice = [dice.roll_many(o["dice"], 6, f"{N_('melee die')}: {names[i]}") for i, o in enumerate(opponents)]
         steps = [tr("{name} rolls {dice}.").format(name=fname, dice=dice_text(f_dice))]
         fighter_status, pairs = core.NO_DAMAGE, []
         effects = []
@@ -182,7 +191,7 @@ class Melee(ThwAction):
                     fighter_status = core.worst(fighter_status, hit)
             else:
                 loser = oname if diff > 0 else fname
-                roll = dice.roll(6, tr("won by 2 die ({who})").format(who=loser))
+                roll = dice.roll(6, f"{N_('won by 2 die')}: {loser}")
                 res = core.DEAD if roll == 1 else core.OUT_OF_FIGHT
                 steps.append(tr("Won by 2: 1d6 = {die}: {name}, {result}.").format(die=roll, name=loser,
                                                                                  result=words.outcome(res)))  # fmt: skip
@@ -206,7 +215,8 @@ class Melee(ThwAction):
         if fighter_status != core.NO_DAMAGE:
             text.append(words.say(N_("{name}: {result}"), name=fname, result=words.code(fighter_status)))
         result = {"fighter_dice": f_dice, "fighter_status": fighter_status, "pairs": pairs, "continues": continues,
-                  "text": text}  # fmt: skip
+                  "text": text,
+                  "opponents_casualties": sum(1 for p in pairs if p["opponent_status"] in core.CASUALTIES)}  # fmt: skip
         return self.outcome(words.render(text), result, effects, steps)
 
     def odds_clean(self, clean, settings):
@@ -222,6 +232,8 @@ class Melee(ThwAction):
         rows = [dict.fromkeys(RESULT_ROWS, Fraction(0)) for _ in opponents]
         opp_status = [dict.fromkeys(core.DAMAGE_ORDER, Fraction(0)) for _ in opponents]
         fighter_status = dict.fromkeys(core.DAMAGE_ORDER, Fraction(0))
+        casualties: dict[int, Fraction] = {}  # how many opponents end out of the fight or dead
+        opponents_worst = dict.fromkeys(core.DAMAGE_ORDER, Fraction(0))
         # Only the fighter's passes against each opponent's Rep matter: the 6**k rolls fall into a few such tuples,
         # and the exact arithmetic below runs once per tuple, weighted by how many rolls give it.
         by_passes = Counter(
@@ -230,20 +242,22 @@ class Melee(ThwAction):
         for passes, count in by_passes.items():
             each = Fraction(count, 6**k)
             mine = {core.NO_DAMAGE: Fraction(1)}  # the fighter's status over all pairs, given his dice
+            theirs = []  # each opponent's status given the fighter's dice: their own dice are independent
             for i, pr in enumerate(clean["pairs"]):
                 pa = passes[i]
                 hurt = dict.fromkeys(core.DAMAGE_ORDER, Fraction(0))  # what opponent i does to the fighter
+                given = dict.fromkeys(core.DAMAGE_ORDER, Fraction(0))
                 for pb, p in opp_passes[i].items():
                     diff = max(-2, min(2, pa - pb))
                     rows[i][RESULT_ROWS[diff + 2]] += each * p
                     if diff == 1:
                         for s, q in melee_damage_distribution(pr["fighter_impact"], settings).items():
-                            opp_status[i][s] += each * p * q
+                            given[s] += p * q
                     elif diff == 2:
                         for s, q in BY_TWO.items():
-                            opp_status[i][s] += each * p * q
+                            given[s] += p * q
                     else:
-                        opp_status[i][core.NO_DAMAGE] += each * p
+                        given[core.NO_DAMAGE] += p
                     if diff == -1:
                         for s, q in melee_damage_distribution(pr["opponent_impact"], settings).items():
                             hurt[s] += p * q
@@ -252,6 +266,9 @@ class Melee(ThwAction):
                             hurt[s] += p * q
                     else:
                         hurt[core.NO_DAMAGE] += p
+                for s, q in given.items():
+                    opp_status[i][s] += each * q
+                theirs.append(given)
                 combined: dict = {}
                 for s1, p1 in mine.items():
                     for s2, p2 in hurt.items():
@@ -260,6 +277,13 @@ class Melee(ThwAction):
                 mine = combined
             for s, p in mine.items():
                 fighter_status[s] += each * p
+            count = {0: Fraction(1)}
+            for given in theirs:
+                count = add_bernoulli(count, sum((given[c] for c in core.CASUALTIES), Fraction(0)))
+            for n, p in count.items():
+                casualties[n] = casualties.get(n, Fraction(0)) + each * p
+            for s, p in worst_of(theirs).items():
+                opponents_worst[s] += each * p
         return {
             "pairs": [
                 {
@@ -272,4 +296,8 @@ class Melee(ThwAction):
                 for i, (o, pr) in enumerate(zip(opponents, clean["pairs"], strict=True))
             ],
             "fighter_status": {s: prob(v) for s, v in fighter_status.items()},
+            "p_opponent_casualty": prob(1 - casualties.get(0, Fraction(0))),
+            "p_fighter_casualty": prob(sum((fighter_status[c] for c in core.CASUALTIES), Fraction(0))),
+            "opponents_worst": {s: prob(v) for s, v in opponents_worst.items()},
+            "opponents_casualties": distribution(casualties),
         }

@@ -102,7 +102,7 @@ class WoundRecovery(ThwAction):
     def resolve_clean(self, clean, settings, dice):
         f = clean["figure"]
         n = 3 if clean.get("medical_care") else 2
-        rolled = dice.roll_many(n, 6, N_("«ВОССТАНОВЛЕНИЕ ОТ РАН» die"))
+        rolled = dice.roll_many(n, 6, N_("Recovery from Wounds die"))
         level = core.pass_level(rolled, f["rep"])
         out = core.wound_recovery_outcome(level)
         effects = []

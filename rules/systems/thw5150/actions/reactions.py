@@ -12,6 +12,7 @@ from rules.i18n import N_
 from rules.i18n import _ as tr
 from rules.systems.thw5150 import core, equipment, words
 from rules.systems.thw5150.actions.common import (
+    LEVEL_WORDS,
     REF,
     REP,
     GroupTestAction,
@@ -419,6 +420,14 @@ class Recovery(ThwAction):
         },
     }
     spec = RECOVERY
+    result_labels = {
+        "p_returns": N_("back in the fight, it may act at once"),
+        "level": N_("The result after the re-roll"),
+        "outcomes": N_("What becomes of the figure"),
+        "p_becomes_hero": N_("becomes a Hero"),
+    }
+    value_labels = {"level": LEVEL_WORDS, "outcomes": {c: words.OUTCOMES[c] for c in (
+        "returns_may_act", core.OUT_OF_FIGHT, core.RUNAWAY)}}  # fmt: skip
 
     def check(self, inputs, settings):
         return inputs
@@ -432,7 +441,7 @@ class Recovery(ThwAction):
         f = clean["figure"]
         ctx = {"duck_back": f["state"] == core.DUCK_BACK}
         n = 3 if f.get("leader") else 2
-        first = read_result(self.spec, f, settings, dice.roll_many(n, 6, N_("«ВОССТАНОВЛЕНИЕ» die")), False, 0, **ctx)
+        first = read_result(self.spec, f, settings, dice.roll_many(n, 6, N_("Recovery die")), False, 0, **ctx)
         steps = [tr("First roll {dice} against Rep {rep}: passed by {level}.").format(
             dice=dice_text(first["dice"]), rep=f["rep"], level=first["level"])]  # fmt: skip
         rolls, hero = [first], first["became_hero"]
@@ -440,7 +449,7 @@ class Recovery(ThwAction):
             level = self._final(first["hero_chose"])
             steps.append(tr("The Hero chooses passed by {level}.").format(level=first["hero_chose"]))
         elif first["level"] == 1:
-            again = dice.roll_many(n, 6, N_("«ВОССТАНОВЛЕНИЕ» re-roll die"))
+            again = dice.roll_many(n, 6, N_("Recovery re-roll die"))
             second = read_result(self.spec, f, settings, again, False, 0, **ctx)
             rolls.append(second)
             hero = hero or second["became_hero"]
@@ -498,6 +507,7 @@ class Recovery(ThwAction):
                 outcomes[out] = outcomes.get(out, Fraction(0)) + p
         return {
             "state": f["state"],
+            "p_returns": prob(final[2]),
             "level": {str(k): prob(v) for k, v in sorted(final.items())},
             "outcomes": {k: prob(v) for k, v in sorted(outcomes.items())},
             "p_becomes_hero": prob(p_double * (1 + again)),

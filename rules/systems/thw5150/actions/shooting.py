@@ -17,7 +17,7 @@ from rules.dice import charge
 from rules.i18n import N_, ngettext
 from rules.i18n import _ as tr
 from rules.systems.thw5150 import core, equipment, words
-from rules.systems.thw5150.actions.common import REF, ThwAction, dice_text, echo, err
+from rules.systems.thw5150.actions.common import DAMAGE_WORDS, REF, ThwAction, dice_text, echo, err
 
 BOOL = {"type": "boolean"}
 SHOOTER = {
@@ -93,7 +93,7 @@ def shot_summary(result: dict) -> str:
 def roll_hit_damage(dice, cell, fallback, steps: list[str], who: str) -> str:
     """One hit's damage (§3.6): «Спец.» 1–3 absorbed else the ТБ value; «НЭ» needs double 1 (Impact 1)."""
     if cell == equipment.SPECIAL:
-        r = dice.roll(6, tr("absorb/reflect die ({who})").format(who=who))
+        r = dice.roll(6, f"{N_('absorb/reflect die')}: {who}")
         if r <= 3:
             steps.append(tr("{who}: the armour absorbs or reflects the hit ({die}).").format(who=who, die=r))
             return core.NO_DAMAGE
@@ -104,14 +104,14 @@ def roll_hit_damage(dice, cell, fallback, steps: list[str], who: str) -> str:
         )
         cell = fallback
     if cell == equipment.NO_EFFECT:
-        a = dice.roll(6, tr("Hand of Fate die {i} ({who})").format(i=1, who=who))
-        b = dice.roll(6, tr("Hand of Fate die {i} ({who})").format(i=2, who=who))
+        a = dice.roll(6, f"{N_('first Hand of Fate die')}: {who}")
+        b = dice.roll(6, f"{N_('second Hand of Fate die')}: {who}")
         if not (a == 1 and b == 1):
             steps.append(tr("{who}: «НЭ», Hand of Fate {a} and {b}: no damage.").format(who=who, a=a, b=b))
             return core.NO_DAMAGE
         steps.append(tr("{who}: «НЭ», Hand of Fate 1 and 1: Impact 1 for this hit.").format(who=who))
         cell = 1
-    roll = dice.roll(6, tr("damage die ({who})").format(who=who))
+    roll = dice.roll(6, f"{N_('damage die')}: {who}")
     result = core.damage_result(roll, cell)
     steps.append(
         tr("{who}: damage die {die} against Impact {impact}: {result}.").format(
@@ -170,6 +170,15 @@ class Shooting(ThwAction):
         "rolls damage against the target's armour. Two or more 1s: out of ammo after this volley. A target that "
         "took no damage takes Received Fire."
     )
+    # The volley as a whole (what the board's shot form shows): hits of every target, the worst damage done to a
+    # target still up, a casualty among them; each target's own odds stay under "targets".
+    result_labels = {
+        "hits": N_("Hits of the volley"),
+        "worst_result": N_("The worst damage of the volley"),
+        "p_casualty": N_("a target out of the fight or dead"),
+        "p_out_of_ammo": N_("out of ammo after this volley"),
+    }
+    value_labels = {"worst_result": DAMAGE_WORDS}
     input_schema = {
         "type": "object",
         "additionalProperties": False,
@@ -244,7 +253,7 @@ class Shooting(ThwAction):
                 ok, reason = core.hit(row["total"], index=idx, **sit)
                 reason = tr(reason)
                 if not ok and d == 6 and clean["lucky"]:
-                    again = dice.roll(6, tr("lucky shot re-roll ({who})").format(who=who))
+                    again = dice.roll(6, f"{N_('lucky shot re-roll')}: {who}")
                     ok = again <= clean["lucky_target"]
                     reason = tr("natural 6, lucky shot re-roll {die} against Rep {rep}").format(
                         die=again, rep=clean["lucky_target"]
@@ -273,7 +282,8 @@ class Shooting(ThwAction):
             steps.append(tr("{n} ones: out of ammo after this volley (L774–777).").format(n=ones))
             effects.append({"kind": "loaded", "role": "shooter", "value": False, **echo(clean["shooter"])})
         effects.append({"kind": "fired", "role": "shooter", **echo(clean["shooter"])})
-        result = {"dice": rolls, "targets": results, "out_of_ammo": out_of_ammo, "rep": clean["rep"]}
+        result = {"dice": rolls, "targets": results, "out_of_ammo": out_of_ammo, "rep": clean["rep"],
+                  "hits": sum(r["hits"] for r in results)}  # fmt: skip
         return self.outcome(shot_summary(result), result, effects, steps)
 
     def odds_clean(self, clean, settings):
@@ -281,6 +291,8 @@ class Shooting(ThwAction):
         every_hit = settings.get("damage_every_hit", True)
         stops = settings.get("out_of_ammo_volley") == "stops"
         per_target = [{"status": {}, "hits": {}} for _ in clean["targets"]]
+        total_hits: dict[int, Fraction] = {}
+        worst: dict[str, Fraction] = {}
         p_ammo = Fraction(0)
         charge(comb(n + 5, n))  # every unordered roll of n d6 (rules/dice.py: the request's limit)
         for multiset in combinations_with_replacement(range(6, 0, -1), n):
@@ -288,6 +300,8 @@ class Shooting(ThwAction):
             empty = multiset.count(1) >= 2
             p_ammo += p if empty else 0
             at = 0
+            volley = {0: Fraction(1)}  # the volley's hits, given these dice: each target's dice are its own
+            up = []  # the status of each target not already dead, given these dice
             for idx, t in enumerate(clean["targets"], start=1):
                 sit = self._situation(clean, t, settings)
                 per_hit = hit_damage_distribution(t["cell"], t["fallback"])
@@ -300,13 +314,20 @@ class Shooting(ThwAction):
                     ph = hit_chance(d, d + clean["rep"], sit, idx, clean["lucky"], clean["lucky_target"])
                     if not dead:
                         status = add_hit(status, ph, per_hit, every_hit)
-                    hits = _add_bernoulli(hits, ph)
+                    hits = add_bernoulli(hits, ph)
                 at += t["dice"]
+                volley = _convolve(volley, hits)
+                if not dead:
+                    up.append(status)
                 acc = per_target[idx - 1]
                 for k, v in status.items():
                     acc["status"][k] = acc["status"].get(k, Fraction(0)) + p * v
                 for k, v in hits.items():
                     acc["hits"][k] = acc["hits"].get(k, Fraction(0)) + p * v
+            for k, v in volley.items():
+                total_hits[k] = total_hits.get(k, Fraction(0)) + p * v
+            for k, v in worst_of(up).items():
+                worst[k] = worst.get(k, Fraction(0)) + p * v
         targets = []
         for t, acc in zip(clean["targets"], per_target, strict=True):
             st = acc["status"]
@@ -321,10 +342,39 @@ class Shooting(ThwAction):
                     "p_no_damage": prob(st.get(core.NO_DAMAGE, 0)),
                 }
             )
-        return {"dice": n, "rep": clean["rep"], "targets": targets, "p_out_of_ammo": prob(p_ammo)}
+        return {
+            "dice": n,
+            "rep": clean["rep"],
+            "targets": targets,
+            "p_casualty": prob(sum((worst.get(k, Fraction(0)) for k in core.CASUALTIES), Fraction(0))),
+            "worst_result": {k: prob(worst.get(k, 0)) for k in core.DAMAGE_ORDER},
+            "hits": distribution(total_hits),
+            "p_out_of_ammo": prob(p_ammo),
+        }
 
 
-def _add_bernoulli(dist: dict[int, Fraction], p: Fraction) -> dict[int, Fraction]:
+def _convolve(a: dict[int, Fraction], b: dict[int, Fraction]) -> dict[int, Fraction]:
+    out: dict[int, Fraction] = {}
+    for x, px in a.items():
+        for y, py in b.items():
+            out[x + y] = out.get(x + y, Fraction(0)) + px * py
+    return out
+
+
+def worst_of(statuses: list[dict[str, Fraction]]) -> dict[str, Fraction]:
+    """The worst of independent damage results ({result: P} each), as DAMAGE_ORDER ranks them: P(worst ≤ r) is
+    the product of each P(≤ r). No target: no damage."""
+    below, out = Fraction(0), {}
+    for rank, result in enumerate(core.DAMAGE_ORDER):
+        at_most = Fraction(1)
+        for st in statuses:
+            at_most *= sum((st.get(r, Fraction(0)) for r in core.DAMAGE_ORDER[: rank + 1]), Fraction(0))
+        out[result] = at_most - below
+        below = at_most
+    return out
+
+
+def add_bernoulli(dist: dict[int, Fraction], p: Fraction) -> dict[int, Fraction]:
     out: dict[int, Fraction] = {}
     for h, q in dist.items():
         for k, w in ((h, q * (1 - p)), (h + 1, q * p)):

@@ -48,6 +48,9 @@ def may_act(rep: int, leader_rep: int, die: int) -> bool:
     return rep >= die or leader_rep >= die
 
 
+DOUBLES = "doubles"  # the code of a doubles turn among the sides' names (Activation odds "first")
+
+
 def doubles(dice_values) -> bool:
     return len(set(dice_values)) < len(dice_values)
 
@@ -62,6 +65,8 @@ class Activation(ThwAction):
         "Rep is at least the die, or any figure of a group whose Leader's Rep is. Groups act from the highest Rep "
         "down; then the next side with its own die."
     )
+    result_labels = {"p_doubles": N_("doubles: nobody moves or fires"), "first": N_("Who acts first")}
+    value_labels = {"first": {"doubles": N_("doubles: nobody moves or fires")}}
     input_schema = {
         "type": "object",
         "additionalProperties": False,
@@ -94,8 +99,7 @@ class Activation(ThwAction):
 
     def resolve_clean(self, clean, settings, dice):
         sides = clean["sides"]
-        rolled = [dice.roll(6, tr("activation die ({side})").format(side=self._side_name(i, s)))
-                  for i, s in enumerate(sides)]  # fmt: skip
+        rolled = [dice.roll(6, f"{N_('activation die')}: {self._side_name(i, s)}") for i, s in enumerate(sides)]
         steps = [tr("Activation dice: {dice}.").format(dice=dice_text(rolled))]
         if doubles(rolled):
             steps.append(tr("Doubles: nobody moves or fires; every side may reload, swap or pick up weapons."))
@@ -137,8 +141,12 @@ class Activation(ThwAction):
                 for p in self._plan(s, roll[i]):
                     whole[i][p["index"]] += each if p["acts"] == "all" else 0
                     some[i][p["index"]] += each if p["acts"] != "none" else 0
+        names = [self._side_name(i, s) for i, s in enumerate(sides)]
+        names = [f"{name} #{i + 1}" if names.count(name) > 1 else name for i, name in enumerate(names)]
         return {
             "p_doubles": prob(p_doubles),
+            # who acts first, doubles beside the sides: the whole turn's start as one distribution
+            "first": {**{name: prob(first[i]) for i, name in enumerate(names)}, DOUBLES: prob(p_doubles)},
             "sides": [
                 {
                     "side": self._side_name(i, s),
@@ -180,7 +188,7 @@ class RunawayMove(ThwAction):
     def resolve_clean(self, clean, settings, dice):
         rep = clean["figure"]["rep"]
         if settings.get("runaway_speed") == "fast_move":
-            rolled = dice.roll_many(2, 6, tr("{table} die").format(table=tr(FAST_MOVE.word)))
+            rolled = dice.roll_many(2, 6, N_("Fast Move die"))
             inches = core.FAST_MOVE_INCHES[core.pass_level(rolled, rep)]
             steps = [tr("{table}: {dice} against Rep {rep}: up to {inches}″.").format(
                 table=tr(FAST_MOVE.word), dice=dice_text(rolled), rep=rep, inches=inches)]  # fmt: skip
@@ -210,6 +218,8 @@ class Victory(ThwAction):
         "still in play, not counting the killed, the out of the fight and the runaways; the higher total wins. "
         "Unlimited turns: a side wins when none of the other side's figures is left on the table. No dice."
     )
+    result_labels = {"p_doubles": N_("doubles: nobody moves or fires"), "first": N_("Who acts first")}
+    value_labels = {"first": {"doubles": N_("doubles: nobody moves or fires")}}
     input_schema = {
         "type": "object",
         "additionalProperties": False,

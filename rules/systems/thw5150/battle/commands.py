@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from rules.contract import Command, CommandContext, GameConflict, NewEvent, RuleInputError
 from rules.i18n import N_, _
-from rules.systems.thw5150 import core, equipment, words
+from rules.systems.thw5150 import core, words
 from rules.systems.thw5150.actions import ACTIONS
 from rules.systems.thw5150.battle.explain import explained
 from rules.systems.thw5150.battle.units import (
+    firing,
+    guns_rof,
     may_activate,
     member,
     outgun_of,
@@ -34,7 +36,25 @@ class Cmd(Command):
         return {**super().describe(), "label": _(self.label), "help": _(self.help)}
 
 
+class Planned(Exception):  # noqa: N818 - not an error: the answer of a planning run
+    """What a command would roll, found without rolling: the action and the inputs it built from the state. The
+    board's odds (at_roll.py) run the command's own handler, with every check it makes, up to this point."""
+
+    def __init__(self, action: str, inputs: dict):
+        super().__init__(action)
+        self.action = action
+        self.inputs = inputs
+
+
+class Planning(CommandContext):
+    """A command's context that rolls nothing: run_action answers Planned instead of resolving."""
+
+    planning = True
+
+
 def run_action(ctx: CommandContext, key: str, inputs: dict):
+    if getattr(ctx, "planning", False):
+        raise Planned(key, inputs)
     action = ACTIONS[key]
     return action.resolve(inputs, system_settings(ctx.settings), ctx.dice())
 
@@ -84,8 +104,8 @@ class RollActivation(Cmd):
         require_playing(ctx)
         sides = sorted({u.side for u in ctx.state.units.values()})
         dice = ctx.dice()
-        rolled = {str(s): dice.roll(6, _("activation die ({side})").format(side=side_name(ctx.game, s)))
-                  for s in sides}  # fmt: skip
+        # the purpose is stored in English and worded when shown (rules.dice.purpose_words), the side by its name
+        rolled = {str(s): dice.roll(6, f"{N_('activation die')}: {side_name(ctx.game, s)}") for s in sides}
         dice.finish()
         values = list(rolled.values())
         doubles = len(set(values)) < len(values)
@@ -111,6 +131,11 @@ class Shoot(Cmd):
             "shooter": UNIT,
             "target": {**UNIT, "description": "One target (the board's form): all the dice at it"},
             "n": {"type": "integer", "minimum": 1, "maximum": 6, "description": "Dice at `target` (default: RoF)"},
+            "weapon": {
+                "type": "string",
+                "maxLength": 40,
+                "description": "A figure with two guns: the one it fires, or «two_guns» for both (default)",
+            },
             "targets": {
                 "type": "array",
                 "minItems": 1,
@@ -128,10 +153,11 @@ class Shoot(Cmd):
     def handle(self, ctx, inputs):
         require_playing(ctx)
         shooter = ctx.own_unit(inputs["shooter"], field_name="shooter")
+        guns = firing(shooter, inputs.get("weapon"))
         if "targets" not in inputs:  # the board's form names one target
             if "target" not in inputs:
                 raise RuleInputError({"targets": _("Name a target.")})
-            rof = equipment.RANGED.get(shooter.state["weapon"] or "", {}).get("rof", 1)
+            rof = guns_rof(guns, system_settings(ctx.settings))
             inputs = {**inputs, "targets": [{"unit": inputs["target"], "dice": inputs.get("n", rof)}]}
         pending = ctx.game["pending"]
         ret = pending[0] if pending and pending[0]["kind"] == "return_fire" else None
@@ -162,10 +188,10 @@ class Shoot(Cmd):
                 raise RuleInputError({f"targets.{i}.unit": _("{name} is on your own side.").format(name=unit.name)})
             targets.append(unit)
         st = shooter.state
-        shot = {"name": shooter.name, "rep": st["rep"], "weapon": st["weapon"], "fast_moved": st["fast_moved"],
+        shot = {"name": shooter.name, "rep": st["rep"], "weapon": guns[0], "fast_moved": st["fast_moved"],
                 "loaded": st["loaded"], "rep_modifier": rep_mod}  # fmt: skip
-        if st["second_weapon"]:
-            shot["second_weapon"] = st["second_weapon"]
+        if len(guns) > 1:
+            shot["second_weapon"] = guns[1]
         inputs_for = {
             "shooter": shot,
             "targets": [

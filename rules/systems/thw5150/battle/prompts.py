@@ -205,8 +205,9 @@ def ask(t: Table, q: dict, shoot_form) -> list[dict]:
     # One tap answers with the server's dice (from the front, no Hero's choice); the form takes the table's dice.
     roll = w.button(_("Roll for me"), command, {"motivation": core.MOTIVATIONS[0]} if kind == "stay_or_run" else {},
                     secondary=False)  # fmt: skip
+    # the test's exact odds for these figures as they stand (at_roll.py), and its rule at hand
     form = w.prompt(f"{head} {empty}", command, fields=fields, dice=question_dice(t, q),
-                    options=[] if kind == "stay_or_run" else [roll])  # fmt: skip
+                    options=[] if kind == "stay_or_run" else [roll], odds=True, rule=command)  # fmt: skip
     form["submit"] = _("Answer")
     return [form]
 

@@ -149,6 +149,7 @@ class Melee(Cmd):
         "properties": {
             "fighter": {**UNIT, "description": "Default: the charger whose melee is due"},
             "opponents": {**UNITS, "minItems": 1, "maxItems": 3},
+            "opponent": {**UNIT, "description": "The board's form: one opponent in base contact"},
             "flank_penalty": {"type": "boolean", "description": "Charged in the flank, passed 2: Rep −1 this round"},
         },
     }
@@ -158,7 +159,9 @@ class Melee(Cmd):
         due = answering(ctx, "melee")
         if due is not None:  # the charge meets: these fighters, whoever sends it (L1082–1087)
             inputs = {**inputs, "fighter": due["fighter"], "opponents": due["opponents"]}
-        elif "fighter" not in inputs or "opponents" not in inputs:
+        elif "opponents" not in inputs and "opponent" in inputs:
+            inputs = {**inputs, "opponents": [inputs["opponent"]]}
+        if "fighter" not in inputs or "opponents" not in inputs:
             raise RuleInputError({"opponents": _("Name the fighter and the opponents.")})
         fighter = ctx.own_unit(inputs["fighter"], field_name="fighter")
         (fighter,) = on_table(ctx, [fighter.key], "fighter")

@@ -4,8 +4,10 @@ commands read from them (who leads a group, who may activate on the turn's die, 
 
 from __future__ import annotations
 
+from rules.contract import RuleInputError
 from rules.i18n import _
 from rules.systems.thw5150 import army, core, equipment
+from rules.systems.thw5150.actions.shooting import rof_of
 from rules.systems.thw5150.settings import full as full_settings
 
 ON_TABLE = (core.FINE, core.KNOCKED_DOWN, core.DUCK_BACK, core.HUNKER_DOWN)
@@ -99,6 +101,31 @@ def may_activate(units: dict, unit, die: int) -> bool:
 def own_weapons(unit) -> list[dict]:
     st = unit.state
     return [{"weapon": w, "loaded": st["loaded"]} for w in (st["weapon"], st["second_weapon"]) if w]
+
+
+TWO_GUNS = "two_guns"
+
+
+def firing(shooter, choice: str | None) -> list[str]:
+    """The guns a shot fires: «Можно одновременно стрелять из двух пистолетов» (L780–783): a figure with two may
+    fire both (the default) or either one alone."""
+    st = shooter.state
+    guns = [w for w in (st["weapon"], st["second_weapon"]) if w]
+    if choice in (None, "", TWO_GUNS) or not guns:
+        if choice == TWO_GUNS and len(guns) < 2:
+            raise RuleInputError({"weapon": _("{name} has one gun only.").format(name=shooter.name)})
+        return guns
+    if choice not in guns:
+        raise RuleInputError({"weapon": _("{name} has no such weapon.").format(name=shooter.name)})
+    return [choice]
+
+
+def guns_rof(guns: list[str], settings: dict) -> int:
+    """The dice a shot rolls at most (two guns: §5 A26)."""
+    found = [equipment.RANGED.get(g, {}) for g in guns]
+    if not found:
+        return 1
+    return rof_of(found[0], found[1] if len(found) > 1 else None, settings) if found[0].get("rof") else 1
 
 
 def outgun_of(unit) -> int:

@@ -11,7 +11,8 @@ from rules.systems.thw5150.actions.common import member_summary
 from rules.systems.thw5150.actions.reactions import WANTING_TO_CHARGE
 from rules.systems.thw5150.actions.shooting import shot_summary
 from rules.systems.thw5150.battle import prompts
-from rules.systems.thw5150.battle.units import ON_TABLE, side_name
+from rules.systems.thw5150.battle.rules_at_hand import RULES
+from rules.systems.thw5150.battle.units import ON_TABLE, TWO_GUNS, guns_rof, side_name
 from rules.systems.thw5150.glossary import ENGLISH, GLOSSARY
 
 TONE = {core.FINE: "good", core.KNOCKED_DOWN: "warn", core.DUCK_BACK: "warn", core.HUNKER_DOWN: "warn",
@@ -29,15 +30,29 @@ def word(key: str) -> str:
     return GLOSSARY.get(key, key)
 
 
-def flags(st: dict) -> list[dict]:
-    out = [w.status(word(st["condition"]), tone=TONE.get(st["condition"], ""))]
+def flags(st: dict, owes: str = "") -> list[dict]:
+    """The figure's chips, each linked to its rule at hand (rules_at_hand.py); `owes`: the test it is asked now."""
+    cond = st["condition"]
+    out = [w.status(word(cond), tone=TONE.get(cond, ""), rule=cond if cond in RULES else "")]
     for key, tone in (("leader", ""), ("hero", "good"), ("prone", "warn"), ("in_cover", ""),
                       ("covering_fire", "good"), ("fast_moved", ""), ("stopped_fighting", "bad")):  # fmt: skip
         if st.get(key):
-            out.append(w.flag(word(key), tone))
+            out.append(w.flag(word(key), tone, rule=key))
     if not st.get("loaded", True):
-        out.append(w.flag(word("out_of_ammo"), "bad"))
+        out.append(w.flag(word("out_of_ammo"), "bad", rule="out_of_ammo"))
+    if owes:
+        out.append(w.flag(_("owes «{test}»").format(test=prompts.test_name(owes)), "warn", rule=owes))
     return out
+
+
+def owed_tests(game: dict) -> dict[str, str]:
+    """The figures asked a reaction test now (the first pending question), by key: the test's table."""
+    pending = game.get("pending") or []
+    q = pending[0] if pending else {}
+    table = {"received_fire": "received_fire", "in_sight": "in_sight", "being_charged": "being_charged"}
+    if game.get("result") is not None or q.get("kind") not in table:
+        return {}
+    return dict.fromkeys(q.get("testers") or [], table[q["kind"]])
 
 
 def stats(st: dict) -> dict:
@@ -84,18 +99,49 @@ def _pick(name: str, label: str, units: list[dict]) -> dict:
             "choices": [{"value": e["key"], "label": e.get("name", e["key"])} for e in units]}  # fmt: skip
 
 
-def shoot_form(u: dict, enemies: list[dict], title: str = "") -> dict:
-    """The shot: a target and the dice at it (the weapon's RoF); the table's dice typed in (to-hit first, then
-    lucky re-rolls and damage, actions/shooting.py) or none for a server roll."""
+def shoot_form(u: dict, enemies: list[dict], title: str = "", settings: dict | None = None) -> dict:
+    """The shot: a target, the gun (a figure with two: either one or both, L780–783) and the dice at it (the RoF);
+    the table's dice typed in (to-hit first, then lucky re-rolls and damage, actions/shooting.py) or none for a
+    server roll. The form shows the shot's exact odds as it is filled and ranks the targets and the guns."""
     st = _st(u)
-    rof = _rof(st)
-    fields = [_one("shooter", _("Shooter"), u), _pick("target", _("Target"), enemies),
-              {"name": "n", "label": _("Dice at it"), "kind": "number", "min": 1, "max": rof, "value": rof}]  # fmt: skip
+    fields = [_one("shooter", _("Shooter"), u), _pick("target", _("Target"), enemies)]
+    guns = [g for g in (st.get("weapon"), st.get("second_weapon")) if g]
+    if len(guns) > 1:  # both guns (the default) or either one alone
+        rof = guns_rof(guns, settings or {})
+        names = [equipment.RANGED.get(g, {}).get("name", g) for g in guns]
+        choices = [{"value": TWO_GUNS, "label": _("{first} and {second} («{rule}»)").format(
+            first=names[0], second=names[1], rule=word("two_gun"))}]  # fmt: skip
+        choices += [{"value": g, "label": n} for g, n in zip(guns, names, strict=True)]
+        fields.append({"name": "weapon", "label": _("Weapon"), "kind": "choice", "choices": choices})
+        fields.append({"name": "n", "label": _("Dice at it (empty: the whole RoF)"), "kind": "number", "min": 1,
+                       "max": rof, "value": None})  # fmt: skip
+    else:
+        rof = _rof(st)
+        fields.append({"name": "n", "label": _("Dice at it"), "kind": "number", "min": 1, "max": rof, "value": rof})
     dice = [{"label": _("to-hit d6 {n}").format(n=i + 1), "faces": 6} for i in range(rof)]
     dice += [{"label": _("next d6 {n} (lucky shot, damage)").format(n=i + 1), "faces": 6} for i in range(rof)]
+    compare = ("target", "weapon") if len(guns) > 1 else ("target",)
+    compare = tuple(c for c in compare if c != "target" or len(enemies) > 1)
     # each figure's form says whose it is: two forms of one command are told apart (and kept apart while typing)
-    form = w.prompt(title or _("{name}: shoot").format(name=u.get("name", u["key"])), "shoot", fields=fields, dice=dice)
+    form = w.prompt(title or _("{name}: shoot").format(name=u.get("name", u["key"])), "shoot", fields=fields,
+                    dice=dice, odds=True, compare=compare, rule="shoot")  # fmt: skip
     form["submit"] = _("Shoot")
+    return form
+
+
+def melee_form(u: dict, enemies: list[dict]) -> dict:
+    """A melee with a figure already in base contact (L1080–1159): the opponent, the odds, the dice or a server
+    roll (the fighter's dice, the opponent's, then the damage die)."""
+    st = _st(u)
+    fields = [_one("fighter", _("Fighter"), u), _pick("opponent", _("Opponent"), enemies)]
+    n = 1 if st.get("prone") else 2
+    dice = [{"label": _("{name}: melee d6 {n}").format(name=u.get("name", u["key"]), n=i + 1), "faces": 6}
+            for i in range(n)]  # fmt: skip
+    dice += [{"label": _("opponent's melee d6 {n}").format(n=i + 1), "faces": 6} for i in range(2)]
+    dice.append({"label": _("damage d6 (only if one side won)"), "faces": 6})
+    form = w.prompt(_("{name}: melee").format(name=u.get("name", u["key"])), "melee", fields=fields, dice=dice,
+                    odds=True, compare=("opponent",) if len(enemies) > 1 else (), rule="melee")  # fmt: skip
+    form["submit"] = _("Roll the melee")
     return form
 
 
@@ -118,7 +164,8 @@ def move_form(u: dict, units: list[dict]) -> dict:
             {"value": "normal", "label": _("normal move")}, {"value": "fast", "label": word("fast_move")}]},
         {"name": "seen_by", "label": _("Came into the sight of"), "kind": "choice", "choices": seen},
     ]  # fmt: skip
-    form = w.prompt(_("{name}: record a move").format(name=u.get("name", u["key"])), "move", fields=fields)
+    form = w.prompt(_("{name}: record a move").format(name=u.get("name", u["key"])), "move", fields=fields,
+                    rule="move")  # fmt: skip
     form["submit"] = _("Record the move")
     return form
 
@@ -132,7 +179,8 @@ def charge_form(u: dict, enemies: list[dict], units: list[dict], settings: dict)
     fields = [_one("charger", _("Charger"), u), _pick("target", _("Target"), enemies)]
     title = _("{name}: charge, test «{test}»").format(name=u.get("name", u["key"]),
                                                        test=prompts.test_name("wanting_to_charge"))  # fmt: skip
-    form = w.prompt(title, "charge", fields=fields, dice=prompts.group_dice(WANTING_TO_CHARGE, members, settings))
+    form = w.prompt(title, "charge", fields=fields, dice=prompts.group_dice(WANTING_TO_CHARGE, members, settings),
+                    odds=True, rule="charge")  # fmt: skip
     form["submit"] = _("Charge into melee")
     return form
 
@@ -144,7 +192,8 @@ def grenade_form(u: dict, enemies: list[dict]) -> dict:
     dice = [{"label": _("to-hit d6 {n}").format(n=1), "faces": 6}]
     dice += [{"label": _("next d6 {n} (damage, «ГДЕ ГРАНАТА?»)").format(n=i + 1), "faces": 6} for i in range(3)]
     title = _("{name}: throw a grenade ({n} left)").format(name=u.get("name", u["key"]), n=st["grenades"])
-    form = w.prompt(title, "grenade", fields=fields, dice=dice)
+    form = w.prompt(title, "grenade", fields=fields, dice=dice, odds=True,
+                    compare=("target",) if len(enemies) > 1 else (), rule="grenade")  # fmt: skip
     form["submit"] = _("Throw the grenade")
     return form
 
@@ -155,7 +204,7 @@ def recover_form(u: dict) -> dict:
     dice = [{"label": _("d6 {n}").format(n=i + 1), "faces": 6} for i in range(n)]
     dice += [{"label": _("re-roll d6 {n} (only on pass 1)").format(n=i + 1), "faces": 6} for i in range(n)]
     title = _("{name}: test «{test}»").format(name=u.get("name", u["key"]), test=word("recovery"))
-    form = w.prompt(title, "recover", fields=[_one("unit", _("Figure"), u)], dice=dice)
+    form = w.prompt(title, "recover", fields=[_one("unit", _("Figure"), u)], dice=dice, odds=True, rule="recover")
     form["submit"] = _("Take the test")
     return form
 
@@ -179,7 +228,7 @@ def by_hand(u: dict) -> dict:
 
 
 def card(u: dict, can_write: bool, mine: bool, game: dict, enemies: list[dict], units: list[dict],
-         settings: dict) -> dict:  # fmt: skip
+         settings: dict, owes: str = "") -> dict:  # fmt: skip
     st = _st(u)
     widgets = [stats(st)]
     live = can_write and mine and game.get("result") is None and not game.get("pending")
@@ -198,19 +247,17 @@ def card(u: dict, can_write: bool, mine: bool, game: dict, enemies: list[dict], 
             widgets.append(w.buttons(buttons))
         if acting and st["condition"] == core.FINE and not st.get("activated"):
             if enemies and st.get("weapon") and st.get("loaded", True):
-                widgets.append(shoot_form(u, enemies))
+                widgets.append(shoot_form(u, enemies, settings=settings))
             widgets.append(move_form(u, units))
             if enemies:
                 widgets.append(charge_form(u, enemies, units, settings))
-                widgets.append(w.buttons([w.button(_("with {name}").format(name=e.get("name", e["key"])), "melee",
-                                                   {"fighter": u["key"], "opponents": [e["key"]]}) for e in enemies],
-                                         title=_("Melee already in contact"), folded=True))  # fmt: skip
+                widgets.append(w.fold(_("Melee already in contact"), [melee_form(u, enemies)], key="melee"))
             if st.get("grenades") and enemies:
                 widgets.append(grenade_form(u, enemies))
     if can_write and mine and game.get("result") is None:
         widgets.append(by_hand(u))
     return {"key": u["key"], "title": u.get("name", u["key"]), "subtitle": group_label(st.get("group", "")),
-            "flags": flags(st), "stats": None, "done": bool(st.get("activated")),
+            "flags": flags(st, owes), "stats": None, "done": bool(st.get("activated")),
             "dead": st["condition"] in core.GONE, "widgets": widgets}  # fmt: skip
 
 
@@ -236,20 +283,23 @@ def board(view: dict, viewer_sides: frozenset[int], can_write: bool, settings: d
     if live and game.get("phase") == "roll" and not game.get("pending"):
         roll = w.button(_("Roll for us"), "activation", {}, secondary=False)
         boxes = [{"label": _("{side}, d6").format(side=names["sides"][s]), "faces": 6} for s in t.all_sides()]
-        form = w.prompt(_("Roll the activation dice"), "activation", options=[roll], dice=boxes)
+        form = w.prompt(_("Roll the activation dice"), "activation", options=[roll], dice=boxes, odds=True,
+                        rule="activation")  # fmt: skip
         form["submit"] = _("Use these dice")
         turnbar.append(form)
-    turnbar += prompts.question(t, shoot_form)
+    turnbar += prompts.question(t, lambda *a, **k: shoot_form(*a, **k, settings=settings))
     turnbar += prompts.next_steps(t, settings, lambda last: describe(_last_event(last), names), stay_or_run_due)
     acting = live and game.get("phase") == "acting" and not game.get("pending")
     if acting and (game.get("doubles") or game.get("active") in viewer_sides):
         turnbar.append(w.button(_("End the activation"), "end_activation", {}, secondary=False))
     groups = []
+    owes = owed_tests(game)
     for index in t.all_sides():
         side = t.sides.get(index) or {"index": index, "name": names["sides"][index]}
         mine = index in viewer_sides
         enemies = [u for s in t.all_sides() if s != index for u in _standing(units, s)]
-        cards = [card(u, can_write, mine, game, enemies, units, settings) for u in units if _side_of(u) == index]
+        cards = [card(u, can_write, mine, game, enemies, units, settings, owes.get(u["key"], ""))
+                 for u in units if _side_of(u) == index]  # fmt: skip
         groups.append({"title": side.get("name", ""), "subtitle": side.get("player") or "", "units": cards})
     footer = []
     if live and viewer_sides:

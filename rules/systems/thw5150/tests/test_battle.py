@@ -11,6 +11,7 @@ from django.utils import translation
 
 from rules.contract import Event
 from rules.contract.testing import Table
+from rules.dice import purpose_words
 from rules.errors import GameConflict, NotYours, RuleInputError
 from rules.systems.thw5150.system import SYSTEM
 
@@ -212,7 +213,10 @@ def test_the_target_player_may_let_the_server_roll(table):
     table.command(0, "shoot", {"shooter": "0.l.1", "targets": [{"unit": "1.p.1", "dice": 1}]}, dice=[1])
     events = table.command(1, "answer_reaction", {}, seed=12345)  # no dice typed in: the server rolls, seeded
     rolled = events[0]["dice"]
-    assert [d["purpose"] for d in rolled] == ["«ОБСТРЕЛЯН»: group die 1 of 2", "«ОБСТРЕЛЯН»: group die 2 of 2"]
+    # stored in English, worded when shown (rules.dice.purpose_words): the log's line names the table
+    assert [d["purpose"] for d in rolled] == ["group die 1 of 2", "group die 2 of 2"]
+    with translation.override("ru"):
+        assert purpose_words(rolled[0]["purpose"]) == "кубик группы 1 из 2"
     again = Table(SYSTEM, rosters=[POLICE, GANG])
     again.command(0, "activation", dice=[5, 1])
     again.command(0, "shoot", {"shooter": "0.l.1", "targets": [{"unit": "1.p.1", "dice": 1}]}, dice=[1])

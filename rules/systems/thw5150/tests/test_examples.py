@@ -109,7 +109,10 @@ def test_g10_hand_of_fate():
     inputs = {"shooter": {"name": "Фриц", "rep": 4, "weapon": "smg"}, "targets": [{"dice": 1, "armour": "ЭКЗ"}]}
     o = resolve("shooting", inputs, dice=[6, 1, 1, 1])
     assert o.result["targets"][0]["result"] == "dead"
-    assert [d["purpose"] for d in o.dice][1:3] == ["Hand of Fate die 1 (target 1)", "Hand of Fate die 2 (target 1)"]
+    assert [d["purpose"] for d in o.dice][1:3] == [
+        "first Hand of Fate die: target 1",
+        "second Hand of Fate die: target 1",
+    ]
 
 
 def test_g11_grenade():

@@ -114,7 +114,7 @@ SHOT = {"shooter": {"rep": 4, "weapon": "rifle"}, "targets": [{"dice": 1}]}
     [
         ([7], "dice", "Die 1 is 7, but it is a d6"),
         ([0], "dice", "Die 1 is 0"),
-        ([6], "dice", "Not enough dice: die 2 (a d6 for the damage die (target 1))"),
+        ([6], "dice", "Not enough dice: die 2 (a d6 for the damage die: target 1)"),
         ([2, 3], "dice", "Too many dice: 2 typed in, but this test used 1"),
         (["6"], "dice", "Die 1 ('6') is not a whole number"),
     ],

@@ -13,7 +13,7 @@ from django.utils import translation
 
 from rules.contract import Event
 from rules.contract.testing import Table
-from rules.dice import SeededDice
+from rules.dice import SeededDice, purpose_words
 from rules.errors import ArmlistError
 from rules.systems.thw5150 import words
 from rules.systems.thw5150.system import SYSTEM
@@ -83,7 +83,7 @@ def test_every_action_resolves_in_russian(key, inputs):
     with translation.override("ru"):
         for seed in range(1, 13):
             outcome = SYSTEM.action(key).resolve(inputs, settings_with(runaway_speed="fast_move"), SeededDice(seed))
-            texts += [outcome.summary, *outcome.steps, *(d["purpose"] for d in outcome.dice)]
+            texts += [outcome.summary, *outcome.steps, *(purpose_words(d["purpose"]) for d in outcome.dice)]
             if "text" in outcome.result:  # what an event keeps renders the same for a Russian reader
                 assert words.render(outcome.result["text"]) == outcome.summary
     assert texts
@@ -125,7 +125,7 @@ def test_the_board_commands_and_the_log_read_in_russian():
         names = {"units": {k: u.name for k, u in table.state.units.items()}}
         for e in events:
             texts.append(SYSTEM.battle.describe_event(Event(e["seq"], e["type"], e["payload"]), names))
-            texts.extend(d["purpose"] for d in e["dice"])
+            texts.extend(purpose_words(d["purpose"]) for d in e["dice"])
         texts.extend([table.last_outcome.get("summary", ""), *table.last_outcome.get("steps", [])]
                      if table.last_outcome else [])  # fmt: skip
 
