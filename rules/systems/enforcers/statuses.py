@@ -36,6 +36,9 @@ from rules.systems.enforcers.wounds import (
 
 INCAPACITATED = (SERIOUSLY_WOUNDED, DYING, DEAD)  # L321, L325: count as Stunned, skip every action
 COUNTDOWN = ("burning", "disoriented", "pinned")
+# What the end of an activation rolls or costs HP for (§3.17): a poison's TN test, bleeding, burning (and its Fear
+# test), the count to death while Dying. Disoriented and Pinned only count down.
+TICKING = ("poisoned", "bleeding", "burning", "dying")
 FEAR_ACTIONS = tables.FEAR_ACTIONS
 
 

@@ -6,6 +6,7 @@ from rules.contract import GameSystem
 from rules.systems.enforcers.actions import ACTIONS
 from rules.systems.enforcers.army import ARMY
 from rules.systems.enforcers.battle import BATTLE
+from rules.systems.enforcers.battle.at_roll import AT_ROLL
 from rules.systems.enforcers.campaign import CAMPAIGN
 from rules.systems.enforcers.glossary import GLOSSARY
 from rules.systems.enforcers.settings import SETTINGS
@@ -23,6 +24,7 @@ class Enforcers(GameSystem):
     battle = BATTLE
     simulator = SIMULATOR
     campaign = CAMPAIGN
+    at_roll = AT_ROLL
 
 
 SYSTEM = Enforcers()

@@ -59,7 +59,8 @@ class EnforcersBattle(BattlePart):
     def client_data(self, view: dict) -> dict:
         """For the board script: the commands whose dice may be typed in, and its words."""
         return {"dice_commands": list(board.DICE_COMMANDS), "dice_legend": _("Dice rolled at the table (optional)"),
-                "dice_note": _("Empty: the server rolls.")}  # fmt: skip
+                "dice_note": _("Empty: the server rolls."),
+                "submits": {"counter_attack": _("Counter-attack")}}  # fmt: skip
 
     def start(self, *, sides: list[SideSetup], settings: dict) -> Start:
         units: list[UnitSetup] = []

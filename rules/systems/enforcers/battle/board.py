@@ -11,6 +11,7 @@ from rules.i18n import _, ngettext
 from rules.systems.enforcers import tables
 from rules.systems.enforcers.battle import questions
 from rules.systems.enforcers.glossary import GLOSSARY
+from rules.systems.enforcers.statuses import TICKING
 from rules.systems.enforcers.texts import render
 from rules.systems.enforcers.words import AID_MODE, FIRE_MODE
 
@@ -118,6 +119,7 @@ def _question(q: dict, view: dict) -> list[dict]:
               "once a turn.").format(name=name, target=target),
             "counter_attack",
             options=[w.button(_("No counter-attack"), "counter_attack", {"strike": False})],
+            odds=True, rule="counter_attack",
         ), _("Counter-attack"))]  # fmt: skip
     if q["kind"] == "reaction":
         target = _unit(view, q["target"])
@@ -136,6 +138,7 @@ def _question(q: dict, view: dict) -> list[dict]:
                           if weapons else []),
                         _range_field(), _cover_field()],
                 options=[w.button(_("Hold fire"), "hold_fire", {"shooter": key})],
+                odds=True, compare=("weapon",) if len(weapons) > 1 else (), rule="reaction_shot",
             )  # fmt: skip
             out.append(_with_submit(prompt, _("Shoot")))
         return out
@@ -146,6 +149,7 @@ def _question(q: dict, view: dict) -> list[dict]:
         "confirm_end",
         options=[w.button(_("Confirm"), "confirm_end", {"accept": True}, secondary=False),
                  w.button(_("Play on"), "confirm_end", {"accept": False})],
+        rule="confirm_end",
     )]  # fmt: skip
 
 
@@ -166,14 +170,14 @@ def _card(u: dict, view: dict, viewer_sides, live: bool) -> dict:
     subtitle = " · ".join(x for x in (v.get("archetype"), armour["name"] if armour else "") if x)
     flags = []
     if v.get("wound") and v["wound"] != "none":
-        flags.append(w.flag(GLOSSARY.get(v["wound"], v["wound"]), WOUND_TONE.get(v["wound"], "warn")))
+        flags.append(w.flag(GLOSSARY.get(v["wound"], v["wound"]), WOUND_TONE.get(v["wound"], "warn"), rule=v["wound"]))
     if v.get("acting"):
         flags.append(w.flag(_("acting"), "good"))
     elif v.get("activated"):
         flags.append(w.flag(_("acted")))
     for stance, word in (("overwatch", "overwatch"), ("took_cover", "take_cover")):
         if v.get(stance):
-            flags.append(w.flag(GLOSSARY[word], "good"))
+            flags.append(w.flag(GLOSSARY[word], "good", rule=word))
     widgets = [_stats_line(v)]
     for status, entry in sorted((v.get("statuses") or {}).items()):
         if status in ("seriously_wounded", "dying", "dead"):
@@ -181,7 +185,8 @@ def _card(u: dict, view: dict, viewer_sides, live: bool) -> dict:
         label = GLOSSARY.get(status, status)
         if status == "stunned":
             label += f" x{entry.get('stacks', 1)}"
-        widgets.append(w.status(label, entry.get("turns"), STATUS_TONE.get(status, "warn")))
+        widgets.append(w.status(label, entry.get("turns"), STATUS_TONE.get(status, "warn"),
+                                rule=status if status in STATUS_TONE else ""))  # fmt: skip
     weapons = v.get("weapons") or []
     if weapons:
         lines = [_weapon_line(i, wp) for i, wp in enumerate(weapons)]
@@ -258,9 +263,11 @@ def _cover_field() -> dict:
                         {"value": "full", "label": GLOSSARY["full_cover"]}]}  # fmt: skip
 
 
-def _action(title: str, key: str, hint: str, command: str, fields: list[dict], submit: str) -> dict:
-    """An action's form, folded under its name."""
-    return w.fold(title, [_with_submit(w.prompt(hint, command, fields=fields), submit)], key=key)
+def _action(title: str, key: str, hint: str, command: str, fields: list[dict], submit: str, *, odds: bool = False,
+            compare: tuple[str, ...] = ()) -> dict:  # fmt: skip
+    """An action's form, folded under its name: the odds of its roll as it is filled (at_roll.py) and its rule."""
+    prompt = w.prompt(hint, command, fields=fields, odds=odds, compare=compare, rule=command)
+    return w.fold(title, [_with_submit(prompt, submit)], key=key)
 
 
 def _controls(u: dict, v: dict, view: dict, viewer_sides=frozenset()) -> list[dict]:
@@ -290,7 +297,7 @@ def _acting(u: dict, v: dict, view: dict) -> list[dict]:
                 {"name": "height_cm", "label": _("Shooter higher than the target, cm"), "kind": "number",
                  "min": -500, "max": 500},
                 _yes_no_field("out_of_arc", GLOSSARY["out_of_arc"]),
-            ], GLOSSARY["shoot"]))  # fmt: skip
+            ], GLOSSARY["shoot"], odds=True, compare=_compared(enemies, ranged)))  # fmt: skip
         thrown = _weapon_choices(v, thrown=True)
         if enemies and thrown:
             out.append(_action(GLOSSARY["thrown_weapon"], "throw", _("Up to 1.5 × TN cm; a miss scatters (L172–174)."),
@@ -299,7 +306,7 @@ def _acting(u: dict, v: dict, view: dict) -> list[dict]:
                 {"name": "weapon", "label": _("Weapon"), "kind": "choice", "choices": thrown},
                 {"name": "distance_cm", "label": _("Distance (cm)"), "kind": "number", "min": 0, "max": 500},
                 _range_field(), _cover_field(),
-            ], _("Throw")))  # fmt: skip
+            ], _("Throw"), odds=True, compare=_compared(enemies, thrown)))  # fmt: skip
         if enemies:
             melee = [{"value": "", "label": _("the best drawn, else fists")}, *_weapon_choices(v, ranged=False)]
             out.append(_action(GLOSSARY["fight"], "melee", _("A WS test with the melee modifiers (L176–214)."),
@@ -312,14 +319,14 @@ def _acting(u: dict, v: dict, view: dict) -> list[dict]:
                 {"name": "height_cm", "label": _("Attacker higher, cm (L200)"), "kind": "number", "min": -500,
                  "max": 500},
                 _yes_no_field("out_of_arc", GLOSSARY["out_of_arc"]),
-            ], GLOSSARY["fight"]))  # fmt: skip
+            ], GLOSSARY["fight"], odds=True, compare=_compared(enemies, melee)))  # fmt: skip
         out.append(_action(GLOSSARY["move"], "move", _("Up to DX cm; difficult terrain halves the move (L79–85)."),
                            "move", [
             {"name": "distance_cm", "label": _("Open ground (cm)"), "kind": "number", "min": 0, "max": 200},
             {"name": "difficult_cm", "label": _("Difficult terrain (cm)"), "kind": "number", "min": 0, "max": 200},
             {"name": "jump_across_cm", "label": _("Jump across (cm)"), "kind": "number", "min": 0, "max": 200},
             {"name": "jump_up_cm", "label": _("Jump up (cm)"), "kind": "number", "min": 0, "max": 200},
-        ], GLOSSARY["move"]))  # fmt: skip
+        ], GLOSSARY["move"], odds=True))  # fmt: skip
         out.append(w.buttons([w.button(GLOSSARY["aim"], "aim", {"same_point": True}),
                               w.button(GLOSSARY["listen"], "listen"),
                               w.button(GLOSSARY["overwatch"], "overwatch"),
@@ -341,7 +348,7 @@ def _acting(u: dict, v: dict, view: dict) -> list[dict]:
                 {"name": "remove_status", "label": _("Also remove a status"), "kind": "choice",
                  "choices": [{"value": "", "label": _("none")},
                              *[{"value": s, "label": GLOSSARY[s]} for s in REMOVABLE]]},
-            ], GLOSSARY["medical_aid"]))  # fmt: skip
+            ], GLOSSARY["medical_aid"], odds=True, compare=("target",) if len(_friends(u, view)) > 1 else ()))  # fmt: skip
         if "prayer" in {p.lower() for p in v.get("perks") or []} and not v.get("prayed_this_round"):
             everyone = [{"value": x["key"], "label": x["name"]} for x in view["units"] if _view(x).get("alive", True)]
             out.append(_action(GLOSSARY["prayer"], "pray", _("Once a round, one target (L125–138)."), "prayer", [
@@ -355,10 +362,21 @@ def _acting(u: dict, v: dict, view: dict) -> list[dict]:
                 {"name": "remove_status", "label": _("The status"), "kind": "choice",
                  "choices": [{"value": "", "label": _("none")},
                              *[{"value": s, "label": GLOSSARY[s]} for s in REMOVABLE]]},
-            ], _("Pray")))  # fmt: skip
+            ], _("Pray"), odds=True))  # fmt: skip
     out.append(_weapons_fold(v))
-    out.append(w.button(_("End activation"), "end_activation", secondary=False))
+    end = w.button(_("End activation"), "end_activation", secondary=False)
+    if set(v.get("statuses") or {}) & set(TICKING):
+        # Its statuses tick now (§3.17): the odds of the upkeep, and its rule, beside the button.
+        out.append(w.prompt(_("Its statuses tick at the end of the activation (§3.17)."), "end_activation",
+                            options=[end], odds=True, rule="end_activation"))  # fmt: skip
+    else:
+        out.append(end)
     return out
+
+
+def _compared(enemies: list[dict], weapons: list[dict]) -> tuple[str, ...]:
+    """The fields a "which …?" view may rank: the target when there is a choice, the weapon likewise."""
+    return tuple(f for f, choices in (("target", enemies), ("weapon", weapons)) if len(choices) > 1)
 
 
 def _weapons_fold(v: dict) -> dict:
@@ -366,7 +384,7 @@ def _weapons_fold(v: dict) -> dict:
     widgets = []
     everything = _weapon_choices(v)
     if everything:
-        widgets.append(_with_submit(w.prompt(_("Free once an activation (L71–73)."), "ready_weapon", fields=[
+        widgets.append(_with_submit(w.prompt(_("Free once an activation (L71–73)."), "ready_weapon", rule="ready_weapon", fields=[
             {"name": "weapon", "label": _("Weapon"), "kind": "choice", "choices": everything},
             {"name": "how", "label": _("How"), "kind": "choice",
              "choices": [{"value": "draw", "label": _("draw it")}, {"value": "stow", "label": _("stow it")},
@@ -390,16 +408,18 @@ def _rulings(key: str, v: dict) -> dict:
             w.button(_("AP −1"), "adjust", {"unit": key, "ap": max(0, v.get("ap", 0) - 1)}, disabled=not v.get("ap")),
             w.button(_("Fear test"), "fear_test", {"unit": key}),
         ]),
-        _with_submit(w.prompt(_("Damage by hand: AP first, then HP (L220)."), "damage", fields=[
+        _with_submit(w.prompt(_("Damage by hand to {name}: AP first, then HP (L220).").format(name=v.get("name")),
+                              "damage", odds=True, rule="damage", fields=[
             {"name": "unit", "label": _("Agent"), "kind": "choice", "choices": [{"value": key, "label": v.get("name")}]},
             {"name": "amount", "label": _("Damage amount"), "kind": "number", "min": 0, "max": 99},
         ]), _("Deal damage")),
-        _with_submit(w.prompt(_("A fall: over DX/2 cm hurts, and a TN test against Stunned (L232–234)."), "fall",
-                              fields=[
+        _with_submit(w.prompt(_("{name} falls: over DX/2 cm hurts, and a TN test against Stunned (L232–234).").format(
+            name=v.get("name")), "fall", odds=True, rule="fall", fields=[
             {"name": "unit", "label": _("Agent"), "kind": "choice", "choices": [{"value": key, "label": v.get("name")}]},
             {"name": "height_cm", "label": _("Height (cm)"), "kind": "number", "min": 0, "max": 200},
         ]), _("Fall")),
-        _with_submit(w.prompt(_("A status by hand (water on a fire, the GM's call)."), "set_status", fields=[
+        _with_submit(w.prompt(_("A status by hand (water on a fire, the GM's call)."), "set_status", rule="set_status",
+                              fields=[
             {"name": "unit", "label": _("Agent"), "kind": "choice", "choices": [{"value": key, "label": v.get("name")}]},
             {"name": "status", "label": _("The status"), "kind": "choice",
              "choices": [{"value": s, "label": GLOSSARY[s]} for s in REMOVABLE]},

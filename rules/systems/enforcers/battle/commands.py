@@ -81,12 +81,22 @@ class ActionCommand(Command):
     def build(self, ctx: CommandContext, actor, inputs: dict) -> tuple[dict, dict[str, str], dict]:
         """(action inputs, role -> unit key, extra fields per effect kind)."""
 
-    def handle(self, ctx: CommandContext, inputs: dict) -> list[NewEvent]:
+    def prepare(self, ctx: CommandContext, inputs: dict) -> tuple:
+        """Everything the command checks and builds before it rolls: (actor, inputs, action inputs, roles, extra).
+        The odds at the moment of the roll (at_roll.py) take the same path, so they refuse what the command does."""
         inputs = numbered(inputs)
         actor = active_unit(ctx)
         if actor.state["actions_left"] < self.cost:
             raise GameConflict(_("{name} has no action left: end the activation.").format(name=actor.name))
         action_inputs, roles, extra = self.build(ctx, actor, inputs)
+        return actor, inputs, action_inputs, roles, extra
+
+    def odds_inputs(self, ctx: CommandContext, inputs: dict) -> tuple[str, dict] | None:
+        """(the action this command rolls, its inputs on this state)."""
+        return self.action_key, self.prepare(ctx, inputs)[2]
+
+    def handle(self, ctx: CommandContext, inputs: dict) -> list[NewEvent]:
+        actor, inputs, action_inputs, roles, extra = self.prepare(ctx, inputs)
         outcome = ACTIONS[self.action_key].resolve(action_inputs, ctx.system_settings, ctx.dice())
         ctx.outcome = outcome.as_dict()
         effects = map_effects(outcome.effects, roles, **extra)
@@ -140,11 +150,21 @@ class EndActivation(Command):
     )
     input_schema = schema()
 
-    def handle(self, ctx, inputs):
+    def prepare(self, ctx, inputs) -> tuple:
         actor = active_unit(ctx)
+        return actor, sheet(ctx.state, actor.key, friendly_ld=best_friendly_ld(ctx.state, actor.key))
+
+    def odds_inputs(self, ctx, inputs) -> tuple[str, dict] | None:
+        """The status upkeep of the acting model (§3.17), when something of it rolls or costs HP."""
+        _actor, agent = self.prepare(ctx, inputs)
+        if not set(agent["statuses"]) & set(statuses.TICKING):
+            return None
+        return "status_tick", {"agent": agent, "moment": "end_of_activation"}
+
+    def handle(self, ctx, inputs):
+        actor, agent = self.prepare(ctx, inputs)
         settings = ctx.system_settings
         dice = ctx.dice()
-        agent = sheet(ctx.state, actor.key, friendly_ld=best_friendly_ld(ctx.state, actor.key))
         out = statuses.end_of_activation(agent, LiveRoller(dice, settings), settings)
         dice.finish()
         effects = map_effects(out["effects"], {"agent": actor.key})
@@ -157,7 +177,7 @@ class EndActivation(Command):
         summary = join(" ", out["steps"]) if out["steps"] else T("{name} ends its activation.", name=actor.name)
         if round_over:
             summary += T(" Round {round} is over.", round=ctx.game["round"])
-        ctx.outcome = {"summary": summary}
+        ctx.outcome = {"summary": summary, "result": {"hp": agent["hp"]}}  # the board places the HP in its odds
         payload = {"unit": actor.key, "effects": effects, "round_over": round_over, "round_effects": round_effects,
                    "summary": summary, "text": parts(summary)}  # fmt: skip
         return [NewEvent("activation_ended", payload, dice=[r.as_dict() for r in dice.rolls])]

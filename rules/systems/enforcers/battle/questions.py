@@ -117,6 +117,20 @@ class CounterAttack(Command):
     input_schema = {"type": "object", "additionalProperties": False,
                     "properties": {"strike": BOOL, "use_reroll": BOOL}}  # fmt: skip
 
+    def action_inputs(self, ctx, q: dict, inputs: dict) -> dict:
+        striker, target = ctx.state.units[q["unit"]], ctx.state.units[q["target"]]
+        return {"attacker": sheet(ctx.state, striker.key), "attacker_weapon": defence_weapon(ctx.state, striker.key),
+                "defender": sheet(ctx.state, target.key), "defender_weapon": defence_weapon(ctx.state, target.key),
+                "distance_cm": q["distance_cm"], "height_cm": q["height_cm"], "counter": True, "ask_counter": True,
+                "use_reroll": truth(inputs.get("use_reroll", False))}  # fmt: skip
+
+    def odds_inputs(self, ctx, inputs) -> tuple[str, dict] | None:
+        """The blow struck back (melee with a curse, L214); letting it go rolls nothing."""
+        q = _asked(ctx, "counter")
+        if not truth(inputs.get("strike", True)):
+            return None
+        return "melee", self.action_inputs(ctx, q, inputs)
+
     def handle(self, ctx, inputs):
         q = _asked(ctx, "counter")
         striker, target = ctx.state.units[q["unit"]], ctx.state.units[q["target"]]
@@ -127,10 +141,7 @@ class CounterAttack(Command):
             payload = {"unit": striker.key, "effects": [], "spent": 0, "questions": left, "summary": summary,
                        "text": parts(summary)}  # fmt: skip
             return [NewEvent("counter_declined", payload)]
-        action = {"attacker": sheet(ctx.state, striker.key), "attacker_weapon": defence_weapon(ctx.state, striker.key),
-                  "defender": sheet(ctx.state, target.key), "defender_weapon": defence_weapon(ctx.state, target.key),
-                  "distance_cm": q["distance_cm"], "height_cm": q["height_cm"], "counter": True, "ask_counter": True,
-                  "use_reroll": truth(inputs.get("use_reroll", False))}  # fmt: skip
+        action = self.action_inputs(ctx, q, inputs)
         outcome = ACTIONS["melee"].resolve(action, ctx.system_settings, ctx.dice())
         ctx.outcome = outcome.as_dict()
         effects = map_effects(outcome.effects, {"attacker": striker.key, "defender": target.key})

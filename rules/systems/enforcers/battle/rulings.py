@@ -117,7 +117,7 @@ class ReactionShot(Command):
     )
     input_schema = schema({"shooter": KEY, **SHOT_INPUTS}, ("shooter", "weapon"))
 
-    def handle(self, ctx, inputs):
+    def prepare(self, ctx, inputs) -> tuple:
         inputs = numbered(inputs)
         asked = questions.current(ctx.game)
         if asked and asked["kind"] == "reaction" and not inputs.get("target"):
@@ -134,6 +134,13 @@ class ReactionShot(Command):
                 )
             )
         action, roles, extra = shot_inputs(ctx, shooter.key, inputs)
+        return shooter, pinned_by, action, roles, extra
+
+    def odds_inputs(self, ctx, inputs) -> tuple[str, dict]:
+        return "shoot", self.prepare(ctx, inputs)[2]
+
+    def handle(self, ctx, inputs):
+        shooter, pinned_by, action, roles, extra = self.prepare(ctx, inputs)
         outcome = ACTIONS["shoot"].resolve(action, ctx.system_settings, ctx.dice())
         ctx.outcome = outcome.as_dict()
         effects = map_effects(outcome.effects, roles, **extra)
@@ -158,11 +165,18 @@ class _Ruling(Command):
     role = "agent"
     passed: tuple[str, ...] = ()
 
-    def handle(self, ctx, inputs):
+    def prepare(self, ctx, inputs) -> tuple:
         unit = ctx.unit(inputs["unit"])
         friend = best_friendly_ld(ctx.state, unit.key)
         action = {self.role: sheet(ctx.state, unit.key, friendly_ld=friend),
                   **{k: inputs[k] for k in self.passed if k in inputs}}  # fmt: skip
+        return unit, action
+
+    def odds_inputs(self, ctx, inputs) -> tuple[str, dict]:
+        return self.action_key, self.prepare(ctx, inputs)[1]
+
+    def handle(self, ctx, inputs):
+        unit, action = self.prepare(ctx, inputs)
         outcome = ACTIONS[self.action_key].resolve(action, ctx.system_settings, ctx.dice())
         ctx.outcome = outcome.as_dict()
         payload = {"unit": unit.key, "effects": map_effects(outcome.effects, {self.role: unit.key}), "spent": 0,

@@ -20,7 +20,7 @@ def test_the_system_is_listed_with_its_parts(client):
     systems = {s["slug"]: s for s in client.get("/api/v1/systems/").json()}
     assert systems["enforcers"]["name"] == "Энфорсеры"
     detail = client.get("/api/v1/systems/enforcers/").json()
-    assert set(detail["parts"]) == {"army", "battle", "simulator", "campaign"}
+    assert set(detail["parts"]) == {"army", "battle", "simulator", "campaign", "at_roll"}
     assert {a["key"] for a in detail["actions"]} == set(SYSTEM.actions)
 
 

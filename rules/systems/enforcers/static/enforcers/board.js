@@ -15,7 +15,7 @@
 
   function words() {
     var d = api.data() || {};
-    return { commands: d.dice_commands || [], legend: d.dice_legend || "", note: d.dice_note || "" };
+    return { commands: d.dice_commands || [], legend: d.dice_legend || "", note: d.dice_note || "", submits: d.submits || {} };
   }
 
   function cookie(name) {
@@ -51,6 +51,14 @@
     box.appendChild(note);
     box.appendChild(list);
     form.insertBefore(box, form.querySelector(".controls"));
+    // A question answered by the dice alone (a counter-attack: strike back with these dice, or let it go) has no
+    // field, so the board draws no send button: add it, worded by the board's data.
+    if (!form.querySelector("[type=submit]") && text.submits[name] && form.querySelector(".controls")) {
+      var go = document.createElement("button");
+      go.type = "submit";
+      go.textContent = text.submits[name];
+      form.querySelector(".controls").appendChild(go);
+    }
     var timer = null;
     var asked = 0;
 
