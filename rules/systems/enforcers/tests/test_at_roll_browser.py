@@ -84,3 +84,33 @@ def test_a_shot_shows_its_odds_follows_the_target_and_places_the_roll(live_serve
     expect(page.locator("#rule")).to_contain_text("тест стойкости")
     expect(page.locator('[data-testid="house-rule"]')).to_be_visible()
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
+
+
+def test_the_counter_attack_asked_of_the_other_phone_shows_its_odds_and_strikes(
+    live_server,
+    phone_context,
+    night,  # noqa: F811
+):
+    """Kate's blade misses the Thug (a d20 of 20): on Bob's phone the question to strike back (L212–214) shows the
+    counter-attack's odds, and Bob strikes with the dice he rolled at the table."""
+    run(night, 0, "ready_weapon", {"weapon": 2, "how": "switch"})
+    run(night, 0, "melee", {"target": night["Thug"], "weapon": 2, "distance_cm": 1}, dice=[20, 6, 6])
+    page = russian_phone(phone_context, live_server, night["users"][1], night["battle"])
+    errors = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    form = page.locator('#board .turnbar form[data-order-command="counter_attack"]')
+    odds = form.locator('[data-testid="odds-live"]')
+    expect(odds.locator(".odds-headline")).to_contain_text("противник выведен из строя", timeout=journey.SYNC_MS)
+    expect(odds).to_contain_text("Нападающий попадает")
+    expect(form.locator("a.rule-link")).to_have_attribute("href", "rules/counter_attack/")
+    # The d20 and three curse d6 (a counter-attack, L214; Kate's parry, WS 10: two, L210): a natural 1 is a critical
+    # success whatever the curses.
+    boxes = form.locator('[data-enf-dice] input[name="die"]')
+    expect(boxes).to_have_count(4, timeout=journey.SYNC_MS)
+    for i in range(4):
+        boxes.nth(i).fill("1")
+    form.get_by_role("button", name="Контр-атака", exact=True).click()
+    expect(page.locator('#result [data-testid="percentile"]')).to_contain_text("Результат на", timeout=journey.SYNC_MS)
+    expect(page.locator("#result")).to_contain_text("Thug")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    assert errors == []
