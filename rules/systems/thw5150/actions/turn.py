@@ -142,7 +142,9 @@ class Activation(ThwAction):
                     whole[i][p["index"]] += each if p["acts"] == "all" else 0
                     some[i][p["index"]] += each if p["acts"] != "none" else 0
         names = [self._side_name(i, s) for i, s in enumerate(sides)]
-        names = [f"{name} #{i + 1}" if names.count(name) > 1 else name for i, name in enumerate(names)]
+        names = [
+            f"{name} #{i + 1}" if names.count(name) > 1 or name == DOUBLES else name for i, name in enumerate(names)
+        ]
         return {
             "p_doubles": prob(p_doubles),
             # who acts first, doubles beside the sides: the whole turn's start as one distribution
