@@ -21,7 +21,7 @@ from rules import dice as dicelib
 from rules.errors import RuleInputError
 from rules.i18n import _
 from rules.systems.enforcers import core
-from rules.systems.enforcers.texts import T
+from rules.systems.enforcers.texts import T, quiet
 
 TAGS: dict[str | None, Callable[[int, int], object]] = {
     None: lambda face, result: None,
@@ -69,7 +69,7 @@ class LiveRoller:
         self.dice = dice
         self.settings = settings
 
-    def test(self, spec: core.RollSpec, tag: str | None = None) -> dict:
+    def test(self, spec: core.RollSpec, tag: str | None = None, *, crit_matters: bool = True) -> dict:
         record = core.roll_test(self.dice, table_spec(spec, self.settings), self.settings)
         record["tag"] = TAGS[tag](record["d20"], record["result"])
         return record
@@ -107,8 +107,12 @@ class BranchRoller:
         self.p *= p
         return value
 
-    def test(self, spec: core.RollSpec, tag: str | None = None) -> dict:
+    def test(self, spec: core.RollSpec, tag: str | None = None, *, crit_matters: bool = True) -> dict:
+        """`crit_matters` False: the caller reads only whether the test passed (a TN test against a status, a WL
+        test to keep aim), so a crit and a plain success are one branch (the same odds, fewer branches to walk)."""
         spec = table_spec(spec, self.settings)
+        if not crit_matters and spec.crit_effect:
+            spec = replace(spec, crit_effect=False)
         success, crit, tag_value, rerolled = self._choose(list(outcome_classes(spec, self.settings, tag)))
         return {
             "label": spec.label,
@@ -136,6 +140,11 @@ class BranchRoller:
 
 def enumerate_runs(run: Callable[[BranchRoller], object], settings: dict) -> list[tuple[Fraction, object]]:
     """Every branch of `run` with its exact probability (they sum to 1)."""
+    with quiet():  # the branches' texts are never read: only their results
+        return _walk(run, settings)
+
+
+def _walk(run: Callable[[BranchRoller], object], settings: dict) -> list[tuple[Fraction, object]]:
     out: list[tuple[Fraction, object]] = []
     stack: list[list[int]] = [[]]
     while stack:

@@ -91,7 +91,7 @@ def fear_action(sheet: dict, roller, settings: dict, effects: list, steps: list,
 
 def fear_test(sheet: dict, roller, settings: dict, effects: list, steps: list, *, role: str, reroll=False) -> dict:
     """The GM's Fear test (L274–283): a failure gives Fear and an immediate random Fear action (L291)."""
-    record = roller.test(fear_spec(sheet, settings, label=T("Fear test"), reroll=reroll))
+    record = roller.test(fear_spec(sheet, settings, label=T("Fear test"), reroll=reroll), crit_matters=False)
     steps.append(record["line"])
     if record.get("rerolled"):
         emit(sheet, effects, {"kind": "reroll_used", **_echo(sheet, role)})
@@ -123,7 +123,7 @@ def start_of_activation(sheet: dict, roller, settings: dict, *, role: str = "age
     actions = tables.ACTIONS_PER_ACTIVATION + extra_actions
     afraid = False
     if "fear" in statuses:
-        record = roller.test(fear_spec(sheet, settings, label=T("Fear re-test"), retest=True))
+        record = roller.test(fear_spec(sheet, settings, label=T("Fear re-test"), retest=True), crit_matters=False)
         steps.append(record["line"])
         if record["success"]:
             lose_status(sheet, "fear", effects, role=role, reason="passed the re-test")
@@ -187,7 +187,8 @@ def end_of_activation(sheet: dict, roller, settings: dict, *, role: str = "agent
     by_activation = settings.get("duration_unit", "own_activation") == "own_activation"
     if "poisoned" in statuses:
         stats = effective_stats(sheet)
-        record = roller.test(RollSpec(T("Poison TN test"), stats["TN"], crit_chance=crit_chance(sheet, "TN")))
+        record = roller.test(RollSpec(T("Poison TN test"), stats["TN"], crit_chance=crit_chance(sheet, "TN")),
+                             crit_matters=False)  # fmt: skip
         steps.append(record["line"])
         cured = record["success"]
         if cured:
@@ -244,7 +245,7 @@ def status_test(sheet: dict, status: str, roller, settings: dict, effects: list,
         return False
     stats = effective_stats(sheet)
     label = T("TN test against {status}", status=words.status(status))
-    record = roller.test(RollSpec(label, stats["TN"], crit_chance=crit_chance(sheet, "TN")))
+    record = roller.test(RollSpec(label, stats["TN"], crit_chance=crit_chance(sheet, "TN")), crit_matters=False)
     steps.append(record["line"])
     if record["success"]:
         effects.append({"kind": "status_resisted", **_echo(sheet, role), "status": status, "reason": "TN test"})

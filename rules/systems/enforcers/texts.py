@@ -8,7 +8,24 @@ language. Arguments are data (names, numbers) or texts themselves.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+
 from rules.i18n import _, ngettext
+
+# While the exact odds walk every branch of a procedure, nobody reads its texts: they keep their parts but are not
+# rendered (rendering was most of the time of a shot's odds).
+_QUIET: ContextVar[bool] = ContextVar("enforcers_texts_quiet", default=False)
+
+
+@contextmanager
+def quiet() -> Iterator[None]:
+    token = _QUIET.set(True)
+    try:
+        yield
+    finally:
+        _QUIET.reset(token)
 
 
 def _render_arg(value):
@@ -40,7 +57,7 @@ def parts(text) -> list:
 
 class Text(str):
     def __new__(cls, items: list):
-        obj = super().__new__(cls, render(items))
+        obj = super().__new__(cls, "" if _QUIET.get() else render(items))
         obj.parts = items
         return obj
 
