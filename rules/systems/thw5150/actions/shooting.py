@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 from itertools import combinations_with_replacement
-from math import comb, factorial
+from math import comb, factorial, lcm
 
 from rules.contract import distribution, prob
 from rules.dice import charge
@@ -133,20 +133,6 @@ def hit_damage_distribution(cell, fallback) -> dict[str, Fraction]:
         weight, cell = weight / 36, 1
     for k, p in core.damage_distribution(cell).items():
         out[k] += weight * p
-    return out
-
-
-def add_hit(status: dict, p_hit: Fraction, per_hit: dict, every_hit: bool) -> dict:
-    """A die that hits with p_hit, folded into a target's status distribution (worst result kept)."""
-    out: dict = {}
-    for s, ps in status.items():
-        out[s] = out.get(s, Fraction(0)) + ps * (1 - p_hit)
-        if s != core.NO_DAMAGE and not every_hit:
-            out[s] += ps * p_hit  # the spec's guard: a figure already down takes no more damage rolls
-            continue
-        for r, pr in per_hit.items():
-            w = core.worst(s, r)
-            out[w] = out.get(w, Fraction(0)) + ps * p_hit * pr
     return out
 
 
@@ -287,78 +273,128 @@ class Shooting(ThwAction):
         return self.outcome(shot_summary(result), result, effects, steps)
 
     def odds_clean(self, clean, settings):
+        """Exact, over every unordered roll of the volley's dice (sorted highest first and dealt to the targets in
+        order, L678–681). Given the roll, each die hits or not on its own and each hit's damage is its own: each
+        target's damage and hits are counted in whole numbers over a common denominator (a die's hit chance in
+        sixths, a hit's damage in 1/432 at most), so the Fractions come only at the end: a two-gun volley of 6 dice costs
+        milliseconds, not a fifth of a second."""
         n = clean["n"]
         every_hit = settings.get("damage_every_hit", True)
         stops = settings.get("out_of_ammo_volley") == "stops"
-        per_target = [{"status": {}, "hits": {}} for _ in clean["targets"]]
-        total_hits: dict[int, Fraction] = {}
-        worst: dict[str, Fraction] = {}
-        p_ammo = Fraction(0)
+        ranks = len(core.DAMAGE_ORDER)
+        plans = []  # per target: its dice, whether it is dead already, each face's hit chance ×6, a hit's damage ×D
+        for idx, t in enumerate(clean["targets"], start=1):
+            sit = self._situation(clean, t, settings)
+            per_hit = hit_damage_distribution(t["cell"], t["fallback"])
+            chances = [Fraction(0)] + [hit_chance(d, d + clean["rep"], sit, idx, clean["lucky"],
+                                                  clean["lucky_target"]) for d in range(1, 7)]  # fmt: skip
+            plans.append([t["dice"], t.get("condition") == core.DEAD, chances, per_hit])
+        sixths = lcm(*(c.denominator for plan in plans for c in plan[2]))  # a die's hit chance: 6 (lucky shot)
+        denom = lcm(*(p.denominator for plan in plans for p in plan[3].values()))  # a hit's damage: up to 432
+        for plan in plans:
+            plan[2] = [int(c * sixths) for c in plan[2]]
+            plan[3] = {r: int(p * denom) for r, p in plan[3].items()}
+        scale = sixths * denom  # one die's step
+
+        memo: dict = {}
+
+        def target(i: int, dice: tuple, skip_ones: bool):
+            """(status numerators by rank over scale^dice, hits numerators over sixths^dice) of target i."""
+            key = (i, dice, skip_ones)
+            if key in memo:
+                return memo[key]
+            _count, dead, chance, per_hit = plans[i]
+            status = [0] * ranks
+            status[core.DAMAGE_RANK[core.DEAD] if dead else 0] = 1
+            hits = [1]
+            for d in dice:
+                a = 0 if (skip_ones and d == 1) else chance[d]
+                nxt = [0] * ranks
+                for rank, w in enumerate(status):
+                    if not w:
+                        continue
+                    nxt[rank] += w * (sixths - a) * denom
+                    if dead or (rank and not every_hit):  # the spec's guard: a figure down takes no more rolls
+                        nxt[rank] += w * a * denom
+                        continue
+                    for result, q in per_hit.items():
+                        nxt[max(rank, core.DAMAGE_RANK[result])] += w * a * q
+                status = nxt
+                hits = [h * (sixths - a) + (hits[k - 1] * a if k else 0) for k, h in enumerate(hits)] + [hits[-1] * a]
+            memo[key] = status, hits
+            return memo[key]
+
+        per_status = [[0] * ranks for _ in plans]
+        per_hits = [[0] * (plan[0] + 1) for plan in plans]
+        total_hits = [0] * (n + 1)
+        worst = [0] * ranks
+        p_ammo = 0
         charge(comb(n + 5, n))  # every unordered roll of n d6 (rules/dice.py: the request's limit)
         for multiset in combinations_with_replacement(range(6, 0, -1), n):
-            p = _multiset_probability(multiset)
+            ways = _arrangements(multiset)
             empty = multiset.count(1) >= 2
-            p_ammo += p if empty else 0
+            p_ammo += ways if empty else 0
             at = 0
-            volley = {0: Fraction(1)}  # the volley's hits, given these dice: each target's dice are its own
-            up = []  # the status of each target not already dead, given these dice
-            for idx, t in enumerate(clean["targets"], start=1):
-                sit = self._situation(clean, t, settings)
-                per_hit = hit_damage_distribution(t["cell"], t["fallback"])
-                dead = t.get("condition") == core.DEAD
-                status = {core.DEAD if dead else core.NO_DAMAGE: Fraction(1)}
-                hits = {0: Fraction(1)}
-                for d in multiset[at : at + t["dice"]]:
-                    if empty and stops and d == 1:
-                        continue
-                    ph = hit_chance(d, d + clean["rep"], sit, idx, clean["lucky"], clean["lucky_target"])
-                    if not dead:
-                        status = add_hit(status, ph, per_hit, every_hit)
-                    hits = add_bernoulli(hits, ph)
-                at += t["dice"]
-                volley = _convolve(volley, hits)
+            volley = [1]
+            below = [1] * ranks  # P(worst ≤ rank) of the targets up, as numerators
+            for i, (count, dead, _chance, _per_hit) in enumerate(plans):
+                status, hits = target(i, multiset[at : at + count], empty and stops)
+                at += count
+                for rank, w in enumerate(status):
+                    per_status[i][rank] += ways * w
+                for k, h in enumerate(hits):
+                    per_hits[i][k] += ways * h
+                volley = _convolve_counts(volley, hits)
                 if not dead:
-                    up.append(status)
-                acc = per_target[idx - 1]
-                for k, v in status.items():
-                    acc["status"][k] = acc["status"].get(k, Fraction(0)) + p * v
-                for k, v in hits.items():
-                    acc["hits"][k] = acc["hits"].get(k, Fraction(0)) + p * v
-            for k, v in volley.items():
-                total_hits[k] = total_hits.get(k, Fraction(0)) + p * v
-            for k, v in worst_of(up).items():
-                worst[k] = worst.get(k, Fraction(0)) + p * v
+                    cumulative = 0
+                    for rank in range(ranks):
+                        cumulative += status[rank]
+                        below[rank] *= cumulative
+            for k, h in enumerate(volley):
+                total_hits[k] += ways * h
+            for rank in range(ranks):
+                worst[rank] += ways * (below[rank] - (below[rank - 1] if rank else 0))
+        rolls = 6**n
+        up_dice = sum(plan[0] for plan in plans if not plan[1])
+        worst_of_volley = {r: Fraction(worst[k], rolls * scale**up_dice) for k, r in enumerate(core.DAMAGE_ORDER)}
         targets = []
-        for t, acc in zip(clean["targets"], per_target, strict=True):
-            st = acc["status"]
+        for t, plan, st, hits in zip(clean["targets"], plans, per_status, per_hits, strict=True):
+            over = rolls * scale ** plan[0]
             targets.append(
                 {
                     "name": t.get("name", ""),
                     "impact": t["cell"],
-                    "hits": distribution(acc["hits"]),
-                    "p_dead": prob(st.get(core.DEAD, 0)),
-                    "p_out_of_fight": prob(st.get(core.OUT_OF_FIGHT, 0)),
-                    "p_knocked_down": prob(st.get(core.KNOCKED_DOWN, 0)),
-                    "p_no_damage": prob(st.get(core.NO_DAMAGE, 0)),
+                    "hits": distribution({k: Fraction(h, rolls * sixths ** plan[0]) for k, h in enumerate(hits) if h}),
+                    **{f"p_{r}": prob(Fraction(st[core.DAMAGE_RANK[r]], over))
+                       for r in (core.DEAD, core.OUT_OF_FIGHT, core.KNOCKED_DOWN, core.NO_DAMAGE)},
                 }
-            )
+            )  # fmt: skip
         return {
             "dice": n,
             "rep": clean["rep"],
             "targets": targets,
-            "p_casualty": prob(sum((worst.get(k, Fraction(0)) for k in core.CASUALTIES), Fraction(0))),
-            "worst_result": {k: prob(worst.get(k, 0)) for k in core.DAMAGE_ORDER},
-            "hits": distribution(total_hits),
-            "p_out_of_ammo": prob(p_ammo),
+            "p_casualty": prob(sum((worst_of_volley[r] for r in core.CASUALTIES), Fraction(0))),
+            "worst_result": {r: prob(p) for r, p in worst_of_volley.items()},
+            "hits": distribution({k: Fraction(h, rolls * sixths**n) for k, h in enumerate(total_hits) if h}),
+            "p_out_of_ammo": prob(Fraction(p_ammo, rolls)),
         }
 
 
-def _convolve(a: dict[int, Fraction], b: dict[int, Fraction]) -> dict[int, Fraction]:
-    out: dict[int, Fraction] = {}
-    for x, px in a.items():
-        for y, py in b.items():
-            out[x + y] = out.get(x + y, Fraction(0)) + px * py
+def _convolve_counts(a: list[int], b: list[int]) -> list[int]:
+    out = [0] * (len(a) + len(b) - 1)
+    for x, pa in enumerate(a):
+        if pa:
+            for y, pb in enumerate(b):
+                out[x + y] += pa * pb
     return out
+
+
+def _arrangements(multiset: tuple[int, ...]) -> int:
+    """In how many orders the dice of an unordered roll can fall."""
+    ways = factorial(len(multiset))
+    for face in set(multiset):
+        ways //= factorial(multiset.count(face))
+    return ways
 
 
 def worst_of(statuses: list[dict[str, Fraction]]) -> dict[str, Fraction]:
@@ -381,16 +417,6 @@ def add_bernoulli(dist: dict[int, Fraction], p: Fraction) -> dict[int, Fraction]
             if w:
                 out[k] = out.get(k, Fraction(0)) + w
     return out
-
-
-def _multiset_probability(multiset: tuple[int, ...]) -> Fraction:
-    counts: dict[int, int] = {}
-    for d in multiset:
-        counts[d] = counts.get(d, 0) + 1
-    ways = factorial(len(multiset))
-    for c in counts.values():
-        ways //= factorial(c)
-    return Fraction(ways, 6 ** len(multiset))
 
 
 class RangedDamage(ThwAction):
