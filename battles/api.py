@@ -26,9 +26,7 @@ from rest_framework.views import APIView
 from armies.selectors import roster_get_for_user
 from battles import odds, selectors, services, undo
 from battles.models import Battle
-from config.api import error_response
 from config.ratelimit import OddsLimit
-from rules.errors import ArmlistError
 
 IF_MATCH = OpenApiParameter(
     "If-Match",
@@ -166,6 +164,8 @@ class BattleWriteApi(APIView):
                 **kwargs,
             )
         except services.StaleVersion as exc:
+            # The one refusal that carries the battle as it is now (the phone redraws from it): the state needs this
+            # request's viewer, so it is answered here; every other error by config/api.exception_handler.
             response = _state_response(request, access, status_code=status.HTTP_412_PRECONDITION_FAILED)
             response.data = {
                 "detail": _(
@@ -177,11 +177,8 @@ class BattleWriteApi(APIView):
             }
             return response
         except services.PreconditionRequired as exc:
-            response = error_response(exc)
-            response.data["version"] = access.version
-            return response
-        except ArmlistError as exc:
-            return error_response(exc)
+            exc.data["version"] = access.version  # answered by config/api.exception_handler, as every other error
+            raise
         battle = result.battle
         names = selectors.name_maps(battle)
         part = services.battle_part(battle.system)
@@ -288,18 +285,15 @@ class BattleListApi(APIView):
                 rosters.append(selectors.roster_from_share_link(link))
             except Http404 as exc:
                 raise NotFound(f"Share link {i + 1} does not exist or was revoked.") from exc
-        try:
-            battle = services.battle_create(
-                user=request.user,
-                name=data.get("name", ""),
-                rosters=rosters,
-                system_settings=data.get("settings") or {},
-                enforce_turns=data["enforce_turns"],
-                mission=data.get("mission", ""),
-                my_side=data["my_side"],
-            )
-        except ArmlistError as exc:
-            return error_response(exc)
+        battle = services.battle_create(
+            user=request.user,
+            name=data.get("name", ""),
+            rosters=rosters,
+            system_settings=data.get("settings") or {},
+            enforce_turns=data["enforce_turns"],
+            mission=data.get("mission", ""),
+            my_side=data["my_side"],
+        )
         sides = selectors.battle_sides(battle)
         body = {
             "id": battle.pk,
@@ -538,8 +532,4 @@ class CommandOddsApi(BattleWriteApi):
         compare = body.get("compare") if isinstance(body.get("compare"), dict) else None
         inputs = {k: v for k, v in body.items() if k not in ("version", "dice", "compare")}
         battle = Battle.objects.get(pk=access.battle_id)
-        try:
-            answer = odds.command_odds(battle, frozenset(access.sides), name, inputs, compare)
-        except ArmlistError as exc:
-            return error_response(exc)
-        return Response(answer)
+        return Response(odds.command_odds(battle, frozenset(access.sides), name, inputs, compare))

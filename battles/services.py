@@ -29,7 +29,15 @@ from battles.memo import Memo
 from battles.models import Battle, BattleEvent, BattleSide, BattleUnit
 from rules import dice as dicelib
 from rules.contract import Event, GameState, SideSetup, UnitRecord, run_command
-from rules.errors import ArmlistError, GameConflict, NotYours, RuleInputError
+from rules.errors import (
+    ArmlistError,
+    GameConflict,
+    IdempotencyKeyReused,
+    NotYours,
+    PreconditionRequired,
+    RuleInputError,
+    StaleVersion,
+)
 from rules.registry import get_system
 
 MAX_SIDES = 6
@@ -50,31 +58,8 @@ RUNNER_EVENTS = (
 NEUTRAL_EVENTS = ("side.joined", "undo.proposed", "undo.agreed", "undo.declined", *RESULT_EVENTS)
 
 
-# Errors (besides RuleInputError 400, GameConflict 409 and NotYours 403 of rules.errors) ----------------------
-class PreconditionRequired(ArmlistError):
-    """A write that does not say which version it was based on (HTTP 428)."""
-
-    status = 428
-    code = "version_required"
-
-
-class StaleVersion(ArmlistError):
-    """A write based on an older version (HTTP 412). Carries the current version."""
-
-    status = 412
-    code = "stale_version"
-
-    def __init__(self, current: int, given: int):
-        self.current = current
-        self.given = given
-        super().__init__(f"The battle is at version {current}; this change was based on version {given}.")
-
-
-class IdempotencyKeyReused(ArmlistError):
-    """The same idempotency key sent with a different request (HTTP 422)."""
-
-    status = 422
-    code = "idempotency_key_reused"
+# The runner's errors are rules.errors' (StaleVersion 412, PreconditionRequired 428, IdempotencyKeyReused 422,
+# besides RuleInputError 400, GameConflict 409 and NotYours 403): imported above, one hierarchy for every app.
 
 
 @dataclass
@@ -307,7 +292,13 @@ def _check_version(battle: Battle, expected_version: int | None) -> None:
             "`version` field."
         )
     if expected_version != battle.version:
-        raise StaleVersion(battle.version, expected_version)
+        raise StaleVersion(
+            battle.version,
+            expected_version,
+            message=_("The battle is at version {current}; this change was based on version {given}.").format(
+                current=battle.version, given=expected_version
+            ),
+        )
 
 
 def _rebases(battle: Battle, part, state: GameState, name, inputs, expected_version) -> bool:

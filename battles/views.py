@@ -84,10 +84,6 @@ def _parse_settings(system: str, post) -> dict:
     return values
 
 
-class _Warned(Exception):
-    """A roster breaks its rules: the form is shown again with the warning, nothing is started."""
-
-
 @login_required
 @require_http_methods(["GET", "POST"])
 def battle_new(request):
@@ -119,33 +115,32 @@ def battle_new(request):
         context.update(values=values, chosen=chosen, my_roster=my_roster, rules=rules)
         links = [line for line in request.POST.get("roster_links", "").splitlines() if line.strip()]
         context["roster_links"] = request.POST.get("roster_links", "")
+        battle = None
         try:
             picked = [roster_get_for_user(request.user, rid) for rid in chosen]
             picked += [selectors.roster_from_share_link(link) for link in links[:6]]
             my_side = chosen.index(my_roster) if my_roster in chosen else 0
             problems = selectors.roster_problems(picked)
             if problems and request.POST.get("accept_problems") != "on":
-                # Warn and let the player go on: the same form, with a tick to start anyway.
+                # Warn and let the player go on: the same form, with a tick to start anyway; nothing is started.
                 context["problems"] = [{"name": r.name, "errors": problems[r.pk]} for r in picked if r.pk in problems]
-                raise _Warned
-            battle = services.battle_create(
-                user=request.user,
-                name=request.POST.get("name", ""),
-                rosters=picked,
-                system_settings=values,
-                enforce_turns=request.POST.get("enforce_turns") == "on",
-                mission=request.POST.get("mission", "")[:2000],
-                my_side=my_side,
-            )
+            else:
+                battle = services.battle_create(
+                    user=request.user,
+                    name=request.POST.get("name", ""),
+                    rosters=picked,
+                    system_settings=values,
+                    enforce_turns=request.POST.get("enforce_turns") == "on",
+                    mission=request.POST.get("mission", "")[:2000],
+                    my_side=my_side,
+                )
         except Http404:
             context["errors"] = {
                 "rosters": _("One of the rosters does not exist or is not visible to you, or a share link was revoked.")
             }
         except RuleInputError as exc:
             context["errors"] = exc.errors
-        except _Warned:
-            pass
-        else:
+        if battle is not None:
             messages.success(request, _("Battle started. Send the invitation link to your opponent."))
             return redirect("battles:detail", battle_id=battle.pk)
     context["setting_groups"] = _settings_form(system, context["values"])

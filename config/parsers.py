@@ -12,20 +12,18 @@ import re
 
 from django.conf import settings
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _lazy
-from rest_framework import parsers, status
-from rest_framework.exceptions import APIException, ParseError
+from rest_framework import parsers
+from rest_framework.exceptions import ParseError
 
 from config.validation import MAX_JSON_DEPTH, json_problem, text_problem
+from rules.errors import TooLarge
 
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
 _NOT_BRACKET = re.compile(r"[^\[\]{}]+")
 
 
-class RequestTooLarge(APIException):
-    status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
-    default_detail = _lazy("The request body is too large.")
-    default_code = "too_large"
+class RequestTooLarge(TooLarge):
+    """A body past DATA_UPLOAD_MAX_MEMORY_SIZE (413), answered by config/api.exception_handler."""
 
 
 def _body_limit() -> int:

@@ -27,6 +27,7 @@ from django.utils.translation import ngettext
 from rest_framework.throttling import BaseThrottle
 
 from config.throttle import client_address
+from rules.errors import ArmlistError
 
 log = logging.getLogger(__name__)
 
@@ -72,17 +73,27 @@ def wait_seconds(request, scope: str) -> int:
     return wait
 
 
+class RateLimited(ArmlistError):
+    """Past a limit (429): `retry_after` seconds until the window ends; config/api.py answers it with Retry-After."""
+
+    status = 429
+    code = "throttled"
+
+    def __init__(self, wait: int):
+        self.retry_after = wait
+        super().__init__(wait_message(wait))
+
+
 class ScopedLimit(BaseThrottle):
-    """The limit of `scope` on a DRF view: DRF answers 429 with Retry-After (config.api's error format)."""
+    """The limit of `scope` on a DRF view: past it, RateLimited (429 with Retry-After, in the asker's language)."""
 
     scope = ""
 
     def allow_request(self, request, view):
-        self._wait = wait_seconds(request, self.scope)
-        return self._wait == 0
-
-    def wait(self):
-        return self._wait
+        wait = wait_seconds(request, self.scope)
+        if wait:
+            raise RateLimited(wait)
+        return True
 
 
 class OddsLimit(ScopedLimit):

@@ -9,16 +9,21 @@ from rest_framework import permissions, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config.api import error_response
 from rules import dice as dicelib
-from rules.errors import RuleInputError
+from rules.errors import NotFound, RuleInputError
 from rules.registry import all_systems, get_system
 
 
 def _error(exc: RuleInputError, status_code: int = status.HTTP_400_BAD_REQUEST) -> Response:
-    return Response(
-        {**exc.data, "detail": "; ".join(exc.errors.values()), "code": exc.code, "errors": exc.errors},
-        status=status_code,
-    )
+    """The refusal as config/api.py answers every error (one format), its detail joining every field's message; a
+    lookup of an unknown system or action is a 404."""
+    exc.message = "; ".join(exc.errors.values()) or exc.message
+    if status_code == status.HTTP_404_NOT_FOUND:
+        found = NotFound(exc.message, errors=exc.errors, data=exc.data)
+        found.code = exc.code
+        exc = found
+    return error_response(exc)
 
 
 def _lookup(system_slug: str, action_key: str | None = None):

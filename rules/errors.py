@@ -1,4 +1,5 @@
-"""One error hierarchy for rule and input errors, used by the rules engine and by the generic apps.
+"""One error hierarchy: every error a person caused or can wait out, raised by the rules engine and by the
+generic apps' services alike, and mapped to its HTTP answer in one place (config/api.exception_handler).
 
 Pure Python. The API's exception handler (config/api.py) turns each into a 4xx whose body names the field:
 {"detail": "...", "code": "...", "errors": {"field.path": "message"}}.
@@ -50,3 +51,54 @@ class NotYours(ArmlistError):
 
     status = 403
     code = "not_yours"
+
+
+class NotFound(ArmlistError):
+    """Nothing by that name here, or not yours to see (404)."""
+
+    status = 404
+    code = "not_found"
+
+
+class StaleVersion(ArmlistError):
+    """A write based on an older version of what it changes (412): carries the current version, and nothing was
+    changed."""
+
+    status = 412
+    code = "stale_version"
+
+    def __init__(self, current: int, given: int | None = None, *, message: str = "", errors=None):
+        self.current = current
+        self.given = given
+        text = message or _("It is at version {current}; this change was based on version {given}.").format(
+            current=current, given=given
+        )
+        super().__init__(text, errors=errors, data={"current_version": current})
+
+
+class PreconditionRequired(ArmlistError):
+    """A write that does not say which version it was based on (428)."""
+
+    status = 428
+    code = "version_required"
+
+
+class IdempotencyKeyReused(ArmlistError):
+    """The same idempotency key sent with a different request (422)."""
+
+    status = 422
+    code = "idempotency_key_reused"
+
+
+class TooLarge(ArmlistError):
+    """A request body past what the server reads (413)."""
+
+    status = 413
+    code = "too_large"
+
+
+class Unavailable(ArmlistError):
+    """A service the request needs is down for a moment (503); nothing was changed."""
+
+    status = 503
+    code = "unavailable"

@@ -19,7 +19,7 @@ from armies.api.common import (
     _require_login,
     _valid,
 )
-from armies.services.campaign import ScenarioConflict, scenario_carry
+from armies.services.campaign import scenario_carry
 
 
 class ScenarioSerializer(serializers.Serializer):
@@ -80,9 +80,7 @@ class ScenarioListApi(BaseAPIView):
                 dice=data["dice"],
                 expected_version=_expected_version(request),
             )
-        except ScenarioConflict as exc:
-            return Response({"detail": exc.message}, status=status.HTTP_409_CONFLICT)
-        except services.ServiceError as exc:
+        except services.ServiceError as exc:  # ScenarioConflict is 409, any other 400 (config/api.py)
             return _error_response(exc)
         roster.refresh_from_db(fields=["version"])
         response = Response(ScenarioSerializer(campaign.scenario_dict(record)).data, status=status.HTTP_201_CREATED)

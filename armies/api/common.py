@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter
-from rest_framework import serializers, status
+from rest_framework import serializers
 from rest_framework.exceptions import NotAuthenticated
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
@@ -14,6 +14,7 @@ from rest_framework.views import APIView
 
 from armies import selectors, services
 from armies.models import Roster
+from config.api import error_response
 
 ROSTER_ID = OpenApiParameter("roster_id", OpenApiTypes.INT, OpenApiParameter.PATH)
 PACK_ID = OpenApiParameter("pack_id", OpenApiTypes.INT, OpenApiParameter.PATH)
@@ -91,17 +92,9 @@ class RosterStateSerializer(serializers.Serializer):
 
 
 def _error_response(exc: services.ServiceError) -> Response:
-    """StaleVersion is 412 with the current version, NotAllowed 403; any other ServiceError 400 with its message and
-    fields."""
-    if isinstance(exc, services.StaleVersion):
-        return Response(
-            {"detail": exc.message, "current_version": exc.current}, status=status.HTTP_412_PRECONDITION_FAILED
-        )
-    body = {"detail": exc.message}
-    if exc.errors:
-        body["errors"] = exc.errors
-    forbidden = isinstance(exc, services.NotAllowed)
-    return Response(body, status=status.HTTP_403_FORBIDDEN if forbidden else status.HTTP_400_BAD_REQUEST)
+    """The answer of a service's refusal, as every error of the one hierarchy is answered (config/api.py): a
+    StaleVersion is 412 with the current version, NotAllowed 403, any other ServiceError 400 with its fields."""
+    return error_response(exc)
 
 
 def _service_call(fn, **kwargs):
@@ -151,13 +144,9 @@ def _state_response(request, roster: Roster, *, status_code=200, opponent=None) 
 
 
 class BaseAPIView(APIView):
-    # Selectors decide access (anonymous users see nothing but official packs); writes call _require_login.
+    # Selectors decide access (anonymous users see nothing but official packs); writes call _require_login. A
+    # service's refusal is answered by config/api.exception_handler, as every error of rules/errors.py.
     permission_classes = [AllowAny]
-
-    def handle_exception(self, exc):
-        if isinstance(exc, services.ServiceError):
-            return _error_response(exc)
-        return super().handle_exception(exc)
 
 
 def _valid(serializer_class, data, **kwargs) -> dict:

@@ -92,9 +92,6 @@ class ClubJoinApi(BaseAPIView):
     def post(self, request, token):
         _require_login(request)
         invite = selectors.invite_for_token(token)
-        try:
-            membership, joined = services.club_join(invite=invite, user=request.user)
-        except services.InviteDead as exc:
-            return Response({"detail": exc.message, "state": exc.reason}, status=status.HTTP_410_GONE)
+        membership, joined = services.club_join(invite=invite, user=request.user)  # InviteDead: 410 with its state
         body = {"club": invite.club_id, "name": invite.club.name, "role": membership.role, "joined": joined}
         return Response(body, status=status.HTTP_201_CREATED if joined else status.HTTP_200_OK)

@@ -19,6 +19,9 @@ from rules import dice as dicelib
 class ScenarioConflict(ServiceError):
     """The scenario cannot be carried now (409): the battle is not over, or it is carried already."""
 
+    status = 409
+    code = "conflict"
+
 
 @transaction.atomic
 def scenario_carry(

@@ -11,30 +11,39 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from armies.models import Roster
+from rules import errors
 from rules.errors import RuleInputError
 
 
-class ServiceError(Exception):
-    """Bad input: `message` for people, `errors` per field where known."""
+class ServiceError(errors.ArmlistError):
+    """Bad input to a builder's write (400): `message` for people, `errors` per field where known. Of the one error
+    hierarchy (rules/errors.py), so config/api.exception_handler answers it like every other."""
 
-    def __init__(self, message: str, errors: dict | None = None):
-        super().__init__(message)
+    def __init__(self, message: str, errors: dict | None = None, *, data: dict | None = None):
+        super().__init__(message, errors=errors, data=data)
         self.message = message
-        self.errors = errors or {}
 
 
 class NotAllowed(ServiceError):
     """A write the user may not make on a roster they may otherwise change (403, not 400): an editor changing who
     sees it, for one."""
 
+    status = 403
+    code = "not_allowed"
 
-class StaleVersion(ServiceError):
+
+class StaleVersion(errors.StaleVersion, ServiceError):
+    """A roster write based on an older version (412, with the current version)."""
+
     def __init__(self, current: int):
-        super().__init__(
-            f"This roster was changed elsewhere (now version {current}). Reload it and make your change again.",
-            {"version": _("current version is {current}").format(current=current)},
+        errors.StaleVersion.__init__(
+            self,
+            current,
+            message=_(
+                "This roster was changed elsewhere (now version {current}). Reload it and make your change again."
+            ).format(current=current),
+            errors={"version": _("current version is {current}").format(current=current)},
         )
-        self.current = current
 
 
 @contextmanager

@@ -21,14 +21,17 @@ DEFAULT_DAYS = 7
 
 
 class InviteDead(ServiceError):
-    """The link exists but no longer works: `reason` is "expired" or "revoked"."""
+    """The link exists but no longer works (410): `reason`, also answered as `state`, is "expired" or "revoked"."""
+
+    status = 410
+    code = "gone"
 
     def __init__(self, invite: ClubInvite, reason: str):
         if reason == "revoked":
             message = _("This invitation to «{club}» was revoked.").format(club=invite.club.name)
         else:
             message = _("This invitation to «{club}» has expired.").format(club=invite.club.name)
-        super().__init__(message)
+        super().__init__(message, data={"state": reason})
         self.invite, self.reason = invite, reason
 
 

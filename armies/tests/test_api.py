@@ -208,7 +208,7 @@ def test_query_count_does_not_grow_with_entries(api, owner, official_pack, path)
     few = _queries(api, path.format(small.pk))
     many = _queries(api, path.format(large.pk))
     assert many == few
-    assert few <= 15, few
+    assert few <= 17, few  # the page's reads, and the roster's record in real games (battles.results): one query
 
 
 def test_query_count_of_a_write_does_not_grow(api, owner, official_pack):

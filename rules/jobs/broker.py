@@ -4,9 +4,22 @@ from __future__ import annotations
 
 import logging
 
-from config.api import BrokerUnavailable
+from rules.errors import Unavailable
+from rules.i18n import _
 
 logger = logging.getLogger(__name__)
+
+
+class BrokerUnavailable(Unavailable):
+    """The job queue is down (503): nothing was created, the rows of the submission roll back."""
+
+    code = "broker_unavailable"
+
+    def __init__(self, message: str = ""):
+        super().__init__(
+            message or _("The job queue is not reachable right now, so no job was created. Try again in a minute.")
+        )
+
 
 CHUNK_TASK = "rules.balance_chunk"  # the Celery task of one chunk (rules/tasks.py)
 

@@ -34,7 +34,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from rules.contract.simulator import SimulatorPart
-from rules.errors import RuleInputError
+from rules.errors import GameConflict, RuleInputError
 from rules.jobs import analysis, watchdog
 from rules.jobs.broker import publish_chunks
 from rules.jobs.sources import source
@@ -307,8 +307,8 @@ def _create_and_publish(job: BalanceJob, chunks: list[tuple[int, int, dict]]) ->
 
 
 # Cancellation ----------------------------------------------------------------------------------------------
-class JobFinished(Exception):
-    """The job already finished; nothing to cancel."""
+class JobFinished(GameConflict):
+    """The job already finished; nothing to cancel (409)."""
 
 
 def balance_job_cancel(*, job: BalanceJob) -> BalanceJob:
@@ -318,7 +318,11 @@ def balance_job_cancel(*, job: BalanceJob) -> BalanceJob:
         if job.status == BalanceJob.Status.CANCELLED:
             return job
         if job.finished:
-            raise JobFinished(f"This job already {job.status}; there is nothing to cancel.")
+            raise JobFinished(
+                _("This job is already {status}; there is nothing to cancel.").format(
+                    status=str(job.get_status_display()).lower()
+                )
+            )
         job.status = BalanceJob.Status.CANCELLED
         job.finished_at = timezone.now()
         job.save(update_fields=["status", "finished_at"])

@@ -16,10 +16,10 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from config.api import BrokerUnavailable
 from config.downloads import attachment
 from rules.errors import RuleInputError
 from rules.jobs import reading, selectors, services
+from rules.jobs.broker import BrokerUnavailable
 from rules.jobs.forms import DuelJobForm, RosterJobForm
 from rules.jobs.sources import source
 from rules.models import BalanceJob
@@ -122,7 +122,7 @@ def roster_job_submit(request):
         except RuleInputError as exc:
             _apply_errors(form, exc)
         except BrokerUnavailable as exc:
-            form.add_error(None, str(exc.detail))
+            form.add_error(None, exc.message)
             return _page(request, system, roster_form=form, status=503)
         else:
             return redirect("jobs:job", job_id=job.pk)
@@ -150,7 +150,7 @@ def duel_job_submit(request):
         except RuleInputError as exc:
             _apply_errors(form, exc)
         except BrokerUnavailable as exc:
-            form.add_error(None, str(exc.detail))
+            form.add_error(None, exc.message)
             return _page(request, system, duel_form=form, status=503)
         else:
             return redirect("jobs:job", job_id=job.pk)

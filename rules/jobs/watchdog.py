@@ -28,8 +28,7 @@ from django.db import connections, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from config.api import BrokerUnavailable
-from rules.jobs.broker import publish_chunks
+from rules.jobs.broker import BrokerUnavailable, publish_chunks
 from rules.models import BalanceJob, JobChunk
 
 logger = logging.getLogger(__name__)

@@ -11,8 +11,8 @@ import pytest
 from django.test import override_settings
 from django.utils import timezone
 
-from config.api import BrokerUnavailable
 from rules.jobs import services, watchdog
+from rules.jobs.broker import BrokerUnavailable
 from rules.models import BalanceJob, JobChunk
 from rules.tests.jobs_support import ARMY_A, ARMY_B, make_roster, make_user, official_pack, purge_queue, wait_for
 
