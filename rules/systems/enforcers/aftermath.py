@@ -120,7 +120,8 @@ def injury_test(sheet: dict, tier: str, roller, settings: dict, steps: list) -> 
     """One tier: the TN test (a natural 1 or 20 costs WL), and on a failure the injury's days (and stat)."""
     tn = agents.effective_stats(sheet)["TN"]
     label = T("TN test against a {tier} (TN {value})", tier=words.word(words.TIER, tier), value=tn)
-    spec = RollSpec(label, tn, crit_chance=agents.crit_chance(sheet, "TN"), crit_effect=False)
+    spec = RollSpec(label, tn, crit_chance=agents.crit_chance(sheet, "TN"), crit_effect=False,
+                    name=f"TN test against a {tier} injury")  # fmt: skip
     record = roller.test(spec, "natural_1_or_20")
     steps.append(record["line"])
     out = {"tier": tier, "passed": record["success"], "days": 0, "stat_lost": None, "wl_lost": int(bool(record["tag"]))}
@@ -218,9 +219,10 @@ def repair_spec(repairer: dict, armour_slug: str, settings: dict) -> RollSpec:
     name = tables.ARMOUR[armour_slug]["name"]
     if settings.get("repair_modifier", "roll") == "roll":
         return RollSpec(T("IT test to repair {armour} (IT {it}, +{ap} to the roll)", armour=name, it=it, ap=ap), it,
-                        modifier=ap, crit_chance=agents.crit_chance(repairer, "IT"), crit_effect=False)  # fmt: skip
+                        modifier=ap, crit_chance=agents.crit_chance(repairer, "IT"), crit_effect=False,
+                        name="IT test to repair armour")  # fmt: skip
     return RollSpec(T("IT test to repair {armour} (IT {it} +{ap})", armour=name, it=it, ap=ap), it + ap,
-                    crit_chance=agents.crit_chance(repairer, "IT"), crit_effect=False)  # fmt: skip
+                    crit_chance=agents.crit_chance(repairer, "IT"), crit_effect=False, name="IT test to repair armour")  # fmt: skip
 
 
 def repair(repairer: dict, armour_slug: str, roller, settings: dict) -> dict:

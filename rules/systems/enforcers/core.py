@@ -34,6 +34,31 @@ class RollSpec:
     crit_success: bool = True  # a crit succeeds whatever the roll (A3; off under Take cover, A3 setting)
     crit_effect: bool = True  # a crit carries its effect (off against a model that took cover, L111)
     reroll: bool = False  # re-roll a failure once (Intercession, L135)
+    # The test's name as its dice are recorded (an English msgid of TEST_NAMES): a die's purpose is stored in
+    # English («Shooting: d20», «Melee: curse d6 2 of 3») and worded when shown (rules.dice.purpose_words), so a
+    # battle written on an English phone reads in Russian on a Russian one. "": the label, as it was.
+    name: str = ""
+
+
+# The tests whose dice are recorded by name; each has its three purposes in the catalogue (DIE_PURPOSES).
+TEST_NAMES = (
+    "Test", *(f"{stat} test" for stat in ("HL", "WS", "BS", "DX", "TN", "WL", "IT", "PR", "LD")),
+    "Shooting", "Throw", "Melee", "Counter-attack", "Listen", "Medical aid HL test", "Anointing HL test",
+    "TN test after the fall", "DX test to cross difficult terrain", "Fear test", "Fear re-test", "Poison TN test",
+    "WL test to keep aim", "IT test to repair armour",
+    *(f"TN test against {s}" for s in ("Bleeding", "Poisoned", "Burning", "Stunned", "Disoriented")),
+    *(f"TN test against a {tier} injury" for tier in ("light", "medium", "critical")),
+)  # fmt: skip
+DIE_KINDS = ("d20", "blessing d6", "curse d6")
+DIE_PURPOSES = tuple(f"{name}: {die}" for name in TEST_NAMES for die in DIE_KINDS)
+
+
+def test_name(label) -> str:
+    """The name of a test labelled by a plain msgid (T("Shooting")), when its dice may be recorded by it."""
+    items = getattr(label, "parts", None)
+    if items and len(items) == 1 and len(items[0]) == 2 and not items[0][1] and items[0][0] in TEST_NAMES:
+        return items[0][0]
+    return ""
 
 
 # Extra dice ---------------------------------------------------------------------------------------------
@@ -138,13 +163,30 @@ def odds_of_test(spec: RollSpec, settings: dict) -> dict[str, Fraction]:
 
 
 # Rolling ------------------------------------------------------------------------------------------------
-def _roll_once(dice, spec: RollSpec, settings: dict, *, keep_extra: tuple[list, list] | None = None) -> dict:
-    face = dice.roll(D20, T("{label}: d20", label=spec.label))
-    if keep_extra is None:
-        n_bless, n_curse = dice_plan(spec.blessings, spec.curses, settings)
+def _roll_dice(dice, spec: RollSpec, die: str, count: int, faces: int, again: bool) -> list[int]:
+    """The dice of a named test, each with its purpose in English («Melee: curse d6 2 of 3 (re-roll 1)»)."""
+    suffix = " (re-roll 1)" if again else ""
+    if count == 1 and die == "d20":
+        return [dice.roll(faces, f"{spec.name}: {die}{suffix}")]
+    return [dice.roll(faces, f"{spec.name}: {die}{suffix} {i} of {count}") for i in range(1, count + 1)]
+
+
+def _roll_once(dice, spec: RollSpec, settings: dict, *, keep_extra: tuple[list, list] | None = None,
+               again: bool = False) -> dict:  # fmt: skip
+    n_bless, n_curse = dice_plan(spec.blessings, spec.curses, settings)
+    if spec.name:
+        face = _roll_dice(dice, spec, "d20", 1, D20, again)[0]
+        if keep_extra is None:
+            bless = _roll_dice(dice, spec, "blessing d6", n_bless, D6, again) if n_bless else []
+            curse = _roll_dice(dice, spec, "curse d6", n_curse, D6, again) if n_curse else []
+        else:
+            bless, curse = keep_extra
+    elif keep_extra is None:
+        face = dice.roll(D20, T("{label}: d20", label=spec.label))
         bless = dice.roll_many(n_bless, D6, T("{label}: blessing d6", label=spec.label)) if n_bless else []
         curse = dice.roll_many(n_curse, D6, T("{label}: curse d6", label=spec.label)) if n_curse else []
     else:
+        face = dice.roll(D20, T("{label}: d20", label=spec.label))
         bless, curse = keep_extra
     extra = extra_total(bless, curse, settings)
     result = face + spec.modifier + extra
@@ -169,7 +211,8 @@ def roll_test(dice, spec: RollSpec, settings: dict) -> dict:
         keep = None
         if settings.get("reroll_scope", "whole_test") == "d20_only":
             keep = (first["blessing_dice"], first["curse_dice"])
-        again = _roll_once(dice, replace(spec, label=spec.label + T(" (re-roll)")), settings, keep_extra=keep)
+        again = _roll_once(dice, replace(spec, label=spec.label + T(" (re-roll)")), settings, keep_extra=keep,
+                           again=True)  # fmt: skip
         record.update(again, rerolled=True, first=first)
     record["line"] = describe(record)
     return record

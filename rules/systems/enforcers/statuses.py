@@ -18,10 +18,10 @@ battle part, on sheets (agents.py) through a roller (rolling.py), so every tick 
 
 from __future__ import annotations
 
-from rules.i18n import _
+from rules.i18n import N_
 from rules.systems.enforcers import tables, words
 from rules.systems.enforcers.agents import crit_chance, effective_stats
-from rules.systems.enforcers.core import RollSpec
+from rules.systems.enforcers.core import RollSpec, test_name
 from rules.systems.enforcers.texts import NT, T
 from rules.systems.enforcers.wounds import (
     DEAD,
@@ -59,14 +59,13 @@ def fear_spec(sheet: dict, settings: dict, *, label, retest: bool = False, rerol
     if friend and friend > value and (not retest or settings.get("fear_retest_leadership", True)):
         value, stat = friend, "LD"
     return RollSpec(label=T("{label} ({stat} {value})", label=label, stat=stat, value=value), difficulty=value,
-                    crit_chance=crit_chance(sheet, "WL"),
-                    reroll=reroll)  # fmt: skip
+                    crit_chance=crit_chance(sheet, "WL"), reroll=reroll, name=test_name(label))  # fmt: skip
 
 
 def fear_action(sheet: dict, roller, settings: dict, effects: list, steps: list, *, role: str) -> str:
     """L291: one of Fight, Flee, Freeze at random (a d3). A22: «Fight» is a shot at the nearest visible enemy;
     without a drawn ranged weapon the agent fights in melee if an enemy is within reach, else freezes."""
-    face = roller.roll(3, _("fear action (1 fight, 2 flee, 3 freeze)"))
+    face = roller.roll(3, N_("fear action (1 fight, 2 flee, 3 freeze)"))  # stored in English, worded when shown
     action = FEAR_ACTIONS[face]
     rolled = action
     if action == "fight" and not sheet.get("ranged_drawn", True):
@@ -187,7 +186,8 @@ def end_of_activation(sheet: dict, roller, settings: dict, *, role: str = "agent
     by_activation = settings.get("duration_unit", "own_activation") == "own_activation"
     if "poisoned" in statuses:
         stats = effective_stats(sheet)
-        record = roller.test(RollSpec(T("Poison TN test"), stats["TN"], crit_chance=crit_chance(sheet, "TN")),
+        record = roller.test(RollSpec(T("Poison TN test"), stats["TN"], crit_chance=crit_chance(sheet, "TN"),
+                                      name="Poison TN test"),
                              crit_matters=False)  # fmt: skip
         steps.append(record["line"])
         cured = record["success"]
@@ -245,7 +245,9 @@ def status_test(sheet: dict, status: str, roller, settings: dict, effects: list,
         return False
     stats = effective_stats(sheet)
     label = T("TN test against {status}", status=words.status(status))
-    record = roller.test(RollSpec(label, stats["TN"], crit_chance=crit_chance(sheet, "TN")), crit_matters=False)
+    name = f"TN test against {words.STATUS[status]}" if status in words.STATUS else ""
+    record = roller.test(RollSpec(label, stats["TN"], crit_chance=crit_chance(sheet, "TN"), name=name),
+                         crit_matters=False)  # fmt: skip
     steps.append(record["line"])
     if record["success"]:
         effects.append({"kind": "status_resisted", **_echo(sheet, role), "status": status, "reason": "TN test"})

@@ -59,6 +59,7 @@ class D20Test(EnfAction):
             modifier=clean.get("modifier", 0),
             crit_chance=clean.get("crit_chance", tables.DEFAULT_CRIT_CHANCE),
             reroll=clean.get("use_reroll", False),
+            name=f"{clean['stat']} test" if "stat" in clean else "Test",
         )
 
     def run(self, clean, settings, roller):

@@ -13,7 +13,7 @@ from rules.contract import Action, Outcome, distribution, prob
 from rules.errors import RuleInputError
 from rules.i18n import _
 from rules.systems.enforcers import agents, rolling
-from rules.systems.enforcers.core import RollSpec
+from rules.systems.enforcers.core import RollSpec, test_name
 from rules.systems.enforcers.settings import full_settings
 from rules.systems.enforcers.statuses import incapacitated
 from rules.systems.enforcers.texts import T, Text
@@ -137,6 +137,7 @@ def spec_for(sheet: dict, stat: str, label: str, *, blessings=0, curses=0, modif
         crit_success=crit_success,
         crit_effect=crit_effect,
         reroll=reroll,
+        name=test_name(label if isinstance(label, Text) else T(label)),
     )
 
 

@@ -56,7 +56,8 @@ def keep_aim(target: dict, roller, settings: dict, effects: list, steps: list, *
         return None
     wl = agents.effective_stats(target)["WL"]
     label = T("WL test to keep aim (WL {value})", value=wl)
-    record = roller.test(RollSpec(label, wl, crit_chance=agents.crit_chance(target, "WL")), crit_matters=False)
+    spec = RollSpec(label, wl, crit_chance=agents.crit_chance(target, "WL"), name="WL test to keep aim")
+    record = roller.test(spec, crit_matters=False)
     steps.append(record["line"])
     if not record["success"]:
         emit(target, effects, {"kind": "aim", **who(target, role), "stacks": 0, "reason": "shot at"})

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from rules.i18n import _
+from rules.i18n import N_, _
 from rules.systems.enforcers import agents, tables, words
 from rules.systems.enforcers.actions.common import (
     GM_DICE,
@@ -360,8 +360,8 @@ class Throw(EnfAction):
         scatter = None
         hit = record["success"]
         if not hit:
-            a = roller.roll(6, _("scatter die 1 of 2"))
-            b = roller.roll(6, _("scatter die 2 of 2"))
+            a = roller.roll(6, N_("scatter die 1 of 2"))
+            b = roller.roll(6, N_("scatter die 2 of 2"))
             if a == b:
                 hit = True
                 steps.append(T("Scatter 2d6 [{a}, {b}]: a double, it hits as if the test had passed (L174).", a=a, b=b))
@@ -392,7 +392,7 @@ class Throw(EnfAction):
         if settings["scatter_direction"] == "reported":
             deg = clean["direction_deg"]
             return {"degrees": deg, "clock": None, "text": T("{deg}° (reported)", deg=f"{deg:g}")}
-        hour = roller.roll(12, _("scatter direction (d12 clock, 12 = straight on)"))
+        hour = roller.roll(12, N_("scatter direction (d12 clock, 12 = straight on)"))
         return {"degrees": (hour % 12) * 30, "clock": hour, "text": T("{hour} o'clock", hour=hour)}
 
     def summarise(self, clean, settings, runs):

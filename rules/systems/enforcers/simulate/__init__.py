@@ -31,7 +31,7 @@ from rules.contract.simulator import Prepared
 from rules.errors import RuleInputError
 from rules.i18n import N_, _
 from rules.systems.enforcers.settings import SETTINGS, full_settings
-from rules.systems.enforcers.simulate.fighters import PARAMS_SCHEMA, compile_side
+from rules.systems.enforcers.simulate.fighters import PARAMS_SCHEMA, compile_side, describe_fighter
 from rules.systems.enforcers.simulate.model import OUTCOME_A, OUTCOME_B, OUTCOME_DRAW, Duel
 from rules.systems.enforcers.simulate.reference import ReferenceDuel
 
@@ -89,12 +89,21 @@ class EnforcersSimulator(SimulatorPart):
             cost=(float(a.price), float(b.price)),
             warnings=warn_a + warn_b,
             forces=[
-                {"side": "A", "cost": a.price, "text": a.describe()},
-                {"side": "B", "cost": b.price, "text": b.describe()},
-            ],  # fmt: skip
+                {"side": "A", "cost": a.price, "fighter": a.data()},
+                {"side": "B", "cost": b.price, "fighter": b.data()},
+            ],  # worded when shown (describe_forces)  # fmt: skip
             model=Duel(a, b, params, settings),
             rounds=params["rounds"],
         )
+
+    def describe_forces(self, forces) -> list[dict]:
+        """Each side's duellist in one line, in the reader's language: the job stored the fighter as data (an older
+        job stored its line, shown as it was)."""
+        sides = forces if isinstance(forces, list) else []
+        if not sides or not all(isinstance(s, dict) and isinstance(s.get("fighter"), dict) for s in sides):
+            return super().describe_forces(forces)
+        return [{"side": s.get("side") or "AB"[k % 2], "cost": s.get("cost"), "lines": [describe_fighter(s["fighter"])]}
+                for k, s in enumerate(sides)]  # fmt: skip
 
     def run(self, prepared: Prepared, n: int, rng: np.random.Generator) -> dict:
         return prepared.model.run(n, rng)

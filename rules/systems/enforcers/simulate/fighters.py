@@ -47,11 +47,15 @@ BANDS = ("short", "medium", "long")
 
 @dataclass
 class Weapon:
-    name: str
+    name: str  # as the player wrote it ("" when unnamed: `default` names it in the reader's language)
     damage: int
     kinetic: bool
     reach: int = 0  # melee
     bands: dict[str, int] = field(default_factory=dict)  # ranged: upper bound of each band, cm
+    default: str = ""  # a msgid: "fists", "melee weapon", "ranged weapon"
+
+    def data(self) -> dict:
+        return {"name": self.name, "default": self.default, "damage": self.damage, "reach": self.reach}
 
     def max_range(self) -> float:
         return float(max(self.bands.values())) if self.bands else float("inf")
@@ -81,27 +85,45 @@ class Fighter:
     melee: Weapon
     ranged: Weapon | None
 
+    def data(self) -> dict:
+        """The fighter as data (numbers and the names the player wrote): a job stores this, never a sentence, and
+        the job page words it in the reader's language (`describe_fighter`)."""
+        return {"name": self.name, "bs": self.bs, "ws": self.ws, "move": self.move, "hp": self.hp, "ap": self.ap,
+                "price": self.price, "melee": self.melee.data(),
+                "ranged": self.ranged.data() if self.ranged else None}  # fmt: skip
+
     def describe(self) -> str:
         """The fighter in one line, in the active language (the job page's forces)."""
-        values = {"name": self.name, "bs": self.bs, "ws": self.ws, "move": self.move, "hp": self.hp, "ap": self.ap,
-                  "melee": self.melee.name, "melee_damage": self.melee.damage, "reach": self.melee.reach,
-                  "price": self.price}  # fmt: skip
-        if self.ranged is None:
-            return _("{name}: BS {bs}, WS {ws}, move {move} cm, HP {hp}, AP {ap}; no ranged weapon; "
-                     "{melee} {melee_damage} (reach {reach}); {price} REQ").format(**values)  # fmt: skip
-        return _("{name}: BS {bs}, WS {ws}, move {move} cm, HP {hp}, AP {ap}; {ranged} {ranged_damage}; "
-                 "{melee} {melee_damage} (reach {reach}); {price} REQ").format(
-            ranged=self.ranged.name, ranged_damage=self.ranged.damage, **values
-        )  # fmt: skip
+        return describe_fighter(self.data())
 
 
-def _weapon(w: dict, default_name: str) -> Weapon:
+def _weapon_name(w: dict) -> str:
+    return w.get("name") or (_(w["default"]) if w.get("default") else "")
+
+
+def describe_fighter(data: dict) -> str:
+    """A stored fighter (Fighter.data) in one line, in the active language."""
+    melee = data.get("melee") or {}
+    values = {k: data.get(k) for k in ("name", "bs", "ws", "move", "hp", "ap", "price")}
+    values.update(melee=_weapon_name(melee), melee_damage=melee.get("damage"), reach=melee.get("reach"))
+    ranged = data.get("ranged")
+    if not ranged:
+        return _("{name}: BS {bs}, WS {ws}, move {move} cm, HP {hp}, AP {ap}; no ranged weapon; "
+                 "{melee} {melee_damage} (reach {reach}); {price} REQ").format(**values)  # fmt: skip
+    return _("{name}: BS {bs}, WS {ws}, move {move} cm, HP {hp}, AP {ap}; {ranged} {ranged_damage}; "
+             "{melee} {melee_damage} (reach {reach}); {price} REQ").format(
+        ranged=_weapon_name(ranged), ranged_damage=ranged.get("damage"), **values
+    )  # fmt: skip
+
+
+def _weapon(w: dict, default: str) -> Weapon:
     return Weapon(
-        name=w.get("name") or default_name,
+        name=w.get("name") or "",
         damage=w.get("damage", 0),
         kinetic="kinetic" in (w.get("traits") or ()),
         reach=w.get("reach_cm", 0),
         bands={k: v for k, v in (w.get("range_bands_cm") or {}).items() if k in BANDS},
+        default=default,
     )
 
 
@@ -128,11 +150,11 @@ def compile_side(side: dict, params: dict, settings: dict, label: str) -> tuple[
     ranged = [w for w in weapons if w.get("ranged") or w.get("range_bands_cm")]
     melee = [w for w in weapons if w.get("reach_cm") and not w.get("ranged")]
     best_melee = (
-        _weapon(max(melee, key=lambda w: w.get("damage", 0)), _("melee weapon"))
+        _weapon(max(melee, key=lambda w: w.get("damage", 0)), N_("melee weapon"))
         if melee
-        else Weapon(_("fists"), params["unarmed_damage"], False, 0)
+        else Weapon("", params["unarmed_damage"], False, 0, default=N_("fists"))
     )
-    best_ranged = _weapon(max(ranged, key=lambda w: w.get("damage", 0)), _("ranged weapon")) if ranged else None
+    best_ranged = _weapon(max(ranged, key=lambda w: w.get("damage", 0)), N_("ranged weapon")) if ranged else None
     if not weapons:
         warnings.append(_("{side}: no weapons; it fights with its fists ({damage} damage).").format(
             side=side_name, damage=params["unarmed_damage"]))  # fmt: skip

@@ -32,9 +32,9 @@ def test_odds_and_typed_in_dice(client):
     shot = {"shooter": agent(BS=12), "weapon": {"damage": 4}, "target": agent(), "range_band": "short"}
     resolved = post(client, f"{BASE}/shoot/resolve/", {"inputs": shot, "dice": [3, 2]})
     assert resolved.status_code == 200, resolved.json()
-    assert [d["purpose"] for d in resolved.json()["dice"]] == [
-        "Shooting (BS 12): d20",
-        "Shooting (BS 12): blessing d6 1 of 1",
+    assert [d["purpose"] for d in resolved.json()["dice"]] == [  # stored in English, worded when shown
+        "Shooting: d20",
+        "Shooting: blessing d6 1 of 1",
     ]
     wrong = post(client, f"{BASE}/shoot/resolve/", {"inputs": shot, "dice": [3, 9]})
     assert wrong.status_code == 400

@@ -128,7 +128,7 @@ def test_statuses_tick_as_events_with_their_dice():
     t.command(1, "activate", {"unit": THUG}, dice=[])
     # Poison TN test 12 fails: −1 HP; burning: 2 on Kevlar's AP; its WL test 3 holds.
     ended = t.command(1, "end_activation", {}, dice=[12, 3])
-    assert [d["purpose"] for d in ended[0]["dice"]] == ["Poison TN test: d20", "Fear test (WL 10): d20"]
+    assert [d["purpose"] for d in ended[0]["dice"]] == ["Poison TN test: d20", "Fear test: d20"]
     thug = state(t, THUG)
     assert (thug["hp"], thug["ap"], thug["statuses"]["burning"]["turns"]) == (5, 0, 2)
 

@@ -13,6 +13,7 @@ from django.utils import translation
 
 from armies.tests.test_campaign import api_carry, crew, enforcers_pack, hurt_and_end, run, table, user  # noqa: F401
 from battles import services as battles
+from rules import dice as dicelib
 from rules.errors import GameConflict, RuleInputError
 from rules.systems.enforcers import tables
 from rules.systems.enforcers.settings import SETTINGS
@@ -207,7 +208,8 @@ def outcome_texts(key: str, inputs: dict, seeds=range(40), **overrides) -> list[
     out = []
     for seed in seeds:
         outcome = resolve(key, inputs, seed=seed, **overrides)
-        out += [outcome.summary, *outcome.steps, *(d["purpose"] for d in outcome.dice)]
+        # A die's purpose is stored in English and worded when shown (rules.dice.purpose_words): as a page shows it.
+        out += [outcome.summary, *outcome.steps, *(dicelib.purpose_words(d["purpose"]) for d in outcome.dice)]
     return out
 
 
@@ -327,3 +329,25 @@ def test_every_translation_keeps_the_msgids_placeholders():
             source = entry["msgid"] if i == 0 or "msgid_plural" not in entry else entry["msgid_plural"]
             assert placeholders(russian) <= placeholders(source) | placeholders(entry["msgid"]), entry["msgid"]
             assert placeholders(source) - {"{n}"} <= placeholders(russian), entry["msgid"]
+
+
+def test_the_dice_are_recorded_in_english_and_read_in_the_readers_language():
+    """A battle written on an English phone reads in Russian on a Russian one: every die of a test is stored under
+    the test's English name («Shooting: d20», «Melee: curse d6 2 of 3», a re-roll «… (re-roll 1)») and worded when
+    shown; each of the purposes has its Russian."""
+    from rules.systems.enforcers.core import DIE_PURPOSES
+
+    shot = {"shooter": agent(BS=12, rerolls=1), "weapon": {"damage": 4, "traits": ["bleeding"]},
+            "target": agent(TN=8), "range_band": "long", "cover": "full", "use_reroll": True}  # fmt: skip
+    stored = [d["purpose"] for d in resolve("shoot", shot, dice=[20, 1, 1, 1, 3, 1, 1, 1, 15]).dice]
+    assert stored == ["Shooting: d20", "Shooting: curse d6 1 of 3", "Shooting: curse d6 2 of 3",
+                      "Shooting: curse d6 3 of 3", "Shooting: d20 (re-roll 1)",
+                      "Shooting: curse d6 (re-roll 1) 1 of 3", "Shooting: curse d6 (re-roll 1) 2 of 3",
+                      "Shooting: curse d6 (re-roll 1) 3 of 3", "TN test against Bleeding: d20"]  # fmt: skip
+    with translation.override("ru"):
+        shown = [dicelib.purpose_words(p) for p in stored]
+        assert shown[:2] == ["Стрельба: д20", "Стрельба: д6 проклятия 1 из 3"]
+        assert shown[4] == "Стрельба: д20 (переброс 1)"
+        assert shown[-1] == "Проверка Стойкости против статуса «Кровотечение»: д20"
+        untranslated = [p for p in DIE_PURPOSES if dicelib.purpose_words(p) == p]
+    assert not untranslated

@@ -2,6 +2,7 @@
 and its shooting and melee steps agree with the exact odds of the `shoot` and `melee` actions (4 standard errors).
 Also: seeds, parameters, the REQ value report, and what the job page is told."""
 
+import json
 import math
 import re
 
@@ -148,7 +149,9 @@ def test_a_russian_player_reads_the_warnings_and_the_forces_in_russian():
         "Сторона A: в дуэли сражается только первый агент.",
         "Сторона B: нет оружия; агент сражается кулаками (урон 1).",
     ]
-    gunner, brawler = (force["text"] for force in prepared.forces)
+    with translation.override("ru"):  # a job stores the fighters as data; the page words them for its reader
+        gunner, brawler = (force["lines"][0] for force in SIMULATOR.describe_forces(prepared.forces))
+    assert json.loads(json.dumps(prepared.forces)) == prepared.forces
     assert "движение" in gunner
     assert "Autogun, урон 4" in gunner
     assert gunner.endswith(" REQ")
@@ -162,7 +165,10 @@ def test_a_russian_player_reads_the_warnings_and_the_forces_in_russian():
         "Side A: only the first agent fights the duel.",
         "Side B: no weapons; it fights with its fists (1 damage).",
     ]
-    assert "no ranged weapon; fists 1 (reach 0)" in english.forces[1]["text"]
+    assert "no ranged weapon; fists 1 (reach 0)" in SIMULATOR.describe_forces(english.forces)[1]["lines"][0]
+    assert SIMULATOR.describe_forces(prepared.forces) == SIMULATOR.describe_forces(english.forces)  # the same data
+    older = [{"side": "A", "cost": 20, "text": "Kate: BS 12"}, {"side": "B", "cost": 30, "text": "Thug: WS 13"}]
+    assert [s["lines"] for s in SIMULATOR.describe_forces(older)] == [["Kate: BS 12"], ["Thug: WS 13"]]
 
 
 def test_the_job_page_is_told_what_is_simulated_and_left_out():
