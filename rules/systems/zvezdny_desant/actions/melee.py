@@ -187,7 +187,7 @@ class Melee(ZdAction):
         sides = {s: ", ".join(u["unit"] for u in units if u["side"] == s) for s in (0, 1)}  # a side by its units
         steps = [_("CA pluses: {side} +{bonus}, {side2} +{bonus2} (L652–657).").format(
             side=sides[0], bonus=bonus[0], side2=sides[1], bonus2=bonus[1])]  # fmt: skip
-        steps += [f"{u['unit']}: БСП {u['bsp']} → {u['bsp_eff']}" for u in units]
+        steps += [f"{u['unit']}: {tables.stat('bsp')} {u['bsp']} → {u['bsp_eff']}" for u in units]
         taken = {u["unit"]: 0 for u in units}
         for u in units:  # all strikes are rolled before anybody is removed: simultaneous (L659)
             known = rolled_batches(u)

@@ -105,7 +105,8 @@ class Movement(RuleAction):
             - sum(minus)
             + clean["modifier"]
         )
-        steps = [f"ПДВ {clean['pdv']}" + (" −3 («Атака»)" if clean["order"] == "attack" else "")
+        attack = f" −3 («{tables.order_word('attack')}»)"
+        steps = [f"{tables.stat('pdv')} {clean['pdv']}" + (attack if clean["order"] == "attack" else "")
                  + "".join(f" −{m}" for m in minus) + (f" {clean['modifier']:+d}" if clean["modifier"] else "")
                  + f" = {raw}" + (_(" → at least 1 step (L306)") if raw < 1 else "")]  # fmt: skip
         effects = [{"kind": "moved", "role": "unit", "max_steps": steps_allowed}]
