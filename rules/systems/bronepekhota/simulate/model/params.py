@@ -78,6 +78,7 @@ IGNORED_SETTINGS = {
     ),
     "repair_cap_at_max": N_("Repair always stops at the maximum here: the model's tables end there."),
     "dispute_die": N_("No disputes in a simulation."),
+    "pilot_tests": N_("Who rolls a pilot's test changes no odds: the simulation rolls it at once."),
     "grenade_replaces_shot": N_(
         "A grenade always replaces the soldier's shot here (the default reading); "
         "throwing and shooting in one round is not simulated."

@@ -26,7 +26,7 @@ from rules.systems.bronepekhota.simulate import (
     simulate_virtual_shot,
     summarise,
 )
-from rules.tests.test_simulate import PACK, _agree, entry
+from rules.systems.bronepekhota.tests.test_simulate import PACK, _agree, entry
 
 SYSTEM = get_system("bronepekhota")
 BASE = SYSTEM.default_settings()

@@ -21,7 +21,7 @@ from rules.systems.bronepekhota.system import SYSTEM
 
 BASE = SYSTEM.default_settings()
 REAL = {**BASE, "mode": "real"}
-PACK = json.loads((Path(__file__).resolve().parents[1] / "systems/bronepekhota/data/tehnolog-classic.json").read_text())
+PACK = json.loads((Path(__file__).resolve().parents[1] / "data" / "tehnolog-classic.json").read_text())
 PROFILES = {p["slug"]: {k: p[k] for k in ("slug", "name", "faction", "kind", "cost", "data")} for p in PACK["profiles"]}
 
 

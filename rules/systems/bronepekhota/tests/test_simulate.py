@@ -24,7 +24,7 @@ from rules.systems.bronepekhota.simulate import (
 )
 from rules.systems.bronepekhota.simulate.model import roll_initiative
 
-PACK = Path(__file__).resolve().parents[1] / "systems" / "bronepekhota" / "data" / "tehnolog-classic.json"
+PACK = Path(__file__).resolve().parents[1] / "data" / "tehnolog-classic.json"
 N = 60_000
 
 

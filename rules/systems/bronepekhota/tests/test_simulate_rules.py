@@ -14,7 +14,7 @@ import pytest
 from rules.errors import RuleInputError
 from rules.registry import get_system
 from rules.systems.bronepekhota.simulate import Battle, BattleParams, simulate_melee, summarise
-from rules.tests.test_simulate import PACK, _agree, assert_close, entry, exact
+from rules.systems.bronepekhota.tests.test_simulate import PACK, _agree, assert_close, entry, exact
 
 N = 60_000
 

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from rules.systems.bronepekhota.simulate import MODEL_VERSION, Battle, BattleParams, summarise
-from rules.tests.test_simulate import PACK, _agree
+from rules.systems.bronepekhota.tests.test_simulate import PACK, _agree
 
 N = 20_000
 # A GRIFFIN (rank 2) whose own army has only rank-1 militia: nobody of its side can drive it (it never acts),
