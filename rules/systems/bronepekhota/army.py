@@ -50,6 +50,33 @@ from rules.systems.bronepekhota.roster.options import (  # noqa: F401
 )
 from rules.systems.bronepekhota.roster.views import entry_views  # noqa: F401
 
+# `make run`'s demo club (setup_demo asks demo_rosters): one army of each side of p.3, each a squad whose soldier
+# pilots a vehicle (every vehicle has a pilot, p.4), a second squad and a gun; 275 against 260 points, within the
+# book's 10 % (p.3, A2). (key, profile slug, the earlier squad entry whose soldier pilots it, or None.)
+DEMO_ARMIES = (
+    (
+        N_("Demo: Protectorate strike group"),
+        "protectorate",
+        (
+            ("squad", "protectorate_kiberspetsnaz", None),
+            ("gryphon", "griffin", "squad"),
+            ("guard", "protectorate_ruteniyskaya_gvardiya", None),
+            ("cannon", "sparennaya_pushka", None),
+        ),
+    ),
+    (
+        N_("Demo: Polaris assault wing"),
+        "polaris",
+        (
+            ("desant", "polaris_lyogkiy_shturmovoy_desant", None),
+            ("thunder", "thunder", "desant"),
+            ("line", "polaris_lineynaya_klon_pehota", None),
+            ("mortar", "minomet", None),
+        ),
+    ),
+)
+DEMO_POINTS_LIMIT = 300
+
 
 class BronepekhotaArmy(ArmyPart):
     """Armlists of squads, vehicles and guns, priced in the book's points (p.3)."""
@@ -93,6 +120,28 @@ class BronepekhotaArmy(ArmyPart):
 
     def entry_views(self, roster: dict) -> dict[str, dict]:
         return entry_views(roster)
+
+    def demo_rosters(self, profiles: list[dict]) -> list[dict]:
+        """The demo club's two armies (DEMO_ARMIES) in example_roster's shape, named in the reader's language; each
+        vehicle piloted by the first soldier of its squad whose rank is high enough (p.7). A pack without these
+        Armlists gets the example rosters instead."""
+        by_slug = {p.get("slug"): p for p in profiles}
+        if any(slug not in by_slug for _n, _f, entries in DEMO_ARMIES for _k, slug, _p in entries):
+            return super().demo_rosters(profiles)
+        rosters = []
+        for name, faction, spec in DEMO_ARMIES:
+            entries = []
+            for key, slug, pilot_from in spec:
+                profile = by_slug[slug]
+                options = self.default_options(profile)
+                if pilot_from is not None:
+                    squad = next(e for e in entries if e["key"] == pilot_from)
+                    rank = (profile.get("data") or {}).get("rank", 0)
+                    soldier = next(s for s in squad["profile"]["data"]["soldiers"] if s["rank"] >= rank)
+                    options["pilot"] = [{"entry": pilot_from, "soldier": soldier["num"], "copy": 1}]
+                entries.append({"key": key, "profile": profile, "count": 1, "options": options})
+            rosters.append({"name": _(name), "faction": faction, "points_limit": DEMO_POINTS_LIMIT, "entries": entries})
+        return rosters
 
 
 ARMY = BronepekhotaArmy()
