@@ -24,7 +24,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from armies.selectors import roster_get_for_user
-from battles import odds, selectors, services, undo
+from battles import game, odds, selectors, services, undo
 from battles.models import Battle
 from config.ratelimit import OddsLimit
 
@@ -181,7 +181,7 @@ class BattleWriteApi(APIView):
             raise
         battle = result.battle
         names = selectors.name_maps(battle)
-        part = services.battle_part(battle.system)
+        part = game.battle_part(battle.system)
         events = [selectors.event_dict(e, names=names, part=part) for e in result.events]
         data = {
             "version": events[-1]["seq"] if events else battle.version,

@@ -19,7 +19,7 @@ from django.http import Http404
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from battles import rows, services, undo
+from battles import game, rows
 from battles.memo import Memo, digest
 from battles.models import Battle, BattleEvent, BattleSide, BattleUnit
 from rules import dice as dicelib
@@ -203,7 +203,7 @@ def battle_state(battle: Battle, access: Access) -> dict:
     system), whom the game awaits, the sides and every unit with the system's view of it.
 
     Read as plain rows (battles/rows.py), not model instances: this runs on every poll that finds a change."""
-    part = services.battle_part(battle.system)
+    part = game.battle_part(battle.system)
     viewer = frozenset(access.sides)
     sides = rows.sides(battle.pk)
     units = rows.units(battle.pk)
@@ -266,7 +266,7 @@ def battle_events(battle: Battle, *, sides=(), after: int = 0, limit: int = EVEN
     has_more = len(rows) > limit
     names = name_maps(battle)
     undone = undone_seqs(battle)
-    part = services.battle_part(battle.system)
+    part = game.battle_part(battle.system)
     names_key = digest(names)
     page = [
         event_dict(e, names=names, undone=undone, part=part, names_key=names_key)
@@ -277,15 +277,13 @@ def battle_events(battle: Battle, *, sides=(), after: int = 0, limit: int = EVEN
 
 
 def name_maps(battle: Battle) -> dict:
-    return services.name_maps(battle)
+    return game.name_maps(battle)
 
 
 def undone_seqs(battle: Battle) -> set[int]:
     """Seqs of commands whose effect is currently cancelled (for the log's strike-through; their caused events
     are marked through `cause`)."""
-    from battles.services import undone_heads
-
-    return undone_heads(battle)
+    return game.undone_heads(battle)
 
 
 # A log line's text, once per event, language and set of names (names may change in play): the board shows the
@@ -295,7 +293,7 @@ _EVENT_TEXTS: Memo[str] = Memo(8192)
 
 def event_text(part, event: BattleEvent, names: dict, names_key: bytes | None = None) -> str:
     key = (event.pk, event.battle_id, event.seq, event.created_at, get_language(), names_key or digest(names))
-    return _EVENT_TEXTS.get_or_make(key, lambda: services.describe_event(part, event, names))
+    return _EVENT_TEXTS.get_or_make(key, lambda: game.describe_event(part, event, names))
 
 
 def event_dict(
@@ -335,7 +333,7 @@ def battle_log(battle: Battle, *, sides=(), limit: int | None = None) -> list[di
     """The history this viewer may see, newest first, with undone commands marked."""
     names = name_maps(battle)
     undone = undone_seqs(battle)
-    part = services.battle_part(battle.system)
+    part = game.battle_part(battle.system)
     names_key = digest(names)
     if limit is None:
         qs = BattleEvent.objects.filter(battle=battle).select_related("actor", "undoes", "cause").order_by("-seq")
@@ -365,13 +363,13 @@ def _with_undo_marks(battle: Battle, part, sides, lines: list[dict], undone: set
     """The lines with what may change since they were drawn: `undone`, and for this viewer whether undoing one needs
     the other players' agreement (`needs_agreement`: a reveal or an answered question they saw came at or after it)
     and whether it is a step of a two-player undo (`undo_step`: withdrawn or declined, never undone)."""
-    needs = undo.agreement_needed(battle, part, sides)
+    needs = game.agreement_needed(battle, part, sides)
     return [
         {
             **line,
             "undone": line["seq"] in undone or (line["cause"] is not None and line["cause"] in undone),
             "needs_agreement": needs(line["seq"]),
-            "undo_step": line["type"] in undo.UNDO_STEPS,
+            "undo_step": line["type"] in game.UNDO_STEPS,
         }
         for line in lines
     ]
@@ -380,12 +378,12 @@ def _with_undo_marks(battle: Battle, part, sides, lines: list[dict], undone: set
 def undo_proposal(battle: Battle, access: Access, user) -> dict | None:
     """The open proposal to undo, as this viewer's board shows it: what it would undo, who proposed it, whose
     agreement it still waits for, and whether this viewer confirms (or declines) or withdraws it."""
-    row = undo.open_proposal(battle)
+    row = game.open_proposal(battle)
     if row is None:
         return None
-    part = services.battle_part(battle.system)
+    part = game.battle_part(battle.system)
     names = name_maps(battle)
-    waiting = set(row.payload.get("needs", [])) - undo.agreed_sides(battle, row)
+    waiting = set(row.payload.get("needs", [])) - game.agreed_sides(battle, row)
     mine = access.can_write and user is not None and row.actor_id == getattr(user, "pk", None)
     sides = names["sides"]
     actor = row.actor.get_username() if row.actor_id and row.actor else ""
@@ -453,8 +451,8 @@ def command_dice(battle: Battle, access: Access, name: str, inputs: dict, typed:
     from rules.contract.battle import run_command
     from rules.errors import ArmlistError
 
-    part = services.battle_part(battle.system)
-    base = services.load_state(battle)
+    part = game.battle_part(battle.system)
+    base = game.load_state(battle)
     runs, error = [], ""
     for seed in range(PROBE_SEEDS):
         probe = _ProbeDice(typed, seed)

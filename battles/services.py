@@ -25,10 +25,23 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from battles import rows
-from battles.memo import Memo
+from battles.game import (  # the read model (battles/game.py); the writes below use it, callers may find it here
+    NEUTRAL_EVENTS,  # noqa: F401
+    RESULT_EVENTS,  # noqa: F401
+    RUNNER_EVENTS,
+    _as_event,
+    active_events,  # noqa: F401
+    battle_part,
+    describe_event,  # noqa: F401
+    load_state,
+    name_maps,  # noqa: F401
+    replay,  # noqa: F401
+    replay_matches,  # noqa: F401
+    undone_heads,  # noqa: F401
+)
 from battles.models import Battle, BattleEvent, BattleSide, BattleUnit
 from rules import dice as dicelib
-from rules.contract import Event, GameState, SideSetup, UnitRecord, run_command
+from rules.contract import GameState, SideSetup, run_command
 from rules.errors import (
     ArmlistError,
     GameConflict,
@@ -41,21 +54,6 @@ from rules.errors import (
 from rules.registry import get_system
 
 MAX_SIDES = 6
-#: Events the runner itself writes; the system's fold never sees them.
-#: The steps of a result both players confirm (battles/results): proposed, voted, settled, and confirmed, which
-#: closes the battle to commands.
-RESULT_EVENTS = ("result.proposed", "result.voted", "result.settled", "result.confirmed")
-RUNNER_EVENTS = (
-    "battle.started",
-    "side.joined",
-    "undo",
-    "undo.proposed",
-    "undo.agreed",
-    "undo.declined",
-    *RESULT_EVENTS,
-)
-#: Runner events that change no state: a write based on a version before them may still rebase over them.
-NEUTRAL_EVENTS = ("side.joined", "undo.proposed", "undo.agreed", "undo.declined", *RESULT_EVENTS)
 
 
 # The runner's errors are rules.errors' (StaleVersion 412, PreconditionRequired 428, IdempotencyKeyReused 422,
@@ -80,13 +78,6 @@ def request_fingerprint(operation: str, data: dict) -> str:
 
 def new_token() -> str:
     return secrets.token_urlsafe(24)
-
-
-def battle_part(system: str):
-    part = get_system(system).battle
-    if part is None:
-        raise RuleInputError({"system": _("{name} has no battle tracker yet.").format(name=get_system(system).name)})
-    return part
 
 
 # Starting a battle --------------------------------------------------------------------------------------------
@@ -217,30 +208,6 @@ def battle_join(*, token: str, user) -> BattleSide:
         battle.version = seq
         battle.save(update_fields=["version", "players", "updated_at"])
     return side
-
-
-# The state -----------------------------------------------------------------------------------------------------
-def load_state(battle: Battle) -> GameState:
-    """The stored state, as the system's fold works on it. No copies: the fold replaces unit states, and `battle`
-    is discarded if the command fails."""
-    units = {
-        key: UnitRecord(key, side, profile, state, name, kind)
-        for key, side, profile, state, name, kind in rows.units(battle.pk)
-    }
-    return GameState(game=battle.state, units=units, settings=battle.settings)
-
-
-def _as_event(part, row: BattleEvent) -> Event:
-    event = Event(
-        row.seq,
-        row.type,
-        row.payload,
-        row.side_index,
-        tuple(row.visible_to) if row.visible_to is not None else None,
-    )
-    if row.rules_version != part.rules_version:
-        event = part.upcast(event, row.rules_version)
-    return event
 
 
 # The command runner -------------------------------------------------------------------------------------------
@@ -452,168 +419,3 @@ def command_run(
         events, seq = _store(battle, user, specs, idempotency_key=idempotency_key, request_hash=request_hash, part=part)
         _save_state(battle, state, stored, keys=state.changed, version=seq)
     return CommandResult(battle=battle, events=events, outcome=ctx.outcome, notices=ctx.notices)
-
-
-# Replay -------------------------------------------------------------------------------------------------------
-def active_events(events: list[BattleEvent]) -> list[BattleEvent]:
-    """The events that count: not undone, and not caused by an undone command. An undo of an undo restores."""
-    seq_of_pk = {e.pk: e.seq for e in events}
-    undone: set[int] = set()
-    # A later undo decides about an earlier one, so walk from the newest: an undo that is itself undone is skipped.
-    for event in sorted(events, key=lambda e: e.seq, reverse=True):
-        if event.type == "undo" and event.seq not in undone:
-            undone.add(event.payload.get("undoes"))
-    return [
-        e
-        for e in sorted(events, key=lambda e: e.seq)
-        if e.type != "undo" and e.seq not in undone and (e.cause_id is None or seq_of_pk.get(e.cause_id) not in undone)
-    ]
-
-
-def undone_heads(battle: Battle) -> set[int]:
-    """Seqs of the commands whose effect is cancelled now (an undo undone by a later undo is among them). Reads
-    only the undo events, so it stays cheap however long the log grows."""
-    undone: set[int] = set()
-    for seq, payload in rows.undos(battle.pk):
-        if seq not in undone:
-            undone.add(payload.get("undoes"))
-    return undone
-
-
-def replay(battle: Battle, *, events: list[BattleEvent] | None = None) -> GameState:
-    """Folds the log from each unit's initial state: what the stored state must equal."""
-    part = battle_part(battle.system)
-    if events is None:
-        events = list(BattleEvent.objects.filter(battle=battle).order_by("seq"))
-    initial = (
-        BattleUnit.objects.filter(battle=battle)
-        .order_by("position", "id")
-        .values_list("key", "side__index", "profile", "initial_state", "name", "kind")
-    )
-    units = {key: UnitRecord(key, side, profile, init, name, kind) for key, side, profile, init, name, kind in initial}
-    state = GameState(game={}, units=units, settings=battle.settings)
-    for row in active_events(events):
-        if row.type == "battle.started":
-            state.game = copy.deepcopy(row.payload["game"])
-        elif row.type not in RUNNER_EVENTS:
-            part.apply(state, _as_event(part, row))
-    return state
-
-
-def replay_matches(battle: Battle) -> tuple[bool, str]:
-    """(True, "") when replaying the log gives the stored game and unit states; else a description of the first
-    difference. Used by the tests on every stored battle."""
-    battle.refresh_from_db()
-    events = list(BattleEvent.objects.filter(battle=battle).order_by("seq"))
-    seqs = [e.seq for e in events]
-    if seqs != list(range(1, len(seqs) + 1)):
-        return False, f"event seqs are not 1..n: {seqs[:10]}…"
-    if battle.version != (seqs[-1] if seqs else 0):
-        return False, f"version {battle.version} != last seq {seqs[-1] if seqs else 0}"
-    state = replay(battle, events=events)
-    if state.game != battle.state:
-        return False, f"game state differs: stored {battle.state!r} replayed {state.game!r}"
-    for unit in BattleUnit.objects.filter(battle=battle):
-        if state.units[unit.key].state != unit.state:
-            return False, f"unit {unit.key} differs: stored {unit.state!r} replayed {state.units[unit.key].state!r}"
-    return True, ""
-
-
-# Readable log -------------------------------------------------------------------------------------------------
-# The roster names of a battle's units and sides are fixed at its start: read once per server process (keyed by the
-# battle's spectator token too, which no other battle shares, so a reused id never reads another battle's names).
-_ROSTER_NAMES: Memo[tuple[dict, dict]] = Memo(512)
-
-
-def name_maps(battle: Battle) -> dict:
-    """Unit and side names for the log: kept in the game state since the start when the system keeps them."""
-    game = battle.state or {}
-
-    def roster_names():
-        units = dict(BattleUnit.objects.filter(battle=battle).values_list("key", "name"))
-        sides = dict(BattleSide.objects.filter(battle=battle).values_list("index", "name"))
-        return units, sides
-
-    unit_names, side_names = _ROSTER_NAMES.get_or_make((battle.pk, battle.spectator_token), roster_names)
-    # The roster's names from the table, then the names the game keeps (they may change in play): a log line never
-    # falls back to a unit's internal key («0.307264.1»).
-    units = {**unit_names, **(game.get("unit_names") or {})}
-    sides = {int(k): v for k, v in game["side_names"].items()} if "side_names" in game else dict(side_names)
-    return {"units": units, "sides": sides}
-
-
-def describe_event(part, event: BattleEvent, names: dict, *, depth: int = 0) -> str:
-    """One line of the history, in plain words: the runner's own events here, the rest by the system. An undo names
-    what it cancelled as the reader reads it now (their language, the roster's names), not as stored at the time."""
-    payload = event.payload
-    sides = names["sides"]
-
-    def side(index):
-        return sides.get(index, sides.get(str(index), _("side {index}").format(index=index)))
-
-    if event.type == "battle.started":
-        return _("The battle starts: {sides}.").format(
-            sides=_(" vs ").join(s["name"] for s in payload.get("sides", []))
-        )
-    if event.type == "side.joined":
-        return _("{player} joins as {side}.").format(player=payload.get("player"), side=side(payload.get("side")))
-    if event.type in ("undo", "undo.proposed", "undo.agreed", "undo.declined"):
-        return _describe_undo(part, event, names, side, depth)
-    if event.type in RESULT_EVENTS:
-        return _describe_result(event, side)
-    return part.describe_event(_as_event(part, event), names)
-
-
-def _describe_result(event: BattleEvent, side) -> str:
-    """The steps of the result both players confirm (battles/results), in the log."""
-    payload = event.payload
-    if payload.get("kind") == "unfinished":
-        outcome = _("unfinished, counting for nothing")
-    elif payload.get("draw") or payload.get("winner") is None:
-        outcome = _("a draw")
-    else:
-        outcome = _("{side} won").format(side=side(payload.get("winner")))
-    if event.type == "result.proposed":
-        return _("{side} proposes the result: {outcome}.").format(side=side(event.side_index), outcome=outcome)
-    if event.type == "result.voted" and payload.get("choice") == "dispute":
-        return _("{side} disputes the result: «{reason}».").format(
-            side=side(event.side_index), reason=payload.get("reason", "")
-        )
-    if event.type == "result.voted":
-        return _("{side} confirms the result.").format(side=side(event.side_index))
-    if event.type == "result.settled":
-        return _("The club's owner settles the result: {outcome}.").format(outcome=outcome)
-    return _("The result is final: {outcome}.").format(outcome=outcome)
-
-
-def _describe_undo(part, event: BattleEvent, names: dict, side, depth: int) -> str:
-    """An undo, or a step of a two-player undo (battles/undo.py), naming the undone command as the reader reads it.
-    A hidden command undone in the open (by agreement) is named only as hidden: the undo never tells its secret."""
-    payload = event.payload
-    seq = payload.get("undoes")
-    if payload.get("hidden"):
-        who = payload.get("undone_side")
-        summary = _("a hidden event of {side}").format(side=side(who)) if who is not None else _("a hidden event")
-    else:
-        target = None
-        if depth < 4:
-            target = (
-                event.undoes
-                if event.undoes_id
-                else BattleEvent.objects.filter(battle_id=event.battle_id, seq=seq).first()
-            )
-        summary = describe_event(part, target, names, depth=depth + 1) if target else payload.get("undone_summary", "")
-    restores = payload.get("undone_type") == "undo"
-    if event.type == "undo.proposed":
-        if restores:
-            return _("Proposed: restore #{seq}: {summary}").format(seq=seq, summary=summary)
-        return _("Proposed: undo #{seq}: {summary}").format(seq=seq, summary=summary)
-    if event.type == "undo.agreed":
-        return _("Agreed to undo #{seq}.").format(seq=seq)
-    if event.type == "undo.declined":
-        if payload.get("withdrawn"):
-            return _("The proposal to undo #{seq} was withdrawn.").format(seq=seq)
-        return _("The proposal to undo #{seq} was declined.").format(seq=seq)
-    if restores:
-        return _("Restored #{seq}: {summary}").format(seq=seq, summary=summary)
-    return _("Undone #{seq}: {summary}").format(seq=seq, summary=summary)

@@ -19,76 +19,28 @@ Every undo recorded changes the game: an undo that would leave it as it is answe
 
 from __future__ import annotations
 
-import bisect
-
 from django.db import transaction
-from django.db.models import Q
 from django.utils.translation import gettext as _
 
 from battles import rows
-from battles.models import Battle, BattleEvent
-from battles.services import (
+from battles.game import (  # the read model: who must agree, the open proposal, the log and its words
+    NOT_UNDOABLE,
     RESULT_EVENTS,
-    CommandResult,
-    _canonical,
-    _check_version,
-    _fingerprints,
-    _locked,
-    _save_state,
-    _store,
+    UNDO_STEPS,
+    agreed_sides,
     battle_part,
     describe_event,
     load_state,
     name_maps,
+    open_proposal,
     replay,
     undone_heads,
+    witnesses_of,
 )
-from rules.contract import Event, GameState, NewEvent, NothingToUndo, UndoNeedsAgreement, undo_witnesses
+from battles.models import Battle, BattleEvent
+from battles.services import CommandResult, _canonical, _check_version, _fingerprints, _locked, _save_state, _store
+from rules.contract import GameState, NewEvent, NothingToUndo, UndoNeedsAgreement
 from rules.errors import ArmlistError, GameConflict, RuleInputError
-
-#: The steps of a two-player undo: runner events that change no state and are never undone themselves.
-UNDO_STEPS = ("undo.proposed", "undo.agreed", "undo.declined")
-NOT_UNDOABLE = ("battle.started", "side.joined")
-
-
-# Who must agree ------------------------------------------------------------------------------------------------
-def closing_points(battle: Battle, part, *, since: int = 1) -> list[Event]:
-    """The battle's closing points from seq `since` on, oldest first, undone ones included (what was seen stays
-    seen). Events of a type the system declares closing count even when stored before the flag existed."""
-    found = (
-        BattleEvent.objects.filter(battle=battle, seq__gte=since)
-        .filter(Q(closes=True) | Q(type__in=sorted(part.closing_events)))
-        .order_by("seq")
-        .values_list("seq", "type", "side_index", "visible_to")
-    )
-    return [Event(seq, kind, {}, side, tuple(to) if to is not None else None) for seq, kind, side, to in found]
-
-
-def other_players_sides(battle: Battle, sides) -> frozenset[int]:
-    """The sides held by players other than the one holding `sides` (a side nobody took has seen nothing)."""
-    held = {s for taken in battle.players.values() for s in taken}
-    return frozenset(held - set(sides))
-
-
-def witnesses_of(battle: Battle, part, sides, seq: int) -> tuple[frozenset[int], int | None]:
-    """(the other sides whose players must agree to undo #seq, the first closing point they saw)."""
-    others = other_players_sides(battle, sides)
-    closing = closing_points(battle, part, since=seq)
-    first = next((c.seq for c in closing if undo_witnesses([c], others)), None)
-    return undo_witnesses(closing, others), first
-
-
-def agreement_needed(battle: Battle, part, sides):
-    """For the board: a function telling, for a line of the log, whether this viewer's undo of it needs the other
-    players (the same rule as `event_undo`, for every line at once)."""
-    others = other_players_sides(battle, sides)
-    closing = closing_points(battle, part)
-    seqs = [c.seq for c in closing]
-    # suffix[i]: whether any closing point from the i-th on was seen by another player
-    suffix = [False] * (len(closing) + 1)
-    for i in range(len(closing) - 1, -1, -1):
-        suffix[i] = suffix[i + 1] or bool(undo_witnesses([closing[i]], others))
-    return lambda seq: suffix[bisect.bisect_left(seqs, seq)]
 
 
 # Checks shared by every way of undoing -------------------------------------------------------------------------
@@ -207,26 +159,6 @@ def event_undo(*, battle_id, user, expected_version, seq: int, idempotency_key=N
 
 
 # Undo by agreement -----------------------------------------------------------------------------------------------
-def open_proposal(battle: Battle) -> BattleEvent | None:
-    """The proposal to undo that is still open: the newest one, when nothing but agreements to it (or a player
-    joining) was recorded after it."""
-    last = BattleEvent.objects.filter(battle=battle, type="undo.proposed").order_by("-seq").first()
-    if last is None:
-        return None
-    later = BattleEvent.objects.filter(battle=battle, seq__gt=last.seq).values_list("type", "payload")
-    for kind, payload in later:
-        if kind == "side.joined" or (kind == "undo.agreed" and payload.get("proposal") == last.seq):
-            continue
-        return None
-    return last
-
-
-def agreed_sides(battle: Battle, proposal: BattleEvent) -> set[int]:
-    """The sides that have agreed to an open proposal so far."""
-    found = BattleEvent.objects.filter(battle=battle, seq__gt=proposal.seq, type="undo.agreed")
-    return {s for payload in found.values_list("payload", flat=True) for s in payload.get("sides", [])}
-
-
 def _open(battle: Battle, seq) -> BattleEvent:
     row = (
         BattleEvent.objects.filter(battle=battle, seq=seq, type="undo.proposed").first()

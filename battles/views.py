@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
 from armies.selectors import roster_get_for_user, roster_list_for_user
-from battles import board_widgets, selectors, services
+from battles import board_widgets, game, selectors, services
 from battles.memo import Memo
 from battles.models import Battle
 from battles.results.selectors import panel as result_panel
@@ -153,7 +153,7 @@ def _board_context(request, access: selectors.Access) -> dict:
     battle = selectors.battle_for(access)
     access.version = battle.version
     state = selectors.battle_state(battle, access)
-    part = services.battle_part(battle.system)
+    part = game.battle_part(battle.system)
     viewer = frozenset(access.sides)
     return {
         "battle": battle,

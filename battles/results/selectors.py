@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from django.db.models import Prefetch, Q, QuerySet
 
-from battles import rows
+from battles import game, rows
 from battles import selectors as battle_selectors
 from battles.models import Battle, BattleSide, BattleUnit
 from battles.results import ratings
@@ -136,11 +136,9 @@ def result_of(battle: Battle) -> GameResult | None:
 
 def stale(result: GameResult, battle: Battle) -> bool:
     """A proposal the game has moved past: an event of play came after it (an undo, another shot)."""
-    from battles.services import RESULT_EVENTS
-
     return (
         result.status != GameResult.Status.CONFIRMED
-        and battle.events.filter(seq__gt=result.battle_version).exclude(type__in=RESULT_EVENTS).exists()
+        and battle.events.filter(seq__gt=result.battle_version).exclude(type__in=game.RESULT_EVENTS).exists()
     )
 
 
