@@ -11,6 +11,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from armies import selectors, services, systems
@@ -75,9 +76,20 @@ def pack_detail(request, pack_id):
         "newer": newer,
         "draft": draft if draft and draft.pk != pack.pk else None,
         "versions": selectors.pack_visible_to(request.user).filter(slug=pack.slug).order_by("-version"),
-        "provenance": json.dumps(pack.meta.get("provenance") or {}, ensure_ascii=False, indent=1),
+        "provenance": json.dumps(_provenance(pack.meta.get("provenance") or {}), ensure_ascii=False, indent=1),
     }
     return render(request, "armies/pack_detail.html", context)
+
+
+def _provenance(value):
+    """A pack's provenance in the reader's language: each key and text through the catalogues under the context
+    "pack provenance" (a system translates its own pack's words there); numbers, and texts without a translation, stay
+    as they are."""
+    if isinstance(value, dict):
+        return {_provenance(k): _provenance(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_provenance(v) for v in value]
+    return pgettext("pack provenance", value) if isinstance(value, str) and value else value
 
 
 def _editor_context(pack):

@@ -191,7 +191,8 @@ class SquadsArmy(ArmyPart):
     pricing = "simulated"
     currency = N_("pts")
     profile_schema = PROFILE_SCHEMA
-    profile_kinds = {"squad": "Отряд", "vehicle": "Транспортное средство"}
+    profile_kinds = {"squad": N_("Squad"), "vehicle": N_("Transport vehicle")}  # msgids: the book's words in locale/ru
+    kind_groups = {"squad": N_("Squads"), "vehicle": N_("Transport vehicles")}
 
     def options_schema(self, profile: dict) -> dict:
         return VEHICLE_OPTIONS if profile.get("kind") == "vehicle" else SQUAD_OPTIONS

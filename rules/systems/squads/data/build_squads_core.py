@@ -178,22 +178,32 @@ def parse_book(text: str) -> dict:
 
 
 FACTIONS = [{"slug": "any", "name": "Любая сторона", "colour": "", "joins_any": True}]
+# The pack's words are English msgids: the pack page shows them in the reader's language, the Russian in this
+# system's catalogue (locale/ru; the provenance under the context "pack provenance"). No Russian in the English:
+# an English reader gets English, a Russian reader the book's words.
 PROVENANCE = {
-    "source": "«Отряды» (squads-d6-rules.ru.txt): a Russian translation of FUBAR, one-page small-unit rules.",
+    "source": "«Отряды»: a Russian translation of FUBAR, one-page rules for small units.",
     "converted_by": "rules/systems/squads/data/build_squads_core.py",
     "faithful": [
-        "training levels with activation and «Опыт» numbers",
+        "training levels with their activation and experience numbers",
         "the seven actions with their moves, cover modifiers and the 6+ cap",
         "every weapon of both tables with range in inches and cm, fire points and footnotes",
         "personal and vehicle armour saves with the book's examples",
     ],
     "inferred": {
-        "suppression": "The «Подавление» column is blank: caps are settings (§5 B1, FUBAR 1/2/3/4).",
+        "suppression": "The Suppression column is blank: the caps are settings (§5 B1; FUBAR gives 1/2/3/4).",
         "damage_rows": "Rows 5 and 6 of the damage table lost their numbers: assigned by elimination (§5 B17).",
         "profiles": "The book has no unit lists and no points: one squad template per training level and one "
         "vehicle template per armour class, named by the book's examples; the player builds the figures.",
-        "typos": "«днедноут» is written «дредноут» (§5 B25).",
+        "typos": "The typo of L74 is read as «dreadnought» (§5 B25).",
     },
+}
+VEHICLE_ARMOUR_WORDS = {  # the English of the vehicle armour classes (names.py), for the notes
+    "unarmoured": "Unarmoured",
+    "light": "Light",
+    "medium": "Medium",
+    "heavy": "Heavy",
+    "super_heavy": "Super-heavy",
 }
 
 
@@ -207,8 +217,8 @@ def profiles(tables: dict) -> list[dict]:
             "kind": "squad",
             "cost": 0,
             "data": {"level": level["slug"]},
-            "notes": f"Активация {level['activation']}+, опыт {level['expertise']}+. Фигуры, оружие и броня "
-            "выбираются в отряде.",
+            "notes": f"Activation {level['activation']}+, experience {level['expertise']}+. Figures, weapons and "
+            "armour are chosen in the entry.",
         })  # fmt: skip
     for armour in tables["vehicle_armour"]:
         out.append({
@@ -218,7 +228,8 @@ def profiles(tables: dict) -> list[dict]:
             "kind": "vehicle",
             "cost": 0,
             "data": {"armour": armour["slug"]},
-            "notes": f"Броня «{armour['name']}», спасбросок {armour['save']}+. Экипаж и оружие выбираются в отряде.",
+            "notes": f"Armour «{VEHICLE_ARMOUR_WORDS[armour['slug']]}», save {armour['save']}+. Crew and weapons are "
+            "chosen in the entry.",
         })  # fmt: skip
     return out
 

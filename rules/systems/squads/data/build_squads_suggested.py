@@ -35,7 +35,7 @@ PROVENANCE = {
     "faithful": ["training levels, weapons and armour of the book's tables"],
     "inferred": {
         "cost": "Not the book's: points proportional to the Bradley–Terry strength of each build in duels against "
-        "every other build (see provenance.job and each profile's data.suggested)."
+        "every other build (see the job below and each profile's suggested points)."
     },
 }
 
@@ -51,7 +51,7 @@ def profiles() -> list[dict]:
                 "kind": "squad",
                 "cost": 0,
                 "data": {"level": level, "armour": armour, "figures": figures, "leader": None},
-                "notes": "Очки не из книги: предложены моделированием.",
+                "notes": "Points not from the book: suggested by simulation.",  # msgid: Russian in locale/ru
             })  # fmt: skip
     return out
 

@@ -4,6 +4,7 @@ reader's board, log and builder lines hold no English, only the book's words."""
 from __future__ import annotations
 
 import ast
+import json
 import re
 from pathlib import Path
 
@@ -403,3 +404,58 @@ def test_a_die_rolled_in_english_is_named_in_russian_in_the_log(action, inputs, 
             break
     assert labels
     assert not english(labels), sorted(set(english(labels)))[:10]
+
+
+def pack_words(pack: dict) -> tuple[list[str], list[str]]:
+    """What a pack's page shows of «Отряды»'s own words: (the source and the notes, the provenance's keys and
+    texts), English msgids each."""
+    shown = [pack["source"], *{p["notes"] for p in pack["profiles"]}]
+    provenance: list[str] = []
+
+    def walk(value):
+        if isinstance(value, dict):
+            for key, v in value.items():
+                provenance.append(key)
+                walk(v)
+        elif isinstance(value, list):
+            for v in value:
+                walk(v)
+        elif isinstance(value, str):
+            provenance.append(value)
+
+    walk(pack["provenance"])
+    return shown, provenance
+
+
+@pytest.mark.parametrize("name", ["squads-core.json", "squads-suggested.json"])
+def test_the_packs_words_read_in_russian_for_a_russian_reader_and_in_english_for_an_english_one(name):
+    pack = json.loads((PACKAGE / "data" / name).read_text(encoding="utf-8"))
+    shown, provenance = pack_words(pack)
+    latin = re.compile(r"[A-Za-z]{2,}")
+    with translation.override("ru"):
+        russian = [translation.gettext(t) for t in shown] + [translation.pgettext("pack provenance", t)
+                                                             for t in provenance]  # fmt: skip
+    untranslated = [t for t, r in zip(shown + provenance, russian, strict=True) if t == r and latin.search(t)]
+    assert not untranslated, untranslated
+    leftover = [r for r in russian if latin.search(re.sub(r"§\s*[\d.]+|\b[LB]\d+|Armlist", "", r))]
+    assert not leftover, leftover
+    english = [t for t in shown + provenance if re.search(r"[А-Яа-яЁё]", t.replace("«Отряды»", ""))]
+    assert not english, english  # the English a page shows an English reader has no Russian in it
+
+
+@pytest.mark.django_db
+def test_the_pack_page_speaks_the_readers_language(client, django_user_model):
+    from armies.services.packs import load_packs
+
+    client.force_login(django_user_model.objects.create_user("reader", password="pw-reader-5817"))
+    pack = next(p for p, _created in load_packs() if p.slug == "squads-core")
+    russian = client.get(f"/packs/{pack.pk}/", HTTP_ACCEPT_LANGUAGE="ru").content.decode()
+    assert "Активация 5+, опыт 6+. Фигуры, оружие и броня выбираются в отряде." in russian
+    assert "русский перевод одностраничных правил" in russian
+    assert "перенесено как в книге" in russian  # the provenance's own words
+    assert "Transport vehicle" not in russian
+    assert "Транспортное средство" in russian
+    english = client.get(f"/packs/{pack.pk}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "Activation 5+, experience 6+. Figures, weapons and armour are chosen in the entry." in english
+    assert "Активация" not in english
+    assert "Transport vehicle" in english
