@@ -36,12 +36,15 @@ def test_sliders_on_the_row_step_set_and_keep_the_focus(live_server, phone_conte
     blue.keyboard.press("Enter")
     expect(ammo_row.locator("[data-value]")).to_have_text("10/12", timeout=SYNC_MS)
     assert active_label(blue) == "Ammo −1"
+    # The phone shows a change at once, marked as waiting (issue 26); the next key waits until the server has it.
+    expect(card.locator(".slider.pending")).to_have_count(0, timeout=SYNC_MS)
     # The arrow keys on the scale step too, and the focus stays on the scale.
     scale = ammo_row.locator(".scale")
     scale.focus()
     blue.keyboard.press("ArrowUp")
     expect(ammo_row.locator("[data-value]")).to_have_text("11/12", timeout=SYNC_MS)
     assert blue.evaluate("document.activeElement.classList.contains('scale')")
+    expect(card.locator(".slider.pending")).to_have_count(0, timeout=SYNC_MS)
     # A long press on a number sets it.
     box = ammo_row.locator('.cell[data-n="5"]').bounding_box()
     blue.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
@@ -49,6 +52,7 @@ def test_sliders_on_the_row_step_set_and_keep_the_focus(live_server, phone_conte
     blue.wait_for_timeout(700)
     blue.mouse.up()
     expect(ammo_row.locator("[data-value]")).to_have_text("5/12", timeout=SYNC_MS)
+    expect(card.locator(".slider.pending")).to_have_count(0, timeout=SYNC_MS)
     assert ammo("0.e2.1") == 5
     # A drag along the strength track sets it where the finger stops (7 → 4).
     track = card.locator(".slider-track")
@@ -59,6 +63,7 @@ def test_sliders_on_the_row_step_set_and_keep_the_focus(live_server, phone_conte
     blue.mouse.move(stop["x"] + 5, stop["y"] + 5, steps=5)
     blue.mouse.up()
     expect(track.locator("[data-value]")).to_have_text("4/7", timeout=SYNC_MS)
+    expect(card.locator(".slider.pending")).to_have_count(0, timeout=SYNC_MS)  # shown at once, then stored
     assert BattleUnit.objects.get(key="0.e2.1").state["strength"] == 4
     # A short tap changes nothing and says how.
     cell = track.locator('.cell[data-n="2"]')
