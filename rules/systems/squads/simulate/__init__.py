@@ -17,7 +17,7 @@ Turn (§3.1)
   Initiative: d6 each, ties re-rolled. The side holding the initiative activates its next squad (roster order);
   a failed roll passes the initiative; a side with no squad left to try waits. Every squad tries once a turn.
 Activation (§3.2–§3.4)
-  d6 against the squad's «Активация» (its leader's if better), −1 per suppressed figure; suppression then ends.
+  d6 against the squad's activation number (its leader's if better), −1 per suppressed figure; suppression then ends.
   Figures are always in coherency and see the enemy (no +1). A failure puts it On Guard, or, above 50 %
   casualties, withdraws it 6"/15 cm (never behind its start line).
 Action (§3.3)
@@ -30,7 +30,7 @@ On Guard (§5 B13)
   the end of the turn, by setting).
 Shooting (§3.5–§3.6)
   Each firing figure rolls its fire points (assault rifles 2 within 12"/30 cm, an infantry HMG 4 per two-man
-  crew, §5 B8) against «Опыт» + the target side's cover, capped at 6+ (flamethrowers and cannons ignore cover);
+  crew, §5 B8) against its experience number + the target side's cover, capped at 6+ (flamethrowers and cannons ignore cover);
   suppressed figures do not fire. Hits go one per live figure, best armour first, each with its own save (or
   the majority armour, §5 B3). The target's owner suppresses as many as the table allows (split
   "suppress_first") or none ("casualties_only"); the rest are casualties, within what the unit can take.
