@@ -125,9 +125,10 @@ def _readable(err) -> str:
 
 
 def kind_labels(system: str) -> dict[str, str]:
-    """{kind: label} of the profiles the system allows (empty: any kind)."""
+    """{kind: label} of the profiles the system allows (empty: any kind), in the reader's language where the system
+    gives msgids (a label without one reads as it is)."""
     part = army(system)
-    return dict(part.profile_kinds) if part else {}
+    return {k: _(v) for k, v in part.profile_kinds.items()} if part else {}
 
 
 def kind_groups(system: str) -> dict[str, str]:
