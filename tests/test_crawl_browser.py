@@ -47,6 +47,10 @@ MAX_PAGES = 400
 # Abbreviations and units a Russian page may show in Latin letters (the books write them so), and the brand.
 LATIN_ALLOWED = {"Armlist", "HP", "AP", "REQ", "D20", "Rep", "px", "QR", "JSON", "CSV", "PDF", "RU", "EN"}
 LATIN_ALLOWED |= {"I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X"}  # the books' part numbers
+# «Энфорсеры»: the Russian book names its nine stats by Latin abbreviations («Здоровье (HL)» … «Лидерство (LD)»,
+# L29–39, and so on its pages) and keeps the weapon traits Kinetic and Punching in Latin (L337, L343): the book's
+# own words, not English left over.
+LATIN_ALLOWED |= {"HL", "WS", "BS", "DX", "TN", "WL", "IT", "PR", "LD", "Kinetic", "Punching"}
 # Paths never followed: the API and its docs, the admin, downloads, the live fragments a board fetches.
 SKIP = re.compile(
     r"^/(api/|admin/|static/|media/|jsi18n|sw\.js|manifest\.webmanifest|accounts/logout)"
@@ -107,6 +111,28 @@ def pack_names() -> set[str]:
 
 def words(texts, pattern) -> set[str]:
     return {w for t in texts for w in pattern.findall(t)}
+
+
+def entry_names() -> set[str]:
+    """The names players wrote in their rosters' entries: an agent's, its weapons' and its gear's (as unit names,
+    they are the players' own, in whatever language they wrote them)."""
+    from armies.models import RosterEntry
+
+    found: set[str] = set()
+
+    def walk(value):
+        if isinstance(value, dict):
+            for key, v in value.items():
+                if key == "name" and isinstance(v, str):
+                    found.add(v)
+                walk(v)
+        elif isinstance(value, list):
+            for v in value:
+                walk(v)
+
+    for options in RosterEntry.objects.values_list("options", flat=True):
+        walk(options)
+    return found
 
 
 def faction_slugs() -> set[str]:
@@ -199,6 +225,7 @@ def world(transactional_db):
         systems_of[f"/jobs/?system={system.slug}"] = system.slug
         systems_of[f"/packs/{pack.pk}/"] = system.slug
     names |= {u.name for u in BattleUnit.objects.all()}
+    names |= entry_names()
     return {
         "alice": alice,
         "names": names,
