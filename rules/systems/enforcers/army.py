@@ -26,7 +26,7 @@ import jsonschema
 
 from rules.contract import ArmyPart, BuilderResult, Issue, RosterReport
 from rules.errors import RuleInputError
-from rules.i18n import _
+from rules.i18n import N_, _
 from rules.systems.enforcers import builder, tables
 from rules.systems.enforcers.actions.common import TRAITS
 from rules.systems.enforcers.hiring import (  # noqa: F401 (the crew's model, read from here by the other parts)
@@ -161,9 +161,11 @@ class EnforcersArmy(ArmyPart):
     pricing = "formula"
     currency = "REQ"
     profile_schema = PROFILE_SCHEMA
-    profile_kinds = {"archetype": "Архетип", "weapon": "Оружие", "armour": "Броня", "perk": "Перк", "prayer": "Молитва"}
-    kind_groups = {"archetype": "Архетипы", "armour": "Броня", "perk": "Перки", "prayer": "Молитвы",
-                   "weapon": "Оружие"}  # fmt: skip
+    # msgids: the book's words are their Russian (glossary.py), read in the reader's language where shown
+    profile_kinds = {"archetype": N_("Archetype"), "weapon": N_("Weapon"), "armour": N_("Armour"), "perk": N_("Perk"),
+                     "prayer": N_("Prayer")}  # fmt: skip
+    kind_groups = {"archetype": N_("Archetypes"), "armour": N_("Armour"), "perk": N_("Perks"),
+                   "prayer": N_("Prayers"), "weapon": N_("Weapons")}  # fmt: skip
 
     def options_schema(self, profile: dict) -> dict:
         kind = profile.get("kind")
@@ -251,17 +253,24 @@ class EnforcersArmy(ArmyPart):
             return super().example_roster(profiles, side)
         stats = dict.fromkeys(tables.STATS, 10)
         if side % 2 == 0:
-            options = {"name": "Kate (example)", "stats": {**stats, "BS": 12}, "stat_bump": 1, "own_gear": True,
+            # The names a player would write, in the language of whoever makes the example (a demo club in Russian).
+            options = {"name": _("Kate (example)"), "stats": {**stats, "BS": 12}, "stat_bump": 1, "own_gear": True,
                        "armour": "enforcer-gear", "perks": ["Prayer"],
-                       "weapons": [{"name": "Autogun (example)", "damage": 4, "ranged": True, "capacity": 6,
+                       "weapons": [{"name": _("Autogun (example)"), "damage": 4, "ranged": True, "capacity": 6,
                                     "range_bands_cm": {"short": 10, "medium": 25, "long": 50}}],
                        "items": [{"name": "сменный магазин"}, {"name": "мед.кит"}]}  # fmt: skip
         else:
-            options = {"name": "Thug (example)", "stats": {**stats, "WS": 13}, "own_gear": True,
+            options = {"name": _("Thug (example)"), "stats": {**stats, "WS": 13}, "own_gear": True,
                        "armour": "police-riot-gear",
-                       "weapons": [{"name": "Blade (example)", "damage": 5, "reach_cm": 2, "traits": ["kinetic"]}]}  # fmt: skip
+                       "weapons": [{"name": _("Blade (example)"), "damage": 5, "reach_cm": 2,
+                                    "traits": ["kinetic"]}]}  # fmt: skip
         entry = {"key": f"agent{side + 1}", "profile": apprentice, "count": 1, "options": options}
         return {"faction": apprentice.get("faction", ""), "points_limit": None, "entries": [entry]}
+
+    def demo_rosters(self, profiles: list[dict]) -> list[dict]:
+        """The demo club's two crews, named as their players would (every system's demo has names of its own)."""
+        names = (_("Demo: Kate's crew"), _("Demo: the Thugs"))
+        return [{**self.example_roster(profiles, side), "name": names[side]} for side in (0, 1)]
 
     def cost_roster(self, roster: dict) -> RosterReport:
         issues: list[Issue] = []
@@ -295,7 +304,7 @@ class EnforcersArmy(ArmyPart):
                     name=profile.get("name", "?")), key)  # fmt: skip
             return 0
         if kind not in HIRED_KINDS:
-            word = self.profile_kinds.get(kind, kind)
+            word = _(self.profile_kinds[kind]) if kind in self.profile_kinds else kind
             _issue(issues, "error", "not_hired", _("{name} ({word}) is not an agent: choose it in an agent's options instead "
                                                    "of hiring it.").format(name=profile.get("name", "?"), word=word), key)  # fmt: skip
             return 0

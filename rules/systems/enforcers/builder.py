@@ -17,7 +17,7 @@ from rules.contract import BuilderResult, BuilderTool, RosterReport
 from rules.dice import SeededDice
 from rules.errors import RuleInputError
 from rules.i18n import N_, _
-from rules.systems.enforcers import agents, tables
+from rules.systems.enforcers import agents, tables, words
 from rules.systems.enforcers.hiring import (
     CARD_KINDS,
     GIVEN_KINDS,
@@ -162,7 +162,7 @@ def profile_note(profile: dict) -> str:
     if kind == "armour" and "ap" in data:
         return f"AP {data['ap']}"
     if kind == "prayer":
-        return data.get("duration") or ""
+        return words.prayer_card(data)[0].split(" · ")[0]
     return ""
 
 
@@ -353,12 +353,12 @@ def given_view(entry: dict, agents: dict[str, str], merged: dict[str, dict]) -> 
 
 def prayer_view(entry: dict, agents: dict[str, str], merged: dict[str, dict]) -> dict:
     data = entry["profile"].get("data") or {}
-    about = " · ".join(x for x in (data.get("duration"), data.get("range")) if x)
+    about, effect = words.prayer_card(data)
     priests = [agents[k] for k, o in merged.items() if "prayer" in {p.lower() for p in o.get("perks") or []}]
     who = (_("May pray it: {names}.").format(names=", ".join(priests)) if priests
            else _("Nobody in the crew may pray it: tick the perk Prayer for an agent (L127)."))  # fmt: skip
-    blocks = [_text(about), _text(data.get("effect", "")), _text(who)]
-    summary = f"{about}. {data.get('effect', '')}"
+    blocks = [_text(about), _text(effect), _text(who)]
+    summary = f"{about}. {effect}"
     return {"blocks": blocks, "card": [_text(summary)], "summary": summary, "lines": [summary]}
 
 

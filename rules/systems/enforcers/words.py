@@ -43,6 +43,32 @@ AID_MODE = {"restore_hp": N_("restore HP"), "revive": N_("revive"), "stabilize":
 FALL_DAMAGE = {"whole_height": N_("the whole height"), "excess": N_("the excess only")}
 
 
+# A prayer's card (L129–138) in the reader's language, by its key: the pack keeps the book's Russian cells, the
+# catalogue the same words for a Russian reader.
+PRAYER_RANGE = {"touch": N_("Touch"), "line_of_sight": N_("In line of sight")}
+PRAYER_EFFECT = {
+    "anointing": N_("The target may take an HL test. On a success it may heal 1 HP or shed one status."),
+    "benediction": N_("Raises every crit chance of the target by 2."),
+    "intercession": N_("The target may re-roll 1 test a round."),
+    "last_rites": N_("The target's soul goes to the Emperor. For the dying."),
+}
+
+
+def prayer_card(data: dict) -> tuple[str, str]:
+    """(«1 Раунд · Линия видимости», the effect) of a prayer, in the reader's language; a prayer of a custom pack
+    without the book's keys keeps its own words."""
+    from rules.i18n import _, ngettext
+
+    rounds = data.get("duration_rounds")
+    if isinstance(rounds, int):
+        duration = _("Instant") if rounds == 0 else ngettext("{n} round", "{n} rounds", rounds).format(n=rounds)
+    else:
+        duration = data.get("duration") or ""
+    reach = _(PRAYER_RANGE[data["range_kind"]]) if data.get("range_kind") in PRAYER_RANGE else data.get("range", "")
+    effect = _(PRAYER_EFFECT[data["key"]]) if data.get("key") in PRAYER_EFFECT else data.get("effect", "")
+    return " · ".join(x for x in (duration, reach) if x), effect
+
+
 def word(table: dict, key) -> Text | str:
     """The word for a code, or the code itself when the table does not know it (a custom status)."""
     return T(table[key]) if key in table else str(key)

@@ -197,7 +197,9 @@ class Prayer(EnfAction):
         target = priest if role == "priest" else agents.sheet(clean["target"], "target")
         prayer = tables.PRAYERS[clean["prayer"]]
         effects = [{"kind": "prayer_used", **who(priest, "priest"), "prayer": prayer["key"]}]
-        steps = [f"{prayer['name']}: {prayer['effect']}"]
+        steps = [T("{prayer}: {effect}", prayer=prayer["name"],
+                   effect=T(words.PRAYER_EFFECT[prayer["key"]]) if prayer["key"] in words.PRAYER_EFFECT
+                   else prayer["effect"])]  # fmt: skip
         result = {"prayer": prayer["key"], "success": True}
         if prayer["key"] == "anointing":
             record = roller.test(spec_for(target, "HL", T("Anointing HL test"),

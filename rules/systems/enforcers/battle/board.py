@@ -7,13 +7,29 @@ generic templates draw them; nothing here writes HTML. Dice typed in from the ta
 from __future__ import annotations
 
 from rules.contract import board as w
-from rules.i18n import _, ngettext
+from rules.i18n import N_, _, ngettext
 from rules.systems.enforcers import tables
 from rules.systems.enforcers.battle import questions
-from rules.systems.enforcers.glossary import GLOSSARY
 from rules.systems.enforcers.statuses import TICKING
 from rules.systems.enforcers.texts import render
-from rules.systems.enforcers.words import AID_MODE, FIRE_MODE
+from rules.systems.enforcers.words import AID_MODE, FIRE_MODE, STATUS
+
+# The book's words on the board, as msgids read in the reader's language (their Russian is the glossary's).
+TERMS = {
+    **STATUS, "hp": N_("HP"), "ap": N_("AP"), "shoot": N_("Shoot"), "fight": N_("Fight"), "move": N_("Move"),
+    "aim": N_("Aim"), "listen": N_("Listen"), "overwatch": N_("Overwatch"), "take_cover": N_("Take cover"),
+    "suppressive_fire": N_("Suppressive fire"), "medical_aid": N_("Medical aid"), "prayer": N_("Prayer"),
+    "thrown_weapon": N_("Thrown weapon"), "stow_draw": N_("Draw, stow or switch"), "anointing": N_("Anointing"),
+    "benediction": N_("Benediction"), "intercession": N_("Intercession"), "last_rites": N_("Last Rites"),
+    "short_range": N_("short range"), "medium_range": N_("medium range"), "long_range": N_("long range"),
+    "partial_cover": N_("Target in partial cover"), "full_cover": N_("Target in full cover"),
+    "out_of_arc": N_("Attack from outside the target's arc"),
+}  # fmt: skip
+
+
+def term(key: str) -> str:
+    return _(TERMS[key]) if key in TERMS else key
+
 
 WOUND_TONE = {"seriously_wounded": "warn", "dying": "bad", "dead": "bad"}
 STATUS_TONE = {"fear": "warn", "bleeding": "bad", "poisoned": "bad", "burning": "bad", "stunned": "warn",
@@ -126,7 +142,7 @@ def _question(q: dict, view: dict) -> list[dict]:
         out = []
         for key, reason in q["shooters"].items():
             shooter = _unit(view, key)
-            why = GLOSSARY["overwatch"] if reason == "overwatch" else GLOSSARY["pinned"]
+            why = term("overwatch") if reason == "overwatch" else term("pinned")
             weapons = _weapon_choices(_view(shooter), ranged=True)
             prompt = w.prompt(
                 _("{shooter} ({why}) may shoot {target} at once; no action is spent.").format(
@@ -155,7 +171,7 @@ def _question(q: dict, view: dict) -> list[dict]:
 
 # Cards -------------------------------------------------------------------------------------------------------------
 def _stats_line(v: dict) -> dict:
-    items = [(GLOSSARY["hp"], f"{v.get('hp')}/{v.get('max_hp')}"), (GLOSSARY["ap"], f"{v.get('ap')}/{v.get('max_ap')}")]
+    items = [(term("hp"), f"{v.get('hp')}/{v.get('max_hp')}"), (term("ap"), f"{v.get('ap')}/{v.get('max_ap')}")]
     if v.get("acting"):
         items.append((_("Actions"), v.get("actions_left", 0)))
     derived = v.get("derived") or {}
@@ -170,19 +186,19 @@ def _card(u: dict, view: dict, viewer_sides, live: bool) -> dict:
     subtitle = " · ".join(x for x in (v.get("archetype"), armour["name"] if armour else "") if x)
     flags = []
     if v.get("wound") and v["wound"] != "none":
-        flags.append(w.flag(GLOSSARY.get(v["wound"], v["wound"]), WOUND_TONE.get(v["wound"], "warn"), rule=v["wound"]))
+        flags.append(w.flag(term(v["wound"]), WOUND_TONE.get(v["wound"], "warn"), rule=v["wound"]))
     if v.get("acting"):
         flags.append(w.flag(_("acting"), "good"))
     elif v.get("activated"):
         flags.append(w.flag(_("acted")))
     for stance, word in (("overwatch", "overwatch"), ("took_cover", "take_cover")):
         if v.get(stance):
-            flags.append(w.flag(GLOSSARY[word], "good", rule=word))
+            flags.append(w.flag(term(word), "good", rule=word))
     widgets = [_stats_line(v)]
     for status, entry in sorted((v.get("statuses") or {}).items()):
         if status in ("seriously_wounded", "dying", "dead"):
             continue
-        label = GLOSSARY.get(status, status)
+        label = term(status)
         if status == "stunned":
             label += f" x{entry.get('stacks', 1)}"
         widgets.append(w.status(label, entry.get("turns"), STATUS_TONE.get(status, "warn"),
@@ -253,14 +269,14 @@ def _yes_no_field(name: str, label: str) -> dict:
 
 def _range_field() -> dict:
     return {"name": "range_band", "label": _("Shooting distance"), "kind": "choice",
-            "choices": [{"value": b, "label": GLOSSARY[f"{b}_range"]} for b in ("medium", "short", "long")]}  # fmt: skip
+            "choices": [{"value": b, "label": term(f"{b}_range")} for b in ("medium", "short", "long")]}  # fmt: skip
 
 
 def _cover_field() -> dict:
     return {"name": "cover", "label": _("Cover"), "kind": "choice",
             "choices": [{"value": "none", "label": _("no cover")},
-                        {"value": "partial", "label": GLOSSARY["partial_cover"]},
-                        {"value": "full", "label": GLOSSARY["full_cover"]}]}  # fmt: skip
+                        {"value": "partial", "label": term("partial_cover")},
+                        {"value": "full", "label": term("full_cover")}]}  # fmt: skip
 
 
 def _action(title: str, key: str, hint: str, command: str, fields: list[dict], submit: str, *, odds: bool = False,
@@ -287,7 +303,7 @@ def _acting(u: dict, v: dict, view: dict) -> list[dict]:
     if v.get("actions_left"):
         ranged = _weapon_choices(v, ranged=True)
         if enemies and ranged:
-            out.append(_action(GLOSSARY["shoot"], "shoot", _("A BS test with the shooting modifiers (L142–166)."),
+            out.append(_action(term("shoot"), "shoot", _("A BS test with the shooting modifiers (L142–166)."),
                                "shoot", [
                 {"name": "target", "label": _("Target"), "kind": "choice", "choices": enemies},
                 {"name": "weapon", "label": _("Weapon"), "kind": "choice", "choices": ranged},
@@ -296,11 +312,11 @@ def _acting(u: dict, v: dict, view: dict) -> list[dict]:
                  "choices": [{"value": m, "label": _(FIRE_MODE[m])} for m in ("single", "burst", "auto")]},
                 {"name": "height_cm", "label": _("Shooter higher than the target, cm"), "kind": "number",
                  "min": -500, "max": 500},
-                _yes_no_field("out_of_arc", GLOSSARY["out_of_arc"]),
-            ], GLOSSARY["shoot"], odds=True, compare=_compared(enemies, ranged)))  # fmt: skip
+                _yes_no_field("out_of_arc", term("out_of_arc")),
+            ], term("shoot"), odds=True, compare=_compared(enemies, ranged)))  # fmt: skip
         thrown = _weapon_choices(v, thrown=True)
         if enemies and thrown:
-            out.append(_action(GLOSSARY["thrown_weapon"], "throw", _("Up to 1.5 × TN cm; a miss scatters (L172–174)."),
+            out.append(_action(term("thrown_weapon"), "throw", _("Up to 1.5 × TN cm; a miss scatters (L172–174)."),
                                "throw", [
                 {"name": "target", "label": _("Target"), "kind": "choice", "choices": enemies},
                 {"name": "weapon", "label": _("Weapon"), "kind": "choice", "choices": thrown},
@@ -309,7 +325,7 @@ def _acting(u: dict, v: dict, view: dict) -> list[dict]:
             ], _("Throw"), odds=True, compare=_compared(enemies, thrown)))  # fmt: skip
         if enemies:
             melee = [{"value": "", "label": _("the best drawn, else fists")}, *_weapon_choices(v, ranged=False)]
-            out.append(_action(GLOSSARY["fight"], "melee", _("A WS test with the melee modifiers (L176–214)."),
+            out.append(_action(term("fight"), "melee", _("A WS test with the melee modifiers (L176–214)."),
                                "melee", [
                 {"name": "target", "label": _("Opponent"), "kind": "choice", "choices": enemies},
                 {"name": "weapon", "label": _("Weapon"), "kind": "choice", "choices": melee},
@@ -318,42 +334,42 @@ def _acting(u: dict, v: dict, view: dict) -> list[dict]:
                  "kind": "number", "min": 0, "max": 500},
                 {"name": "height_cm", "label": _("Attacker higher, cm (L200)"), "kind": "number", "min": -500,
                  "max": 500},
-                _yes_no_field("out_of_arc", GLOSSARY["out_of_arc"]),
-            ], GLOSSARY["fight"], odds=True, compare=_compared(enemies, melee)))  # fmt: skip
-        out.append(_action(GLOSSARY["move"], "move", _("Up to DX cm; difficult terrain halves the move (L79–85)."),
+                _yes_no_field("out_of_arc", term("out_of_arc")),
+            ], term("fight"), odds=True, compare=_compared(enemies, melee)))  # fmt: skip
+        out.append(_action(term("move"), "move", _("Up to DX cm; difficult terrain halves the move (L79–85)."),
                            "move", [
             {"name": "distance_cm", "label": _("Open ground (cm)"), "kind": "number", "min": 0, "max": 200},
             {"name": "difficult_cm", "label": _("Difficult terrain (cm)"), "kind": "number", "min": 0, "max": 200},
             {"name": "jump_across_cm", "label": _("Jump across (cm)"), "kind": "number", "min": 0, "max": 200},
             {"name": "jump_up_cm", "label": _("Jump up (cm)"), "kind": "number", "min": 0, "max": 200},
-        ], GLOSSARY["move"], odds=True))  # fmt: skip
-        out.append(w.buttons([w.button(GLOSSARY["aim"], "aim", {"same_point": True}),
-                              w.button(GLOSSARY["listen"], "listen"),
-                              w.button(GLOSSARY["overwatch"], "overwatch"),
-                              w.button(GLOSSARY["take_cover"], "take_cover")]))  # fmt: skip
+        ], term("move"), odds=True))  # fmt: skip
+        out.append(w.buttons([w.button(term("aim"), "aim", {"same_point": True}),
+                              w.button(term("listen"), "listen"),
+                              w.button(term("overwatch"), "overwatch"),
+                              w.button(term("take_cover"), "take_cover")]))  # fmt: skip
         magazines = [x for x in ranged if (v.get("weapons") or [])[int(x["value"])].get("capacity")]
         if enemies and magazines:
-            out.append(_action(GLOSSARY["suppressive_fire"], "suppress", _("Everyone at the point and on the line "
+            out.append(_action(term("suppressive_fire"), "suppress", _("Everyone at the point and on the line "
                                                                            "is Pinned; half the magazine (L105–107)."),
                                "suppressive_fire", [
                 {"name": "weapon", "label": _("Weapon"), "kind": "choice", "choices": magazines},
                 {"name": "targets", "label": _("Target"), "kind": "choice", "choices": enemies},
-            ], GLOSSARY["suppressive_fire"]))  # fmt: skip
+            ], term("suppressive_fire")))  # fmt: skip
         if v.get("medkit"):
-            out.append(_action(GLOSSARY["medical_aid"], "aid", _("A med-kit and an HL test (L115–123)."),
+            out.append(_action(term("medical_aid"), "aid", _("A med-kit and an HL test (L115–123)."),
                                "medical_aid", [
                 {"name": "target", "label": _("Patient"), "kind": "choice", "choices": _friends(u, view)},
                 {"name": "mode", "label": _("Aid"), "kind": "choice",
                  "choices": [{"value": m, "label": _(AID_MODE[m])} for m in ("restore_hp", "revive", "stabilize")]},
                 {"name": "remove_status", "label": _("Also remove a status"), "kind": "choice",
                  "choices": [{"value": "", "label": _("none")},
-                             *[{"value": s, "label": GLOSSARY[s]} for s in REMOVABLE]]},
-            ], GLOSSARY["medical_aid"], odds=True, compare=("target",) if len(_friends(u, view)) > 1 else ()))  # fmt: skip
+                             *[{"value": s, "label": term(s)} for s in REMOVABLE]]},
+            ], term("medical_aid"), odds=True, compare=("target",) if len(_friends(u, view)) > 1 else ()))  # fmt: skip
         if "prayer" in {p.lower() for p in v.get("perks") or []} and not v.get("prayed_this_round"):
             everyone = [{"value": x["key"], "label": x["name"]} for x in view["units"] if _view(x).get("alive", True)]
-            out.append(_action(GLOSSARY["prayer"], "pray", _("Once a round, one target (L125–138)."), "prayer", [
-                {"name": "prayer", "label": GLOSSARY["prayer"], "kind": "choice",
-                 "choices": [{"value": k, "label": GLOSSARY[k]}
+            out.append(_action(term("prayer"), "pray", _("Once a round, one target (L125–138)."), "prayer", [
+                {"name": "prayer", "label": term("prayer"), "kind": "choice",
+                 "choices": [{"value": k, "label": term(k)}
                              for k in ("anointing", "benediction", "intercession", "last_rites")]},
                 {"name": "target", "label": _("Target"), "kind": "choice", "choices": everyone},
                 {"name": "anointing", "label": _("Anointing: on a success"), "kind": "choice",
@@ -361,7 +377,7 @@ def _acting(u: dict, v: dict, view: dict) -> list[dict]:
                              {"value": "remove_status", "label": _("remove a status")}]},
                 {"name": "remove_status", "label": _("The status"), "kind": "choice",
                  "choices": [{"value": "", "label": _("none")},
-                             *[{"value": s, "label": GLOSSARY[s]} for s in REMOVABLE]]},
+                             *[{"value": s, "label": term(s)} for s in REMOVABLE]]},
             ], _("Pray"), odds=True))  # fmt: skip
     out.append(_weapons_fold(v))
     end = w.button(_("End activation"), "end_activation", secondary=False)
@@ -389,7 +405,7 @@ def _weapons_fold(v: dict) -> dict:
             {"name": "how", "label": _("How"), "kind": "choice",
              "choices": [{"value": "draw", "label": _("draw it")}, {"value": "stow", "label": _("stow it")},
                          {"value": "switch", "label": _("switch to it")}]},
-        ]), GLOSSARY["stow_draw"]))  # fmt: skip
+        ]), term("stow_draw")))  # fmt: skip
     if v.get("actions_left") and v.get("spare_magazines"):
         reload = [w.button(_("Reload {weapon}").format(weapon=_weapon_name(i, wp)), "reload", {"weapon": i})
                   for i, wp in enumerate(v.get("weapons") or []) if wp.get("capacity")]  # fmt: skip
@@ -422,7 +438,7 @@ def _rulings(key: str, v: dict) -> dict:
                               fields=[
             {"name": "unit", "label": _("Agent"), "kind": "choice", "choices": [{"value": key, "label": v.get("name")}]},
             {"name": "status", "label": _("The status"), "kind": "choice",
-             "choices": [{"value": s, "label": GLOSSARY[s]} for s in REMOVABLE]},
+             "choices": [{"value": s, "label": term(s)} for s in REMOVABLE]},
             {"name": "on", "label": _("Give or take"), "kind": "choice",
              "choices": [{"value": "true", "label": _("give")}, {"value": "false", "label": _("take away")}]},
         ]), _("Set")),

@@ -21,8 +21,8 @@ from rules.systems.enforcers.battle.commands import (
     target_unit,
 )
 from rules.systems.enforcers.battle.units import best_friendly_ld, map_effects, sheet, weapon_of
-from rules.systems.enforcers.glossary import GLOSSARY
 from rules.systems.enforcers.texts import T, parts
+from rules.systems.enforcers.words import STATUS
 from rules.systems.enforcers.wounds import set_hp
 
 STATUS_NAMES = agents.STATUS_NAMES
@@ -238,7 +238,7 @@ class SetStatus(Command):
             if status not in unit.state["statuses"]:
                 raise RuleInputError({"status": _("{name} does not have this status.").format(name=unit.name)})
             effect = {"unit": unit.key, "kind": "status_removed", "status": status, "reason": "by hand"}
-        label = T(GLOSSARY[status]) if status in GLOSSARY else status
+        label = T(STATUS[status]) if status in STATUS else status
         if inputs["on"]:
             summary = T("{name}: {status} on (by hand).", name=unit.name, status=label)
         else:

@@ -3,6 +3,7 @@ activations of two actions, the book's tests with typed-in dice, statuses tickin
 undo, replay, whose turn it is, and what the tracker keeps for each agent (spec §4)."""
 
 import pytest
+from django.utils import translation
 
 from rules.contract.testing import Table
 from rules.errors import GameConflict, RuleInputError
@@ -223,13 +224,18 @@ def test_the_board_and_the_history_read_in_the_books_words():
         "units": units,
         "sides": [{"index": 0, "name": "Arbites"}, {"index": 1, "name": "Gang"}],
     }
-    board = SYSTEM.battle.board(view, frozenset({0}), can_write=True)
+    with translation.override("ru"):
+        board = SYSTEM.battle.board(view, frozenset({0}), can_write=True)
+    english = SYSTEM.battle.board(view, frozenset({0}), can_write=True)
     kate_card = board["groups"][0]["units"][0]
     thug_card = board["groups"][1]["units"][0]
     folded = [x for w in kate_card["widgets"] if w["type"] == "fold" for x in w["widgets"]]
     assert any(w["type"] == "prompt" and w["command"] == "shoot" for w in folded)
     burning = [w for w in thug_card["widgets"] if w["type"] == "status" and w["label"] == "Горит"]
-    assert [(w["turns"], w["tone"]) for w in burning] == [(3, "bad")]
+    assert [(w["turns"], w["tone"], w["rule"]) for w in burning] == [(3, "bad", "burning")]
+    # The same chip on an English phone reads in English.
+    thug_in_english = english["groups"][1]["units"][0]
+    assert [w["label"] for w in thug_in_english["widgets"] if w["type"] == "status"] == ["Burning"]
     assert not any(w["type"] in ("prompt", "fold") for w in thug_card["widgets"])
     from rules.contract import Event
 
