@@ -31,8 +31,9 @@ BASE_HIRE_REQ = 20
 APPRENTICE_GEAR_REQ = 40
 
 PROVENANCE = {
-    "source": "Русская книга правил скирмиша «Энфорсеры» (распознанный PDF), /work/shared/seeds/"
-    "enforcers-d20-rules.ru.md; нужные пакету строки дословно скопированы в book-excerpt.ru.md.",
+    # The pack page shows this: in Russian words only (the file is the one next to this script, book-excerpt.ru.md).
+    "source": "Русская книга правил скирмиша «Энфорсеры» (распознанный PDF); нужные пакету строки дословно "
+    "скопированы в выдержку из книги рядом со сборщиком пакета.",
     "converted_by": "rules/systems/enforcers/data/build_core_pack.py",
     "faithful": [
         "armour names (Latin in the book), AP, REQ and trait text of every row of «БРОНЯ» (L327–350)",
@@ -150,7 +151,7 @@ def armour_profiles(lines: list[str]) -> list[dict]:
     for row in armour_rows(lines):
         notes = []
         if row["repeats"]:
-            notes.append(f"Повторы OCR в столбце REQ отброшены: {row['repeats']}.")
+            notes.append(f"Повторы распознавания в столбце REQ отброшены: {row['repeats']}.")
         profiles.append(
             {
                 "slug": slugify(row["name"]),
