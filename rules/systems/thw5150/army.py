@@ -213,12 +213,10 @@ def cost_roster(roster: dict) -> RosterReport:
         _issue(issues, "info", "mixed_kinds", _("This force mixes kinds of Normals ({names}).").format(names=names))
     if stars:
         _issue(issues, "info", "stars",
-               _("The basic rules have no Star/Grunt split: a Star plays as a «Герой» from the start (setting "
-                 "«Stars play as Heroes»)."))  # fmt: skip
+               _("The basic rules have no Star/Grunt split: a Star plays as a Hero from the start (setting \"Stars "
+                 "play as Heroes\")."))  # fmt: skip
     if lasers:
-        _issue(
-            issues, "info", "lasers", _("Normals have laser weapons «в очень ограниченных количествах» (L1445–1446).")
-        )
+        _issue(issues, "info", "lasers", _('Normals have laser weapons "in very limited numbers" (L1445–1446).'))
     if figures > INTRO_FIGURES:
         _issue(issues, "warning", "many_figures",
                _("{n} figures: the book suggests 1 to 10 for an introductory game (L311–312).").format(n=figures))  # fmt: skip
@@ -234,7 +232,7 @@ def cost_roster(roster: dict) -> RosterReport:
 
 MAX_SEED = 2**53 - 1  # a seed a phone's number field keeps exactly
 NEW_SEEDS = 1_000_000  # a new seed short enough to say across the table
-LAW_LEVELS = (("normal", N_("Normal (+0)")), ("lax", N_("«Вялый» (+1)")), ("low", N_("«Низкий» (+2)")))
+LAW_LEVELS = (("normal", N_("Normal (+0)")), ("lax", N_("Lax (+1)")), ("low", N_("Low (+2)")))
 
 RANDOM_NORMAL = BuilderTool(
     key="random-normal",
@@ -351,7 +349,7 @@ def entry_view(entry: dict) -> dict:
         {"type": "number", "option": "grenades", "label": _("Grenades"), "value": o["grenades"], "min": 0, "max": 20},
         {"type": "input", "option": "group", "label": _("Group"), "value": o["group"]},
         {"type": "choice", "option": "leader", "label": _("Leader"), "resets": [], "choices": _yes_no(o["leader"])},
-        {"type": "choice", "option": "star", "label": _("Star («Герой»)"), "resets": [],
+        {"type": "choice", "option": "star", "label": _("Star (Hero)"), "resets": [],
          "choices": _yes_no(o["star"])},
     ]  # fmt: skip
     summary = _("Rep {rep}, {weapon}, {armour}").format(
@@ -389,7 +387,7 @@ class Thw5150Army(ArmyPart):
     pricing = "points"
     currency = "pts"
     profile_schema = PROFILE_SCHEMA
-    profile_kinds = {"figure": "Фигурка"}
+    profile_kinds = {"figure": N_("Figure")}  # armies/systems.py reads it in the reader's language
 
     def options_schema(self, profile: dict) -> dict:
         return OPTIONS_SCHEMA

@@ -7,7 +7,7 @@ from rules.i18n import N_
 # Each choice in words (Setting.describe() translates them; the raw value is what the game stores).
 CHOICE_LABELS = {
     "victory": (("last_standing", N_("last side standing")), ("points", N_("points at the end"))),
-    "law_level": (("normal", N_("Normal (+0)")), ("lax", N_("Lax «Вялый» (+1)")), ("low", N_("Low «Низкий» (+2)"))),
+    "law_level": (("normal", N_("Normal (+0)")), ("lax", N_("Lax (+1)")), ("low", N_("Low (+2)"))),
     "outgunned_stationary_in_open": (("prone", N_("goes prone (the spec)")), ("fire", N_("fires (as printed)"))),
     "group_test_readers": (("triggered", N_("only the figures it applies to")), ("whole_group", N_("the whole group"))),
     "leader_dice": (
@@ -22,7 +22,7 @@ CHOICE_LABELS = {
     "hero_tests": (("all_tables", N_("every test in battle")), ("reaction_tests", N_("reaction tests only"))),
     "hero_choice": (("per_table", N_("where the table says so")), ("any_test", N_("on any test but In Sight"))),
     "activation_rep": (("leader", N_("the Leader's Rep")), ("highest", N_("the highest Rep in the group"))),
-    "ranged_no_armour_column": (("lb_or_ib", N_("the «ЛБ или ИБ» column")),),
+    "ranged_no_armour_column": (("lb_or_ib", N_('the "light or distortion" column')),),
     "melee_armour_columns": (
         ("armour_rules", N_("by the armour rules")),
         ("as_printed", N_("as printed in the table")),
@@ -49,7 +49,7 @@ CHOICE_LABELS = {
     "runaway_speed": (("normal_move", N_("full normal move")), ("fast_move", N_("Fast Move test"))),
     "melee_impact_basis": (
         ("opponent_armour", N_("against the opponent's armour")),
-        ("no_armour", N_("the «НБ» column for both")),
+        ("no_armour", N_("the no-armour column for both")),
     ),
     "melee_pass_cap": (("two", N_("at most 2 passes")), ("none", N_("no cap"))),
     "stay_or_run_rounding": (("half_up", N_("round half up")), ("half_even", N_("round half to even"))),
@@ -71,7 +71,7 @@ CHOICE_LABELS = {
     "typos": (("as_spec", N_("read as the spec does")),),
     "group_size": (("any", N_("any size")),),
     "laser_upgrade": (("spec_mapping", N_("by the spec's mapping")), ("off", N_("no laser weapons"))),
-    "mg_vs_exo": (("as_printed", N_("Impact 0 (as printed)")), ("no_effect", N_("«НЭ» (no effect)"))),
+    "mg_vs_exo": (("as_printed", N_("Impact 0 (as printed)")), ("no_effect", N_("NE (no effect)"))),
     "energy_melee_cost": (("unpriced", N_("no extra cost")),),
     "being_charged_order": (("printed", N_("in the printed order")), ("flank_first", N_("flank or rear first"))),
     "out_of_ammo_volley": (("resolves", N_("the whole volley counts")), ("stops", N_("the 1s do not fire"))),

@@ -59,7 +59,7 @@ SETTINGS: tuple[Setting, ...] = (
         N_("Hidden deployment"),
         False,
         "§3.3 (L580–589)",
-        N_("Figures may be set up hidden (marked, or drawn on paper); only then can a figure be «невидимая»."),
+        N_("Figures may be set up hidden (marked, or drawn on paper); only then can a figure be hidden."),
         OPTION,
     ),
     _choice(
@@ -68,7 +68,7 @@ SETTINGS: tuple[Setting, ...] = (
         "normal",
         ("normal", "lax", "low"),
         "§2.9 (L1436–1437); §5 A36",
-        N_("«Вялый» adds 1 and «Низкий» 2 to the weapon and armour availability rolls; any other level adds 0."),
+        N_("Lax adds 1 and Low 2 to the weapon and armour availability rolls; any other level adds 0."),
         OPTION,
     ),
     _flag(
@@ -77,7 +77,7 @@ SETTINGS: tuple[Setting, ...] = (
         True,
         "§0.3, §1.10",
         N_(
-            "The basic rules have no Star/Grunt split; a roster entry marked Star starts the battle as a «Герой» (THW's "
+            "The basic rules have no Star/Grunt split; a roster entry marked Star starts the battle as a Hero (THW's "
             "Star may choose his reaction). Off: a Star is an ordinary figure until he rolls double 1s."
         ),
         HOUSE,
@@ -89,8 +89,8 @@ SETTINGS: tuple[Setting, ...] = (
         True,
         "Errata §3.5 (L681, L728)",
         N_(
-            "«Одна фигурка может быть поражена несколько раз»: a later hit of the same volley still rolls damage on a "
-            "figure an earlier die knocked down. Off: the spec's pseudo-code, which skips figures already down."
+            '"One figure may be hit several times": a later hit of the same volley still rolls damage on a figure an '
+            "earlier die knocked down. Off: the spec's pseudo-code, which skips figures already down."
         ),
     ),
     _choice(
@@ -101,7 +101,7 @@ SETTINGS: tuple[Setting, ...] = (
         "Errata §3.11 (L939–948)",
         N_(
             "Received Fire pass 2 in the open covers only a figure that moved. prone: the spec's default. fire: the "
-            "literal «Иначе … выстрелят»."
+            'literal "otherwise … they fire".'
         ),
     ),
     # §5 ambiguities ----------------------------------------------------------------------------------------
@@ -139,7 +139,7 @@ SETTINGS: tuple[Setting, ...] = (
         N_("The Leader adds his own Leader Die"),
         False,
         "§5 A4",
-        N_("The Leader Die is given to «членам своей группы»; by default not to the Leader himself (he has 3d6)."),
+        N_('The Leader Die is given to "the members of his group"; by default not to the Leader himself (he has 3d6).'),
     ),
     _choice(
         "hero_from_shared_roll",
@@ -147,7 +147,7 @@ SETTINGS: tuple[Setting, ...] = (
         "every_reader",
         ("every_reader", "off"),
         "§5 A5",
-        N_("every_reader: each figure whose dice show two 1s becomes a «Герой». off: no heroes from reaction rolls."),
+        N_("every_reader: each figure whose dice show two 1s becomes a Hero. off: no heroes from reaction rolls."),
     ),
     _choice(
         "hero_tests",
@@ -167,8 +167,8 @@ SETTINGS: tuple[Setting, ...] = (
         ("per_table", "any_test"),
         "§5 A6",
         N_(
-            "per_table: where the table says so (Received Fire, Wanting to Charge, Being Charged, Rally, Recovery from "
-            "Duck Back). any_test: L1165's «может выбрать любой результат» on every test except In Sight."
+            "per_table: where the table says so (Received Fire, Wanting to Charge, Being Charged, Rally, Recovery "
+            'from Duck Back). any_test: L1165\'s "may choose any result" on every test except In Sight.'
         ),
     ),
     _choice(
@@ -178,8 +178,8 @@ SETTINGS: tuple[Setting, ...] = (
         ("leader", "highest"),
         "§5 A7",
         N_(
-            "Groups act «от наибольшего Умения к наименьшему». leader: the Rep of its Leader (or acting Group Leader). "
-            "highest: the highest Rep in the group."
+            'Groups act "from the highest Rep to the lowest". leader: the Rep of its Leader (or acting Group '
+            "Leader). highest: the highest Rep in the group."
         ),
     ),
     _one(
@@ -187,17 +187,21 @@ SETTINGS: tuple[Setting, ...] = (
         N_("Ranged Impact of an unarmoured target"),
         "lb_or_ib",
         "§5 A8",
-        N_("The ranged table has no «Н» column: «ЛБ или ИБ» serves Н, ЛБ and ИБ."),
+        N_(
+            'The ranged table has no no-armour column: "light or distortion" serves no armour, light and distortion '
+            "armour."
+        ),
     ),
     _choice(
         "melee_armour_columns",
-        N_("Melee table against ИБ, ОБ and ПБ"),
+        N_("Melee table against distortion, reflective and absorbing armour"),
         "armour_rules",
         ("armour_rules", "as_printed"),
         "§5 A9",
         N_(
-            "The melee table contradicts the armour rules. armour_rules (the core rule, L211–233): ИБ reads the ЛБ column,"
-            " ОБ (beams only) and ПБ (projectiles only) read НБ. as_printed: the numbers as printed."
+            "The melee table contradicts the armour rules. armour_rules (the core rule, L211–233): distortion armour "
+            "reads the light armour column, reflective (beams only) and absorbing (projectiles only) read the "
+            "no-armour column. as_printed: the numbers as printed."
         ),
     ),
     _one(
@@ -205,7 +209,10 @@ SETTINGS: tuple[Setting, ...] = (
         N_("The Slag example's Impact 2"),
         "normals_table",
         "§5 A10",
-        N_("The example's light MG is from an absent list; the Normals' Пулемет against ЛБ is 3 as printed."),
+        N_(
+            "The example's light MG is from an absent list; the Normals' machine gun against light armour is 3 as "
+            "printed."
+        ),
     ),
     _choice(
         "weapon_table_dice",
@@ -213,14 +220,14 @@ SETTINGS: tuple[Setting, ...] = (
         "2d6",
         ("2d6", "3d6"),
         "§5 A11",
-        N_("The header prints «3» but the rows run 2–12+ and the text says «киньте 2к6 еще раз»."),
+        N_('The header prints "3" but the rows run 2–12+ and the text says "roll 2d6 again".'),
     ),
     _one(
         "hidden_vs_concealed",
         N_("Hidden and concealed"),
         "two_flags",
         "§5 A12",
-        N_("«Невидимая» (hidden at deployment) and «Цель скрыта» (behind bushes) are separate flags."),
+        N_('"Hidden" (at deployment) and "concealed" (behind bushes) are separate flags.'),
     ),
     _one("hit_low_totals", N_("Hit totals below 3"), "miss", "§5 A13", N_("Any total of 7 or less misses.")),
     _choice(
@@ -236,7 +243,7 @@ SETTINGS: tuple[Setting, ...] = (
     ),
     _choice(
         "grenade_miss_dice",
-        N_("Dice of «ГДЕ ГРАНАТА?»"),
+        N_("Dice of Where's the grenade?"),
         "2d6",
         ("2d6", "1d6"),
         "§5 A15",
@@ -265,7 +272,7 @@ SETTINGS: tuple[Setting, ...] = (
         N_("Figures the blast missed take Received Fire"),
         True,
         "§5 A16",
-        N_("A figure under the template that is missed takes Received Fire, outgunned (ПД 5)."),
+        N_("A figure under the template that is missed takes Received Fire, outgunned (Outgun Rating 5)."),
     ),
     _flag(
         "grenade_preparation",
@@ -276,7 +283,7 @@ SETTINGS: tuple[Setting, ...] = (
     ),
     _one(
         "grenade_cost",
-        N_("What 14 points of «Гранаты» buy"),
+        N_('What 14 points of "Grenades" buy'),
         "per_grenade",
         "§5 A16",
         N_("The army builder prices 14 points per grenade."),
@@ -305,13 +312,13 @@ SETTINGS: tuple[Setting, ...] = (
     ),
     _choice(
         "own_outgun_weapon",
-        N_("A target's own ПД"),
+        N_("A target's own Outgun Rating"),
         "best_loaded",
         ("best_loaded", "best"),
         "§5 A18, §3.13",
         N_(
-            "best_loaded: the highest ПД among its loaded weapons (an unloaded figure counts as unarmed, ПД 1). best: the "
-            "highest ПД it carries, loaded or not."
+            "best_loaded: the highest Outgun Rating among its loaded weapons (an unloaded figure counts as unarmed, "
+            "1). best: the highest it carries, loaded or not."
         ),
     ),
     _choice(
@@ -321,14 +328,14 @@ SETTINGS: tuple[Setting, ...] = (
         ("rally_house_rule", "never"),
         "§5 A19",
         N_(
-            "«нужно восстанавливать … с помощью другой фигурки», no procedure given. rally_house_rule: with a friendly "
+            '"must be brought round … by another figure", no procedure given. rally_house_rule: with a friendly '
             "figure in normal state within 2″ it takes the Rally test. never: it stays hunkered down."
         ),
         HOUSE,
     ),
     _choice(
         "runaway_speed",
-        N_("A runaway's «максимальная скорость»"),
+        N_("A runaway's top speed"),
         "normal_move",
         ("normal_move", "fast_move"),
         "§5 A20",
@@ -346,7 +353,7 @@ SETTINGS: tuple[Setting, ...] = (
         N_("Charged in the flank, pass 2: fire too"),
         True,
         "§5 A21",
-        N_("«Те, кто может, выстрелят»: a figure charged in the flank or rear that passes 2 also fires if able."),
+        N_('"Those who can will fire": a figure charged in the flank or rear that passes 2 also fires if able.'),
     ),
     _choice(
         "melee_impact_basis",
@@ -355,7 +362,8 @@ SETTINGS: tuple[Setting, ...] = (
         ("opponent_armour", "no_armour"),
         "§5 A22",
         N_(
-            "opponent_armour: each weapon's Impact against the other fighter's armour. no_armour: both read the НБ column."
+            "opponent_armour: each weapon's Impact against the other fighter's armour. no_armour: both read the "
+            "no-armour column."
         ),
     ),
     _choice(
@@ -371,14 +379,17 @@ SETTINGS: tuple[Setting, ...] = (
         N_("Hand of Fate in melee"),
         False,
         "§5 A22",
-        N_("«Рука судьбы» is written for the shooter; on: a melee win by 1 with «НЭ» rolls the two dice as well."),
+        N_(
+            "The Hand of Fate is written for the shooter; on: a melee win by 1 with NE (no effect) rolls the two dice "
+            "as well."
+        ),
     ),
     _flag(
         "knocked_down_is_prone",
         N_("Knocked Down counts as prone"),
         True,
         "§5 A23",
-        N_("«получила попадание и упала»: a Knocked Down figure is lying (8 misses it; −1d6 in melee)."),
+        N_('"was hit and fell": a Knocked Down figure is lying (8 misses it; −1d6 in melee).'),
     ),
     _choice(
         "stay_or_run_rounding",
@@ -386,7 +397,7 @@ SETTINGS: tuple[Setting, ...] = (
         "half_up",
         ("half_up", "half_even"),
         "§5 A24, errata §3.17",
-        N_("«округлите до ближайшего целого»: half up (9 → 2), never below 1. half_even: 9 → 2 but 15 → 2."),
+        N_('"round to the nearest whole number": half up (9 → 2), never below 1. half_even: 9 → 2 but 15 → 2.'),
     ),
     _choice(
         "stay_or_run_per_threshold",
@@ -410,7 +421,7 @@ SETTINGS: tuple[Setting, ...] = (
         "sum",
         ("sum", "best_plus_one"),
         "§5 A26",
-        N_("«большую скорострельность»: the sum of both weapons (2 pistols = 4 dice), or the better one plus 1."),
+        N_('"A higher rate of fire": the sum of both weapons (2 pistols = 4 dice), or the better one plus 1.'),
     ),
     _one(
         "reload",
@@ -428,7 +439,7 @@ SETTINGS: tuple[Setting, ...] = (
         "contacted_group",
         ("contacted_group", "contacting_group"),
         "§5 A29",
-        N_("The modifiers apply «к Умению Лидера»: the contacted enemy group's Leader (default) or yours."),
+        N_("The modifiers apply \"to the Leader's Rep\": the contacted enemy group's Leader (default) or yours."),
     ),
     _one(
         "recovery_timing",
@@ -444,8 +455,8 @@ SETTINGS: tuple[Setting, ...] = (
         ("on_activation", "next_turn"),
         "§5 A31",
         N_(
-            "on_activation: the next round is fought when one of the fighters activates (L1137). next_turn: the table's "
-            "«продолжится на следующий ход»."
+            "on_activation: the next round is fought when one of the fighters activates (L1137). next_turn: the "
+            'table\'s "goes on next turn".'
         ),
     ),
     _choice(
@@ -464,9 +475,9 @@ SETTINGS: tuple[Setting, ...] = (
         N_("Typos and name drift"),
         "as_spec",
         "§5 A33",
-        N_("Фриз/Фриц, «Гранту», ОСТАТСЯ: read as the spec does."),
+        N_('Typos of the names (Friz/Fritz, "Grantu", OSTATSYA): read as the spec does.'),
     ),
-    _one("group_size", N_("Group size"), "any", "§5 A34", N_("«1к6+?»: a group of Normals may have any size.")),
+    _one("group_size", N_("Group size"), "any", "§5 A34", N_('"1d6+?": a group of Normals may have any size.')),
     _choice(
         "laser_upgrade",
         N_("A 12 on the laser check"),
@@ -474,24 +485,26 @@ SETTINGS: tuple[Setting, ...] = (
         ("spec_mapping", "off"),
         "§5 A35",
         N_(
-            "spec_mapping: pistols → лазерный пистолет, SMG → скорострельный лазерный пистолет, shotgun and rifles → "
-            "лазерный карабин / лазерная винтовка. off: no laser replacement."
+            "spec_mapping: pistols → laser pistol, SMG → rapid-fire laser pistol, shotgun and rifles → laser carbine "
+            "/ laser rifle. off: no laser replacement."
         ),
     ),
     _choice(
         "mg_vs_exo",
-        N_("Пулемет against ЭКЗ"),
+        N_("Machine gun against exo-armour"),
         "as_printed",
         ("as_printed", "no_effect"),
         "§5 A37",
-        N_("as_printed: Impact 0 (every hit knocks down). no_effect: «НЭ» like the other projectile weapons."),
+        N_(
+            "as_printed: Impact 0 (every hit knocks down). no_effect: NE (no effect) like the other projectile weapons."
+        ),
     ),
     _one(
         "energy_melee_cost",
         N_("Energy melee weapons"),
         "unpriced",
         "§5 A38",
-        N_("+1 Impact and «НЭ» → 1, no cost given: the army builder adds nothing."),
+        N_("+1 Impact and NE (no effect) → 1, no cost given: the army builder adds nothing."),
     ),
     _choice(
         "being_charged_order",
@@ -521,7 +534,7 @@ SETTINGS: tuple[Setting, ...] = (
     ),
     _one(
         "absorbing_vs_beam",
-        N_("ПБ against lasers, ОБ against bullets"),
+        N_("Absorbing armour against lasers, reflective against bullets"),
         "use_number",
         "§5 A42",
         N_("The printed number applies; there is no absorb roll."),

@@ -33,9 +33,9 @@ class Contact(ThwAction):
     label = "Contact"
     spec_ref = "§3.22 (L1710–1722), §5 A29"
     description = (
-        "2d6 against «КСВ» (a rating of the untranslated campaign part; give it as a number). Pass 2: contact "
-        "with a hidden enemy; pass 1: the enemy is spotted and not hidden; both go to the Awareness test. Pass 0: "
-        "no contact."
+        "2d6 against the КСВ rating (a rating of the untranslated campaign part; give it as a number). Pass 2: "
+        "contact with a hidden enemy; pass 1: the enemy is spotted and not hidden; both go to the Awareness test. "
+        "Pass 0: no contact."
     )
     input_schema = {
         "type": "object",

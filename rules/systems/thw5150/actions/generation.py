@@ -14,7 +14,7 @@ class RandomNormal(ThwAction):
     label = "Random Normal"
     spec_ref = "§2.4, §2.9 (L1413–1481), §5 A11, A35, A36"
     description = (
-        "Rep: 1d6, 1 → У5, 2–4 → У4, 5–6 → У3. Weapon: 2d6 + law level («Вялый» +1, «Низкий» +2) + 1 for a Leader, "
+        "Rep: 1d6, 1 → Rep 5, 2–4 → Rep 4, 5–6 → Rep 3. Weapon: 2d6 + law level (Lax +1, Low +2) + 1 for a Leader, "
         "then 2d6 again: a 12 swaps it for the corresponding laser weapon. Armour: 2d6 + the same modifiers; 12+ "
         "rolls 2d6 on the special armour table. Dice in that order."
     )
@@ -29,7 +29,7 @@ class RandomNormal(ThwAction):
         figure.pop("dice")
         rolls = figure["rolls"]
         steps = [
-            tr("Rep die {die}: У{rep}.").format(die=rolls["rep"], rep=figure["rep"]),
+            tr("Rep die {die}: Rep {rep}.").format(die=rolls["rep"], rep=figure["rep"]),
             tr("Weapon dice {dice} + {modifier}: {weapon} (laser check {laser}).").format(
                 dice=dice_text(rolls["weapon"]), modifier=figure["modifier"], weapon=figure["weapon_name"],
                 laser=dice_text(rolls["laser_check"])),
@@ -38,7 +38,7 @@ class RandomNormal(ThwAction):
                 dice=dice_text(rolls["armour"]), modifier=figure["modifier"], armour=figure["armour_name"],
                 special=dice_text(rolls["special_armour"] or [])),
         ]  # fmt: skip
-        text = words.say(N_("У{rep}, {weapon}, {armour}: {cost} points."), rep=figure["rep"],
+        text = words.say(N_("Rep {rep}, {weapon}, {armour}: {cost} points."), rep=figure["rep"],
                          weapon=figure["weapon_name"], armour=figure["armour_name"], cost=figure["cost"])  # fmt: skip
         figure["text"] = text
         summary = words.render(text)

@@ -64,8 +64,10 @@ THROWER = {
     },
 }
 FIGURES = {"type": "array", "maxItems": 12, "items": FIGURE}
-WHERE = TestSpec("where_is_the_grenade", "«ГДЕ ГРАНАТА?»", leader_three=False, hero_choice="never", hero_kind="table")
-BOMBS = TestSpec("bombs_away", "«БОМБЫ УШЛИ»", leader_three=False, hero_choice="never", hero_kind="table")
+WHERE = TestSpec(
+    "where_is_the_grenade", N_("«WHERE'S THE GRENADE?»"), leader_three=False, hero_choice="never", hero_kind="table"
+)
+BOMBS = TestSpec("bombs_away", N_("«BOMBS AWAY»"), leader_three=False, hero_choice="never", hero_kind="table")
 DUCKED = "prone_and_duck_back"  # «залегли и испугались, и избежали осколков»
 
 
@@ -208,19 +210,19 @@ class Grenade(_GrenadeBase):
     label = "Grenade throw"
     spec_ref = "§3.10 (L815–861), §5 A15, A16"
     description = (
-        "Thrown up to 6″: 1d6 + Rep on the Hit table, the same total read against every figure under the 5″ "
-        "template with its own cover (Impact 2 / ТБ 1 / Ш 0). A hand-thrown miss goes to «ГДЕ ГРАНАТА?» (2d6 "
-        "against the thrower's Rep): pass 2 harmless; pass 1 «Берегись!», roll to hit again against the nearest "
-        "group on the line of the throw; pass 0 «Взрыв под ногами!», each figure around the thrower rolls 1d6 "
-        "against its Rep: pass → prone and ducked back, fail → damage. A launcher's miss is harmless, but the "
-        "target still counts as outgunned."
+        "Thrown up to 6″: 1d6 + Rep on the Hit table, the same total read against every figure under the 5″ template "
+        "with its own cover (Impact 2, heavy armour 1, shimmer 0). A hand-thrown miss goes to Where's the grenade? "
+        "(2d6 against the thrower's Rep): pass 2 harmless; pass 1 Look out!, roll to hit again against the nearest "
+        "group on the line of the throw; pass 0 Blast at your feet!, each figure around the thrower rolls 1d6 "
+        "against its Rep: pass → prone and ducked back, fail → damage. A launcher's miss is harmless, but the target "
+        "still counts as outgunned."
     )
     # The blast at the aim point as a whole (what the board's grenade form shows), beside each figure's odds.
     result_labels = {
         "p_casualty": N_("a figure under the template out of the fight or dead"),
         "worst_result": N_("The worst damage under the template"),
         "p_missed": N_("the throw misses"),
-        "where_is_the_grenade": N_("«ГДЕ ГРАНАТА?» after a miss"),
+        "where_is_the_grenade": N_("Where's the grenade? after a miss"),
     }
     value_labels = {"worst_result": DAMAGE_WORDS, "where_is_the_grenade": LEVEL_WORDS}
     input_schema = {
@@ -260,24 +262,24 @@ class Grenade(_GrenadeBase):
         if row["became_hero"]:
             effects.append({"kind": "hero", "role": "thrower", "value": True, **echo(t)})
         steps.append(tr("{table}: {dice} against Rep {rep}: passed by {level}.").format(
-            table=spec.word, dice=dice_text(row["dice"]), rep=t["rep"], level=row["level"]))  # fmt: skip
+            table=tr(spec.word), dice=dice_text(row["dice"]), rep=t["rep"], level=row["level"]))  # fmt: skip
         if row["level"] == 2:
             text = words.say(N_("Missed: the grenade explodes harmlessly."))
         elif row["level"] == 1:
             if clean.get("intermediate"):
                 d2 = dice.roll(6, N_("Look Out! hit die"))
                 again = d2 + t["rep"]
-                steps.append(tr("«Берегись!» new hit die {die}: total {total} against the intermediate group.").format(
+                steps.append(tr("Look out! New hit die {die}: total {total} against the intermediate group.").format(
                     die=d2, total=again))  # fmt: skip
                 result["intermediate"], _ = self._blast(dice, again, clean["intermediate"], "intermediate", settings,
                                                         steps, effects)  # fmt: skip
-                text = words.say(N_("«Берегись!»: it lands in the intermediate group (total {total})."), total=again)
+                text = words.say(N_("Look out!: it lands in the intermediate group (total {total})."), total=again)
             else:
-                text = words.say(N_("«Берегись!»: choose the nearest group on the line of the throw and roll to hit it "
+                text = words.say(N_("Look out!: choose the nearest group on the line of the throw and roll to hit it "
                                     "again."))  # fmt: skip
         else:
             result["at_feet"] = self._at_feet(dice, clean, settings, steps, effects)
-            text = words.say(N_("«Взрыв под ногами!»: the grenade drops at the thrower's feet."))
+            text = words.say(N_("Blast at your feet!: the grenade drops at the thrower's feet."))
         return self._done(text, result, effects, steps)
 
     def odds_clean(self, clean, settings):
@@ -322,9 +324,9 @@ class BombsAway(_GrenadeBase):
     label = "Drop or roll a grenade"
     spec_ref = "§3.10 (L863–887)"
     description = (
-        "Over a wall, in through a window or round a corner without showing: 2d6 against the roller's Rep on «БОМБЫ "
-        "УШЛИ». Pass 2: roll on the Hit table as if the point were in the open; pass 1: as if in cover (a miss is "
-        "a dud or harmless); pass 0: «Взрыв под ногами!»."
+        "Over a wall, in through a window or round a corner without showing: 2d6 against the roller's Rep on Bombs "
+        "away. Pass 2: roll on the Hit table as if the point were in the open; pass 1: as if in cover (a miss is a "
+        "dud or harmless); pass 0: Blast at your feet!"
     )
     input_schema = {
         "type": "object",
@@ -345,7 +347,7 @@ class BombsAway(_GrenadeBase):
         if row["became_hero"]:
             effects.append({"kind": "hero", "role": "thrower", "value": True, **echo(t)})
         steps.append(tr("{table}: {dice} against Rep {rep}: passed by {level}.").format(
-            table=BOMBS.word, dice=dice_text(row["dice"]), rep=t["rep"], level=row["level"]))  # fmt: skip
+            table=tr(BOMBS.word), dice=dice_text(row["dice"]), rep=t["rep"], level=row["level"]))  # fmt: skip
         result = {"bombs_away": row}
         if row["level"] == 0:
             result["at_feet"] = self._at_feet(dice, clean, settings, steps, effects)

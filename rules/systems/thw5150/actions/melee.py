@@ -141,14 +141,16 @@ class Melee(ThwAction):
             }
             for field, key in (("fighter.weapon", "fighter_impact"), (f"opponents.{i}.weapon", "opponent_impact")):
                 if pair[key] == equipment.SPECIAL:  # the melee table has no «Спец.» (§2.7)
-                    raise err(field, tr("«Спец.» is a ranged armour rule: a melee Impact is a number or «НЭ»."))
+                    raise err(
+                        field, tr("Special is a ranged armour rule: a melee Impact is a number or NE (no effect).")
+                    )
             pairs.append(pair)
         return {"fighter": fighter, "opponents": opponents, "pairs": pairs}
 
     def _damage(self, dice, cell, winner: str, loser: str, settings, steps) -> str:
         if cell == equipment.NO_EFFECT:
             if not settings.get("melee_hand_of_fate"):
-                steps.append(tr("{winner}'s weapon has «НЭ» against {loser}'s armour: no damage.").format(
+                steps.append(tr("{winner}'s weapon has NE (no effect) against {loser}'s armour: no damage.").format(
                     winner=winner, loser=loser))  # fmt: skip
                 return core.NO_DAMAGE
             a = dice.roll(6, f"{N_('first Hand of Fate die')}: {loser}")
@@ -159,7 +161,7 @@ class Melee(ThwAction):
             cell = 1
         roll = dice.roll(6, f"{N_('melee damage die')}: {loser}")
         result = core.damage_result(roll, cell)
-        steps.append(tr("«УЩЕРБ В РУКОПАШНОЙ» {die} against Impact {impact}: {name}, {result}.").format(
+        steps.append(tr("Melee damage {die} against Impact {impact}: {name}, {result}.").format(
             die=roll, impact=cell, name=loser, result=words.outcome(result)))  # fmt: skip
         return result
 

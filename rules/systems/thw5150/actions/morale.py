@@ -12,7 +12,7 @@ from rules.systems.thw5150 import core, words
 from rules.systems.thw5150.actions.common import REF, REP, GroupTestAction, TestSpec, ThwAction, dice_text, echo, err
 
 STAY_OR_RUN = TestSpec(
-    "stay_or_run", "«ОСТАТЬСЯ ИЛИ УБЕЖАТЬ»", leader_three=True, leader_die=True, hero_choice="never", hero_kind="table"
+    "stay_or_run", N_("«STAY OR RUN»"), leader_three=True, leader_die=True, hero_choice="never", hero_kind="table"
 )
 
 

@@ -34,15 +34,15 @@ from rules.systems.thw5150.actions.common import (
 )
 
 IN_SIGHT = TestSpec(
-    "in_sight", "«В ПОЛЕ ВИДИМОСТИ»", leader_three=False, hero_choice="never", hero_kind="none", covering_extra=True
+    "in_sight", N_("«IN SIGHT»"), leader_three=False, hero_choice="never", hero_kind="none", covering_extra=True
 )
-RECEIVED_FIRE = TestSpec("received_fire", "«ОБСТРЕЛЯН»")
-WANTING_TO_CHARGE = TestSpec("wanting_to_charge", "«ХОЧУ АТАКОВАТЬ»", leader_die=True)
-BEING_CHARGED = TestSpec("being_charged", "«МЕНЯ АТАКОВАЛИ»")
-RALLY = TestSpec("rally", "«ВОЗВРАЩЕНИЕ»")
-RECOVERY = TestSpec("recovery", "«ВОССТАНОВЛЕНИЕ»", hero_choice="duck_back")
+RECEIVED_FIRE = TestSpec("received_fire", N_("«RECEIVED FIRE»"))
+WANTING_TO_CHARGE = TestSpec("wanting_to_charge", N_("«WANTING TO CHARGE»"), leader_die=True)
+BEING_CHARGED = TestSpec("being_charged", N_("«BEING CHARGED»"))
+RALLY = TestSpec("rally", N_("«RALLY»"))
+RECOVERY = TestSpec("recovery", N_("«RECOVERY»"), hero_choice="duck_back")
 FAST_MOVE = TestSpec(
-    "fast_move", "«БЫСТРОЕ ПЕРЕМЕЩЕНИЕ»", leader_three=False, leader_die=True, hero_choice="never", hero_kind="table"
+    "fast_move", N_("«FAST MOVE»"), leader_three=False, leader_die=True, hero_choice="never", hero_kind="table"
 )
 TABLES = {s.key: s for s in (IN_SIGHT, RECEIVED_FIRE, WANTING_TO_CHARGE, BEING_CHARGED, RALLY, RECOVERY, FAST_MOVE)}
 
@@ -69,10 +69,10 @@ class GroupReactionTest(GroupTestAction):
     spec_ref = "§3.0 (L557–566, L262–282, L1161–1167)"
     description = (
         "2d6 once for the group, compared with each tester's Rep: passed by 2, 1 or 0 dice. A real Leader reads a "
-        "third die (not on In Sight); covering fire adds a die on In Sight; tables marked «ЛД» roll the Leader Die "
+        "third die (not on In Sight); covering fire adds a die on In Sight; tables marked LD roll the Leader Die "
         "against the Leader's Rep and add one pass to the others; double 1s make a Hero, who may choose his result "
-        "where the table lets him. Dice: the group's, then each Leader's own 3d6 (own_three_dice), then the "
-        "Leader Die."
+        "where the table lets him. Dice: the group's, then each Leader's own 3d6 (own_three_dice), then the Leader "
+        "Die."
     )
     spec = TestSpec("group_reaction_test", N_("group test"))
     outcome_codes = ("pass 2", "pass 1", "pass 0")
@@ -140,9 +140,9 @@ class ReceivedFire(GroupTestAction):
     spec_ref = "§3.11 (L923–951), §3.13 (L962–972)"
     description = (
         "Taken by a figure fired on that took no damage (once per simultaneous volley). 2d6 (Leader 3), no Leader "
-        "Die; a Hero chooses. The row depends on cover, being outgunned (the shooter's ПД above the figure's own), "
-        "fire from the flank or rear, and how it moved. An inactive figure fires back only at its shooter; an "
-        "active one at anyone. A hunkered-down figure fired on runs away without a test (L998)."
+        "Die; a Hero chooses. The row depends on cover, being outgunned (the shooter's Outgun Rating above the "
+        "figure's own), fire from the flank or rear, and how it moved. An inactive figure fires back only at its "
+        "shooter; an active one at anyone. A hunkered-down figure fired on runs away without a test (L998)."
     )
     spec = RECEIVED_FIRE
     outcome_codes = ("fire", "fire_minus_1", "may_charge", core.DUCK_BACK, "move_to_cover_and_duck_back",

@@ -98,7 +98,7 @@ def roll_hit_damage(dice, cell, fallback, steps: list[str], who: str) -> str:
             steps.append(tr("{who}: the armour absorbs or reflects the hit ({die}).").format(who=who, die=r))
             return core.NO_DAMAGE
         steps.append(
-            tr("{who}: absorb/reflect die {die}: the hit counts against ТБ (Impact {impact}).").format(
+            tr("{who}: absorb/reflect die {die}: the hit counts against heavy armour (Impact {impact}).").format(
                 who=who, die=r, impact=fallback
             )
         )
@@ -107,9 +107,9 @@ def roll_hit_damage(dice, cell, fallback, steps: list[str], who: str) -> str:
         a = dice.roll(6, f"{N_('first Hand of Fate die')}: {who}")
         b = dice.roll(6, f"{N_('second Hand of Fate die')}: {who}")
         if not (a == 1 and b == 1):
-            steps.append(tr("{who}: «НЭ», Hand of Fate {a} and {b}: no damage.").format(who=who, a=a, b=b))
+            steps.append(tr("{who}: NE, Hand of Fate {a} and {b}: no damage.").format(who=who, a=a, b=b))
             return core.NO_DAMAGE
-        steps.append(tr("{who}: «НЭ», Hand of Fate 1 and 1: Impact 1 for this hit.").format(who=who))
+        steps.append(tr("{who}: NE, Hand of Fate 1 and 1: Impact 1 for this hit.").format(who=who))
         cell = 1
     roll = dice.roll(6, f"{N_('damage die')}: {who}")
     result = core.damage_result(roll, cell)
@@ -424,10 +424,10 @@ class RangedDamage(ThwAction):
     label = "Ranged damage of one hit"
     spec_ref = "§3.6 (L726–747), §3.7 Hand of Fate (L800–813), §2.5 ПБ/ОБ (L218–227)"
     description = (
-        "1d6 against the weapon's Impact for the target's armour: at most the Impact kills on a 1 and otherwise "
-        "puts the figure out of the fight; above it knocks the figure down. «Спец.» (ПБ against bullets, ОБ against "
-        "beams): 1–3 absorbed, 4–6 read the ТБ value. «НЭ»: two dice, both 1 → Impact 1 for this hit, else nothing. "
-        "Give either the weapon and the armour, or the Impact itself."
+        "1d6 against the weapon's Impact for the target's armour: at most the Impact kills on a 1 and otherwise puts "
+        "the figure out of the fight; above it knocks the figure down. Special (absorbing armour against bullets, "
+        "reflective against beams): 1–3 absorbed, 4–6 read the heavy armour value. NE (no effect): two dice, both 1 "
+        "→ Impact 1 for this hit, else nothing. Give either the weapon and the armour, or the Impact itself."
     )
     input_schema = {
         "type": "object",
@@ -448,7 +448,7 @@ class RangedDamage(ThwAction):
                 raise err("impact", tr("Give the weapon and armour, or the Impact, not both."))
             cell, fallback = inputs["impact"], inputs.get("heavy_impact")
             if cell == equipment.SPECIAL and fallback is None:
-                raise err("heavy_impact", tr("«Спец.» needs the weapon's ТБ value for a 4–6."))
+                raise err("heavy_impact", tr("Special needs the weapon's heavy-armour value for a 4–6."))
         else:
             if "weapon" not in inputs:
                 raise err("weapon", tr("Give the weapon (and the target's armour) or the Impact."))
@@ -476,12 +476,12 @@ class RangedDamage(ThwAction):
 
 class Outgun(ThwAction):
     key = "outgun"
-    label = "Outgun (ПД)"
+    label = "Outgun Rating"
     spec_ref = "§2.8, §3.13 (L962–972), §5 A18"
     description = (
-        "ПД 5 flamethrowers, plasma and blast weapons; 4 machine guns; 3 RoF 3; 2 RoF 2 or less; 1 melee. A figure "
-        "is outgunned when the weapon fired at it has a higher ПД than its own (several shooters together: the "
-        "highest). No dice."
+        "Outgun Rating 5: flamethrowers, plasma and blast weapons; 4 machine guns; 3 RoF 3; 2 RoF 2 or less; 1 "
+        "melee. A figure is outgunned when the weapon fired at it has a higher rating than its own (several shooters "
+        "together: the highest). No dice."
     )
     input_schema = {
         "type": "object",
@@ -513,8 +513,8 @@ class Outgun(ThwAction):
         return {"attack": attack, "own": own, "outgunned": core.outgunned(attack, own)}
 
     def resolve_clean(self, clean, settings, dice):
-        text = words.say(N_("Outgunned (ПД {attack} against {own}).") if clean["outgunned"] else
-                         N_("Not outgunned (ПД {attack} against {own})."), attack=clean["attack"], own=clean["own"])  # fmt: skip
+        text = words.say(N_("Outgunned (Outgun Rating {attack} against {own}).") if clean["outgunned"] else
+                         N_("Not outgunned (Outgun Rating {attack} against {own})."), attack=clean["attack"], own=clean["own"])  # fmt: skip
         summary = words.render(text)
         return self.outcome(summary, {**clean, "text": text}, [], [summary])
 

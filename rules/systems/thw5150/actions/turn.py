@@ -169,9 +169,9 @@ class RunawayMove(ThwAction):
     label = "Runaway move"
     spec_ref = "§3.12 (L1002–1009), §5 A20"
     description = (
-        "A runaway heads for a building far from the enemy in view, else for the nearest table edge, «с максимальной "
-        "скоростью». By default that is its normal move (8″, 6″ at Rep 2 or less); under the A20 alternative it "
-        "takes the Fast Move test (16/12/8″). No dice under the default."
+        'A runaway heads for a building far from the enemy in view, else for the nearest table edge, "at top speed". '
+        "By default that is its normal move (8″, 6″ at Rep 2 or less); under the A20 alternative it takes the Fast "
+        "Move test (16/12/8″). No dice under the default."
     )
     input_schema = {
         "type": "object",

@@ -29,8 +29,8 @@ class Charge(Cmd):
     name = "charge"
     label = N_("Charge into melee")
     help = N_(
-        "The charger takes «ХОЧУ АТАКОВАТЬ» (it must be able to reach the enemy); if it comes in, the charged "
-        "figure's player takes «МЕНЯ АТАКОВАЛИ», then the melee is fought (L1042–1087)."
+        "The charger takes the Wanting to Charge test (it must be able to reach the enemy); if it comes in, the "
+        "charged figure's player takes the Being Charged test, then the melee is fought (L1042–1087)."
     )
     input_schema = {
         "type": "object",
@@ -70,7 +70,7 @@ class Charge(Cmd):
 class AnswerCharge(Cmd):
     name = "answer_charge"
     label = N_("Being Charged test")
-    help = N_("The charged figure's player takes «МЕНЯ АТАКОВАЛИ» (or types in the table's dice) (L1060–1078).")
+    help = N_("The charged figure's player takes the Being Charged test (or types in the table's dice) (L1060–1078).")
     input_schema = {
         "type": "object",
         "additionalProperties": False,

@@ -234,7 +234,10 @@ class Shoot(Cmd):
 class AnswerReaction(Cmd):
     name = "answer_reaction"
     label = N_("Take the reaction test")
-    help = N_("The fired-on group's player rolls «ОБСТРЕЛЯН» (or types in the table's dice) for the figures fired at.")
+    help = N_(
+        "The fired-on group's player rolls the Received Fire test (or types in the table's dice) for the "
+        "figures fired at."
+    )
     input_schema = {
         "type": "object",
         "additionalProperties": False,
@@ -308,7 +311,7 @@ class DeclineReturnFire(Cmd):
 class Recover(Cmd):
     name = "recover"
     label = N_("Recovery test")
-    help = N_("A Knocked Down or Duck Back figure takes «ВОССТАНОВЛЕНИЕ» at its activation (L741–742, L990–991).")
+    help = N_("A Knocked Down or Duck Back figure takes the Recovery test at its activation (L741–742, L990–991).")
     input_schema = {
         "type": "object",
         "additionalProperties": False,

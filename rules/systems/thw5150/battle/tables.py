@@ -84,9 +84,7 @@ def received_fire_questions(ctx, effects: list[dict], shooter: str, outgun: int)
 class InSight(Cmd):
     name = "in_sight"
     label = N_("In Sight test")
-    help = N_(
-        "Figures an enemy moved into sight or range of take «В ПОЛЕ ВИДИМОСТИ»; those that pass may fire at once."
-    )
+    help = N_("Figures an enemy moved into sight or range of take the In Sight test; those that pass may fire at once.")
     free = True  # taken by the side that is NOT active, during the other side's move (L598–601)
     input_schema = {
         "type": "object",
@@ -194,7 +192,8 @@ class Grenade(Cmd):
     name = "grenade"
     label = N_("Grenade throw")
     help = N_(
-        "1d6 + Rep on the Hit table against every figure under the 5″ template; a miss: «ГДЕ ГРАНАТА?» (L815–861)."
+        "1d6 + Rep on the Hit table against every figure under the 5″ template; a miss: Where's the grenade? "
+        "(L815–861)."
     )
     input_schema = {
         "type": "object",

@@ -190,7 +190,7 @@ def grenade_form(u: dict, enemies: list[dict]) -> dict:
     st = _st(u)
     fields = [_one("thrower", _("Thrower"), u), _pick("target", _("Target"), enemies)]
     dice = [{"label": _("to-hit d6 {n}").format(n=1), "faces": 6}]
-    dice += [{"label": _("next d6 {n} (damage, «ГДЕ ГРАНАТА?»)").format(n=i + 1), "faces": 6} for i in range(3)]
+    dice += [{"label": _("next d6 {n} (damage, Where's the grenade?)").format(n=i + 1), "faces": 6} for i in range(3)]
     title = _("{name}: throw a grenade ({n} left)").format(name=u.get("name", u["key"]), n=st["grenades"])
     form = w.prompt(title, "grenade", fields=fields, dice=dice, odds=True,
                     compare=("target",) if len(enemies) > 1 else (), rule="grenade")  # fmt: skip

@@ -289,7 +289,9 @@ def build(book: Path) -> dict:
         "system": "5150",
         "slug": "normals-basic",
         "name": "5150: «Обычные» (Базовые правила)",
-        "source": "«5150» by Two Hour Wargames, Russian fan translation of the Basic Rules, army list «ОБЫЧНЫЕ» "
+        # The pack's texts are English; the system's catalogue words them in Russian (the pack page translates the
+        # source and the notes, and the provenance under the context "pack provenance").
+        "source": "«5150» by Two Hour Wargames, Russian fan translation of the Basic Rules, army list Normals "
         "(shared/seeds/5150-basic-rules.ru.txt, L1341–1526).",
         "factions": FACTIONS,
         "provenance": {
@@ -297,20 +299,23 @@ def build(book: Path) -> dict:
             "converted_by": "rules/systems/thw5150/data/build_normals.py",
             "faithful": [
                 "Rep 5/4/3 costs and the 1d6 bands of the Normals list",
-                "every weapon row as printed: range, RoF, Impact per armour column («НЭ», «Спец.»), cost",
+                "every weapon row as printed: range, RoF, Impact per armour column (NE, Special), cost",
                 "the weapon, armour and special-armour availability tables with their modifiers",
             ],
             "inferred": {
-                "outgun": "ПД per weapon derived from the list at L962–972 (the table does not print it).",
-                "kind": "«Спец.» in the ОБ column marks a beam weapon, in the ПБ column a projectile (L218–227).",
+                "outgun": "The Outgun Rating of each weapon derived from the list at L962–972 (the table does not "
+                "print it).",
+                "kind": "Special in the reflective-armour column marks a beam weapon, in the absorbing-armour column "
+                "a projectile (L218–227).",
                 "factions": "Profiles are per kind of Normals (L1365–1392); footnotes * and ** limit weapons.",
-                "exo_battle": "ЭКЗ and ББ are only table columns; Normals may not buy them (L1459–1460).",
+                "exo_battle": "Exo-armour and battle armour are only table columns; Normals may not buy them "
+                "(L1459–1460).",
             },
             "anomalies": [
-                "The weapon-availability header prints «3» but the text says «киньте 2к6» (spec §5 A11): 2d6.",
-                "«Спец» is printed without the dot in three rows; stored as «Спец.».",
-                "Безоружный (unarmed) is priced 4 in the melee table; a figure that buys no melee weapon fights "
-                "unarmed for free (the spec's D14 prices a figure without it).",
+                "The weapon-availability header prints 3 but the text says to roll 2d6 (spec §5 A11): 2d6.",
+                "Special is printed without its dot in three rows; stored with it.",
+                "Unarmed is priced 4 in the melee table; a figure that buys no melee weapon fights unarmed for free "
+                "(the spec's D14 prices a figure without it).",
             ],
         },
         "equipment": {

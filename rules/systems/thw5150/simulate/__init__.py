@@ -7,7 +7,7 @@ reference and against the exact odds of the Shooting, Received Fire and Recovery
 THE ABSTRACT BATTLE MODEL (a stand-up firefight: no map, no movement)
 =====================================================================
 Forces: every roster entry × count becomes figures with the Rep of its profile and the options the army part
-  prices: weapon (and a second pistol/SMG for two-gun firing), armour, group, Leader, Star (a «Герой» from the
+  prices: weapon (and a second pistol/SMG for two-gun firing), armour, group, Leader, Star (a Hero from the
   start when the «stars» setting is on). Each side fights from cover or in the open (parameters).
 Turn (§1.4, §3.1): one activation die per side; doubles: nobody fires, everyone in normal state reloads. Else the
   higher die acts first, then the other side; a figure acts if its Rep, or its group Leader's (the acting Group
@@ -18,8 +18,8 @@ Activation: a Knocked Down or Duck Back figure first takes Recovery (pass 1 re-r
   firefight on its side's focus target: the first enemy in normal state, else one hunkered down, else one knocked
   down; the side keeps firing at it while it stays in normal state.
 Firefight (L654–658): a volley of every die at the target (the Hit table as a first target, lucky shot, damage of
-  every hit against the target's armour with «Спец.» and the Hand of Fate, two 1s empty the weapon); a target in
-  normal state that took no damage takes Received Fire (2d6, Leader 3; outgunned by ПД; the figure did not move
+  every hit against the target's armour with Special and the Hand of Fate, two 1s empty the weapon); a target in
+  normal state that took no damage takes Received Fire (2d6, Leader 3; outgunned by Outgun Rating; the figure did not move
   and is not flanked): fire back (at Rep −1 on pass 1) when loaded, duck back, go prone, hunker down or run away; a
   Hero takes pass 2. A hunkered-down figure fired on runs away. The return fire goes the same way, up to
   `max_exchanges` volleys.
@@ -35,7 +35,7 @@ from __future__ import annotations
 import numpy as np
 
 from rules.contract.simulator import Prepared, SimulatorPart
-from rules.i18n import N_
+from rules.i18n import N_, ngettext
 from rules.i18n import _ as tr
 from rules.systems.thw5150.settings import full as full_settings
 from rules.systems.thw5150.simulate import engine
@@ -93,8 +93,9 @@ class Thw5150Simulator(SimulatorPart):
             "the group Leader's or acting Group Leader's Rep (§3.1)."
         ),
         N_(
-            "Shooting: every die of a volley on the Hit table (cover, lying targets, two guns), the lucky shot, damage "
-            "of every hit against the armour with «Спец.» and the Hand of Fate, out of ammo on two 1s and reloading."
+            "Shooting: every die of a volley on the Hit table (cover, lying targets, two guns), the lucky shot, "
+            "damage of every hit against the armour with Special and the Hand of Fate, out of ammo on two 1s and "
+            "reloading."
         ),
         N_(
             "Received Fire with a Leader's 3 dice, Outgun ratings, Heroes from double 1s (a Hero takes pass 2), and "
@@ -125,6 +126,20 @@ class Thw5150Simulator(SimulatorPart):
                 warnings.append(tr("Side {side} has no ranged weapon: it cannot win a firefight.").format(side=name))
         return Prepared(cost=tuple(float(c) for c in battle.side_cost), warnings=warnings, forces=battle.forces(),
                         model=battle, rounds=battle.params.max_turns)  # fmt: skip
+
+    def describe_forces(self, forces) -> list[dict]:
+        """Each side's figures as the job page lists them (model.Battle.forces: the pack's names, the cost), in the
+        reader's language: never the stored keys («list», «figures»)."""
+        out = []
+        for k, side in enumerate(forces if isinstance(forces, list) else []):
+            side = side if isinstance(side, dict) else {}
+            names = [str(n) for n in side.get("list") or []]
+            count = int(side.get("figures") or len(names))
+            line = ngettext("{n} figure: {names}", "{n} figures: {names}", count).format(
+                n=count, names=", ".join(names)
+            )
+            out.append({"side": "AB"[k] if k < 2 else str(k + 1), "cost": side.get("cost"), "lines": [line]})
+        return out
 
     def run(self, prepared: Prepared, n: int, rng: np.random.Generator) -> dict:
         return engine.run(prepared.model, n, rng)

@@ -163,3 +163,20 @@ def test_params_and_settings_change_the_numbers():
     base = SIMULATOR.run(SIMULATOR.prepare(POLICE, GANG, {}, {}), 4000, np.random.default_rng(2))
     covered = SIMULATOR.run(SIMULATOR.prepare(POLICE, GANG, {"cover_a": True}, {}), 4000, np.random.default_rng(2))
     assert covered["winner"].tolist().count(0) > base["winner"].tolist().count(0)
+
+
+def test_the_job_page_lists_each_sides_figures_in_the_readers_words():
+    """The forces a job stored are worded when shown: never the stored keys («list: … figures: 2»)."""
+    from django.utils import translation
+
+    forces = json.loads(json.dumps(SIMULATOR.prepare(POLICE, GANG, {}, {}).forces))  # as the job stores them
+    with translation.override("ru"):
+        ru = SIMULATOR.describe_forces(forces)
+    with translation.override("en"):
+        en = SIMULATOR.describe_forces(forces)
+    assert [s["side"] for s in ru] == ["A", "B"]
+    assert ru[0]["cost"] == forces[0]["cost"]
+    assert forces[0]["figures"] == 6
+    assert ru[0]["lines"] == ["6 фигурок: " + ", ".join(forces[0]["list"])]
+    assert en[0]["lines"] == ["6 figures: " + ", ".join(forces[0]["list"])]
+    assert "list" not in " ".join(ru[0]["lines"] + ru[1]["lines"])
