@@ -9,6 +9,10 @@ profile numbers are those of its worked examples. This script finds each of them
 changed) and builds two EXAMPLE units from them, labelled as such; every value the text does not give is null or,
 where a rule needs a number, the smallest the rules allow, listed under provenance.inferred.
 Pure standard library: no Django, no project imports, so it runs anywhere.
+
+The pack's words (its source, the units' notes, the provenance's keys and texts) are English with no Russian word but
+the units', weapons' and book's names: the pack page words them through the catalogue (source and notes as msgids,
+the provenance under the context «pack provenance»), and this package's catalogue holds their Russian.
 """
 
 from __future__ import annotations
@@ -22,17 +26,16 @@ HERE = Path(__file__).resolve().parent
 DEFAULT_BOOK = Path("/work/shared/seeds/zvezdny-desant-demo-rules.ru.md")
 DEFAULT_OUTPUT = HERE / "demo-examples.json"
 
-# Each number: (name, pattern whose group 1 is the number, what it is). The line is found in the text. The pack is
-# data shown as it is on every page: its words are the book's language, Russian.
+# Each number: (name, pattern whose group 1 is the number, what it is). The line is found in the text.
 NUMBERS = {
-    "pdv": (r"Фигурка с «ПДВ» равной «(\d+)»", "ПДВ фигурки в примере про ландшафт"),
-    "dln": (r"Автомат имеет параметр «Длн» равный «(\d+)»", "«Длн» автомата"),
-    "hrk": (r"«ХРК: (В\d+)»", "«Хрк» оружия в примере Теста на Ранение"),
-    "stk_three": (r"«СТК» равно (\d+)\.", "«СТК» в первом примере удаления погибших"),
-    "stk_two": (r"имеют «СТК: (\d+)»", "«СТК» в примере про фигурки вне линии обзора"),
-    "bsp": (r"с «БСП:(\d+)»", "«БСП» в примере ближнего боя"),
-    "forcer_strikes": (r"наносят не «1» удар, а «(\d+)»", "удары фигурки штурмового звена форсеров"),
-    "army_limit": (r"Максимальная стоимость армии – (\d+) очков", "предел стоимости армии в «Стычке»"),
+    "pdv": (r"Фигурка с «ПДВ» равной «(\d+)»", "a figure's Mob in the terrain example"),
+    "dln": (r"Автомат имеет параметр «Длн» равный «(\d+)»", "the assault rifle's Rng"),
+    "hrk": (r"«ХРК: (В\d+)»", "the Pen of the weapon in the wound-test example"),
+    "stk_three": (r"«СТК» равно (\d+)\.", "Tgh in the first casualty example"),
+    "stk_two": (r"имеют «СТК: (\d+)»", "Tgh in the out-of-sight casualty example"),
+    "bsp": (r"с «БСП:(\d+)»", "CA in the melee example"),
+    "forcer_strikes": (r"наносят не «1» удар, а «(\d+)»", "strikes per figure of the Forcer assault squad"),
+    "army_limit": (r"Максимальная стоимость армии – (\d+) очков", "the Skirmish army limit"),
 }
 
 
@@ -55,28 +58,28 @@ def find_numbers(text: str) -> dict[str, tuple[str, int]]:
 # prints, so a reader sees that no figure, weapon or upgrade cost is among them (they are on the ЛБХ, L754).
 COST_WORDS = re.compile(r"стоим|\bочк|ЛБХ|Листах Боевых", re.IGNORECASE)
 COST_LINES = {  # what each line's numbers are; a line the book gains or changes here makes the script fail
-    "Стоимость** – показывает": "что такое «Стоимость» фигурки; чисел нет",
-    "Дополнительная стоимость.": "у оружия и расширений может быть дополнительная стоимость; чисел нет",
-    "Все они указаны в «Листах": "все характеристики — в ЛБХ, что идут с фигурками; чисел нет",
-    "командных очков, которое он может": "командные очки на ход зависят от стоимости армии; чисел нет",
-    "потратить на него часть своих командных": "инициатива стоит командных очков; чисел нет",
-    "Инициатива подразделения равна": "инициатива = потраченные командные очки; чисел нет",
-    "не может потратить 11 очков": "командные очки, а не очки армии: 11 и 10",
-    "уже потратил все свои командные": "инициатива «0», когда командные очки потрачены",
-    "превышающую количество его командных": "перерасход командных очков урезает противник; чисел нет",
-    "Игрок обязан распределить все": "все командные очки должны быть потрачены; чисел нет",
-    "## Инициатива и командные очки": "заголовок",
-    "Максимальная стоимость армии – 500": "предел армии в «Стычке» 500 и ее 10 командных очков",
-    "на доступные ему игровые очки": "армию набирают, покупая подразделения за очки; чисел нет",
-    "Стоимость армии складывается": "стоимость армии = стоимость подразделений = фигурки + оружие + расширения; чисел нет",
-    "Стоимость фигурок, оружия и расширений": "стоимость фигурок, оружия и расширений — в ЛБХ подразделения; чисел нет",
-    "армия не должна стоить 501": "снова предел: 501 — слишком много, 500 и 499 можно",
-    "основной критерий здесь – ее максимальная общая стоимость": "предельная стоимость армии задается форматом; чисел нет",
-    "набрал больше победных очков": "победителя решают победные очки; чисел нет",
-    "Победные очки подсчитываются": "победные очки подсчитываются в конце; чисел нет",
-    "равное полной стоимости уничтоженного": "уничтоженное подразделение дает свою полную стоимость в победных очках; чисел нет",
-    "игрок получает количество очков равное": "½ стоимости за подразделение, потерявшее более ½ фигурок (дроби ½)",
-    "Каждый спутник считается отдельным": "спутник — отдельное подразделение: его полная стоимость в победных очках; чисел нет",
+    "Стоимость** – показывает": "what a figure's cost is; no number",
+    "Дополнительная стоимость.": "weapons and upgrades may have an extra cost; no number",
+    "Все они указаны в «Листах": "every characteristic is on the ЛБХ that ships with the figures; no number",
+    "командных очков, которое он может": "command points per turn depend on the army's cost; no number",
+    "потратить на него часть своих командных": "initiative costs command points; no number",
+    "Инициатива подразделения равна": "initiative = command points spent; no number",
+    "не может потратить 11 очков": "command points, not army points: 11 and 10",
+    "уже потратил все свои командные": "initiative «0» once the command points are spent",
+    "превышающую количество его командных": "an overspend of command points is cut by the opponent; no number",
+    "Игрок обязан распределить все": "all command points must be spent; no number",
+    "## Инициатива и командные очки": "a heading",
+    "Максимальная стоимость армии – 500": "the Skirmish army limit 500 and its 10 command points",
+    "на доступные ему игровые очки": "army building buys units with points; no number",
+    "Стоимость армии складывается": "army cost = units' costs = figures + weapons + upgrades; no number",
+    "Стоимость фигурок, оружия и расширений": "figure, weapon and upgrade costs are on the unit's ЛБХ; no number",
+    "армия не должна стоить 501": "the limit again: 501 too much, 500 and 499 allowed",
+    "основной критерий здесь – ее максимальная общая стоимость": "the army's maximum cost comes from the format; no number",
+    "набрал больше победных очков": "victory points decide the winner; no number",
+    "Победные очки подсчитываются": "victory points are counted at the end; no number",
+    "равное полной стоимости уничтоженного": "a destroyed unit gives its full cost in victory points; no number",
+    "игрок получает количество очков равное": "½ of the cost for a unit that lost more than ½ of its figures (the fractions ½)",
+    "Каждый спутник считается отдельным": "a companion is a unit of its own: its full cost in victory points; no number",
 }
 
 
@@ -90,8 +93,11 @@ def cost_lines(text: str) -> list[str]:
         if what is None:
             raise SystemExit(f"L{number} speaks of costs and is not accounted for: {line[:80]!r}")
         digits = re.findall(r"\d+", line)
-        out.append(f"L{number}: {what}" + (f" (в строке числа {', '.join(digits)})" if digits else ""))
+        out.append(f"L{number}: {what}" + (f" (prints {', '.join(digits)})" if digits else ""))
     return out
+
+
+LATIN = str.maketrans("АВСДЕ", "ABCDE")  # the book's Cyrillic armour letters, as they read in English
 
 
 def build(text: str) -> dict:
@@ -107,7 +113,7 @@ def build(text: str) -> dict:
              "cost": None}  # fmt: skip
     figure = {"pdv": num("pdv"), "kbr": n["hrk"][0][0], "bsp": num("bsp"), "ldr": None, "cost": None,
               "min": 1, "max": 10, "default": 5, "weapons": ["avtomat"]}  # fmt: skip
-    sources = f"ПДВ {line('pdv')}, КБР и Хрк {line('hrk')}, БСП {line('bsp')}, Длн {line('dln')}"
+    sources = f"Mob {line('pdv')}, AC and Pen {line('hrk')}, CA {line('bsp')}, Rng {line('dln')}"
     humans = {
         "slug": "pehotincy-primer",
         "name": "Пехотинцы человеческих вооруженных сил (пример)",
@@ -122,8 +128,8 @@ def build(text: str) -> dict:
             "weapons": [rifle],
             "upgrades": [],
         },
-        "notes": f"ПРИМЕР, а не ЛБХ: числа из примеров демо-правил ({sources}, СТК {line('stk_two')}). "
-        "Стоимостей в демо-версии нет: впишите их со своей карточки.",
+        "notes": f"EXAMPLE, not a ЛБХ: numbers from the demo's worked examples ({sources}, Tgh {line('stk_two')}). "
+        "Costs are not in the demo: type them from your card.",
     }
     forcers = {
         "slug": "shturmovoe-zveno-forserov-primer",
@@ -139,11 +145,11 @@ def build(text: str) -> dict:
             "weapons": [rifle],
             "upgrades": [],
         },
-        "notes": f"ПРИМЕР, а не ЛБХ: {num('forcer_strikes')} удара фигурки в ближнем бою "
-        f"({line('forcer_strikes')}); остальные числа из примеров демо-правил ({sources}, СТК "
-        f"{line('stk_three')}). Чисел его настоящего оружия ближней дистанции в демо-версии нет: у него Автомат.",
+        "notes": f"EXAMPLE, not a ЛБХ: {num('forcer_strikes')} strikes per figure in melee "
+        f"({line('forcer_strikes')}); other numbers from the demo's worked examples ({sources}, Tgh "
+        f"{line('stk_three')}). Its real short-range weapon has no numbers in the demo: it carries the Автомат.",
     }
-    source = "«Звездный Десант», правила игры, демо-версия. ЛБХ в демо-версии нет: это ПРИМЕРЫ."
+    source = "The demo rules of «Звездный Десант». The demo has no ЛБХ: these are EXAMPLES."
     return {
         "format": "armlist-pack",
         "format_version": 1,
@@ -155,25 +161,24 @@ def build(text: str) -> dict:
             {"slug": "humans", "name": "Армия людей", "colour": "", "joins_any": False},
             {"slug": "forcers", "name": "Форсеры", "colour": "", "joins_any": False},
         ],
-        # Shown on the pack's page as it is: Russian, keys included (nothing reads them).
         "provenance": {
-            "источник": source,
-            "собран": "сценарием сборки в пакете системы «Звездный Десант» из текста демо-правил",
-            "дословно": [f"{NUMBERS[k][1]}: {n[k][0]} ({line(k)})" for k in NUMBERS],
-            "выведено": {
-                "Скр и Мщ": "«Скр» и «Мщ» автомата не напечатаны: по 1, меньше правила не позволяют (L430: "
-                "«один или более кубиков»; L538: «Мщ» ранений за пройденный тест).",
-                "стоимости": "Стоимости фигурок, оружия и расширений не напечатаны (L754: они в ЛБХ; все строки о "
-                "стоимости перечислены в «искали стоимость»): пусто, и конструктор спрашивает каждую с карточки, "
-                "когда подразделение добавляют; без них ростер не готов.",
-                "ЛДР": "«ЛДР» в демо-версии не используется и не задан: пусто.",
-                "принадлежность": "Числа из примеров книги не принадлежат названным подразделениям; они отданы этим "
-                "двум примерам (пехотинцам и штурмовому звену форсеров, о которых говорит текст, L438, L665).",
-                "численность": "Численности подразделений в демо-версии нет: от 1 до 10 фигурок, по умолчанию 5.",
+            "source": source,
+            "converted_by": "rules/systems/zvezdny_desant/data/build_demo_examples.py",
+            "faithful": [f"{NUMBERS[k][1]}: {n[k][0].translate(LATIN)} ({line(k)})" for k in NUMBERS],
+            "inferred": {
+                "skr_msch": "ROF and Pow of the Автомат are not printed: 1 each, the least the rules allow (L430: "
+                "«one or more dice»; L538: Pow wounds per passed test).",
+                "costs": "No figure, weapon or upgrade cost is printed (L754: they are on the ЛБХ; every line "
+                "about costs is listed under costs_searched): null, so the builder asks for each one from the card "
+                "when the unit is added (a roster entry's card_costs) and the roster is not valid without it.",
+                "ldr": "Ldr has no use and no value in the demo: null.",
+                "attribution": "The book's example numbers belong to unnamed units; they are given to these two "
+                "example units (the human infantryman and the Forcer assault squad the text names, L438, L665).",
+                "counts": "No unit size is in the demo: 1 to 10 figures, 5 by default.",
             },
-            "предел армии": f"«Стычка»: {num('army_limit')} очков ({line('army_limit')})",
-            "напечатанные стоимости": [],
-            "искали стоимость": cost_lines(text),
+            "army_limit": f"Skirmish: {num('army_limit')} points ({line('army_limit')})",
+            "costs_printed": [],
+            "costs_searched": cost_lines(text),
         },
         "profiles": [humans, forcers],
     }

@@ -69,7 +69,7 @@ def test_every_pack_profile_fits_the_schema_and_is_labelled_an_example():
         SYSTEM.validate_profile(profile)
         assert set(profile) == {"slug", "name", "faction", "kind", "cost", "data", "notes"}
         assert profile["data"]["example"] is True
-        assert profile["notes"].startswith("ПРИМЕР, а не ЛБХ")  # data in the book's language
+        assert profile["notes"].startswith("EXAMPLE, not a ЛБХ")  # worded in Russian by the catalogue
         assert profile["slug"].isascii()
         assert not profile["name"].isascii()
     forcers = next(p for p in PACK["profiles"] if p["faction"] == "forcers")

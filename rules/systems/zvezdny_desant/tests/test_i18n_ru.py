@@ -75,9 +75,52 @@ def shown(node, out=None) -> list[str]:
     return out
 
 
+def pack_words(pack: dict) -> tuple[list[str], list[str]]:
+    """The pack's words its page shows through the catalogue: (the source and the units' notes, plain msgids; the
+    provenance's keys and texts, under the context «pack provenance»)."""
+    shown = [pack["source"], *(p["notes"] for p in pack["profiles"] if p.get("notes"))]
+    provenance: list[str] = []
+
+    def walk(value):
+        if isinstance(value, dict):
+            for key, item in value.items():
+                provenance.append(key)
+                walk(item)
+        elif isinstance(value, list):
+            for item in value:
+                walk(item)
+        elif isinstance(value, str) and value:
+            provenance.append(value)
+
+    walk(pack["provenance"])
+    return shown, provenance
+
+
+def test_the_packs_words_read_in_russian_and_in_english():
+    """The pack is English data with no Russian word but names (its page in English reads it as it is); its page
+    in Russian words it through this catalogue, the provenance under «pack provenance»."""
+    shown, provenance = pack_words(PACK)
+    names = {"Звездный Десант", "Автомат", "ЛБХ"}
+    for text in shown + provenance:
+        bare = text
+        for name in names:
+            bare = bare.replace(name, " ")
+        assert not re.search(r"[А-Яа-яЁё]", bare), text
+    with translation.override("ru"):
+        russian = [translation.gettext(t) for t in shown] + [translation.pgettext("pack provenance", t)
+                                                              for t in provenance]  # fmt: skip
+    assert all(r != t for r, t in zip(russian, shown + provenance, strict=True))
+    assert not english(russian, allowed={"EXAMPLE"})
+    assert russian[0].startswith("«Звездный Десант», правила игры, демо-версия")
+
+
 def test_every_marked_msgid_has_its_russian_in_the_catalogue():
-    entries = {e["msgid"]: e for e in po_entries(CATALOGUE)}
-    marked = marked_msgids()
+    every = po_entries(CATALOGUE)
+    shown, provenance = pack_words(PACK)
+    in_context = {e["msgid"] for e in every if e.get("msgctxt")}
+    assert in_context == set(provenance)  # the provenance's words, and nothing else, under a context
+    entries = {e["msgid"]: e for e in every if not e.get("msgctxt")}
+    marked = {**marked_msgids(), **dict.fromkeys(shown, "data/demo-examples.json")}
     assert len(marked) > 500
     missing = [m for m in marked if m not in entries]
     assert not missing, f"not in {CATALOGUE.name}: {missing[:10]}"
