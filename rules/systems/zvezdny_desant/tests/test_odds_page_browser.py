@@ -21,7 +21,10 @@ def compute(page, action: str, fields: dict[str, str] | None = None, selects: di
     for field, value in (fields or {}).items():
         page.fill(f"#f-{field}", value)
     result = page.locator("#odds-result")
+    before = result.inner_text() if result.is_visible() else ""
     page.click("#odds-go")
+    if before:  # the last action's odds stay until the new ones arrive: wait for them, not the old ones
+        expect(result).not_to_have_text(before, timeout=30_000)
     expect(result).to_be_visible(timeout=30_000)  # generous: the machine may be busy
     expect(result.locator("p").first).to_be_visible(timeout=30_000)
     return result.inner_text()
