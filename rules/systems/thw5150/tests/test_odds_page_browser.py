@@ -19,9 +19,12 @@ def compute(page, action: str, members: list[dict], checks: tuple[str, ...] = ()
     for box in checks:
         page.check(f"#f-{box}")
     result = page.locator("#odds-result")
+    before = result.inner_text() if result.is_visible() else ""
     page.click("#odds-go")
     expect(result).to_be_visible(timeout=30_000)  # generous: the machine may be busy
     expect(result.locator("p").first).to_be_visible(timeout=30_000)
+    if before:  # the answer to this action, not the one before it
+        expect(result).not_to_have_text(before, timeout=30_000)
     return result.inner_text()
 
 
