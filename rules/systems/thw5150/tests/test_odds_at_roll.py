@@ -287,3 +287,70 @@ def test_the_rules_at_hand_quote_the_book_and_name_the_battles_setting(night):
     board = alice.get(f"/battles/{battle.pk}/board").content.decode()
     assert 'href="rules/received_fire/"' in board  # the boss owes «ОБСТРЕЛЯН»: a chip on his card
     assert "проходит «ОБСТРЕЛЯН»" in board
+
+
+def test_every_question_form_shows_the_odds_of_the_roll_it_answers():
+    """In memory, the journey's game (test_questions.py): each question the other phone answers is a form with its
+    odds and its rule, mapped to the table the answer rolls, with the figures as they stand (a fire-back at Rep −1
+    after passing by 1); each answer's roll lands on an outcome the odds gave a chance."""
+    from collections import Counter
+    from fractions import Fraction
+
+    from rules.contract.testing import Table
+    from rules.systems.thw5150.tests.test_questions import BOSS, CONSTABLE, GANG, PATROL, asked
+
+    table = Table(SYSTEM, rosters=[PATROL, GANG], names={0: "Патруль", 1: "Банда"})
+    at_roll = SYSTEM.at_roll
+
+    def odds_of(side, command, inputs):
+        found = at_roll.roll_odds(table.state, command, inputs, frozenset({side}))
+        return found, SYSTEM.action(found.action).odds(found.inputs, SYSTEM.default_settings())
+
+    def rows_of(event) -> tuple:
+        return tuple(sorted(Counter(r["outcome"] for r in event["payload"]["result"]["members"]).items()))
+
+    def chance(odds, rows) -> Fraction:
+        return sum((Fraction(e["exact"]) for e in odds["joint_outcomes"] if tuple(sorted(e["value"].items())) == rows),
+                   Fraction(0))  # fmt: skip
+
+    table.command(0, "activation", dice=[5, 2])
+    table.command(0, "shoot", {"shooter": CONSTABLE, "target": BOSS, "n": 1}, dice=[1])  # 1 + 4: a miss
+    form = asked(table, 1)
+    assert (form["command"], form["odds"], form["rule"]) == ("answer_reaction", True, "answer_reaction")
+    found, odds = odds_of(1, "answer_reaction", {"fired_from": "front"})
+    assert found.action == "received_fire"
+    assert [m["name"] for m in found.inputs["members"] if m["tests"]] == [table.state.units[BOSS].name]
+    (event,) = table.command(1, "answer_reaction", {"fired_from": "front"}, dice=[4, 6, 6])  # pass 1: fire at −1
+    assert chance(odds, rows_of(event)) > 0
+    fire_back = asked(table, 1)
+    assert (fire_back["command"], fire_back["odds"], fire_back["rule"]) == ("shoot", True, "shoot")
+    found, odds = odds_of(1, "shoot", {"shooter": BOSS, "target": CONSTABLE})
+    assert found.inputs["shooter"]["rep_modifier"] == -1  # the reaction's −1 to Rep (L945–948)
+    assert odds["rep"] == 3
+    table.command(1, "decline_return_fire")
+    table.command(0, "end_activation")
+    # The boss charges the constable: «МЕНЯ АТАКОВАЛИ» on Алиса's phone, then the melee on Борис's.
+    table.command(1, "charge", {"charger": BOSS, "target": CONSTABLE}, dice=[1, 2, 3, 1])
+    assert asked(table, 0)["odds"] is True
+    found, odds = odds_of(0, "answer_charge", {"charged_from": "flank_or_rear"})
+    assert found.action == "being_charged"
+    assert all(m["flank_or_rear"] for m in found.inputs["members"])
+    (event,) = table.command(0, "answer_charge", {"charged_from": "flank_or_rear"}, dice=[1, 2])
+    assert chance(odds, rows_of(event)) > 0
+    while table.state.game["pending"] and table.state.game["pending"][0]["kind"] == "return_fire":
+        table.command(0, "decline_return_fire")
+    melee = asked(table, 1)
+    assert (melee["command"], melee["odds"], melee["rule"]) == ("melee", True, "melee")
+    found, odds = odds_of(1, "melee", {})
+    assert found.action == "melee"
+    assert [o["ref"] for o in found.inputs["opponents"]] == [CONSTABLE]
+    (event,) = table.command(1, "melee", {}, dice=[1, 2, 6, 6, 3])  # won by 2, then 3: out of the fight
+    fell = event["payload"]["result"]["opponents_casualties"]
+    assert any(e["value"] == fell and e["p"] > 0 for e in odds["opponents_casualties"])
+    table.command(1, "end_activation")
+    assert asked(table, 0)["command"] == "stay_or_run"
+    found, odds = odds_of(0, "stay_or_run", {"motivation": "conquest"})
+    assert found.action == "stay_or_run"
+    assert found.inputs["casualties"] == 1
+    assert odds["joint_outcomes"]
+    assert table.replay_matches()
