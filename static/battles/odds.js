@@ -2,7 +2,8 @@
 // the exact chances of its roll for this battle's units, state and settings (POST …/commands/<name>/odds, answered
 // by the system's own odds; battles/odds.py). While an input is missing or refused the form shows no odds and says
 // why. "Compare the choices" ranks the values of a field (targets, weapons) by the headline chance. After the roll,
-// the result box says where the outcome fell in the distribution the form showed ("a 12 % result").
+// the result box says where the outcome fell in the distribution the form showed ("a 12 % result"). A system's
+// sheet outside the board (a <dialog> in #battle) takes part the same way while it is open.
 (function () {
   "use strict";
   var root = document.getElementById("battle");
@@ -20,7 +21,7 @@
     return form.dataset.orderCommand + "|" + (form.getAttribute("aria-label") || "");
   }
   function formOf(key) {
-    return Array.prototype.find.call(board.querySelectorAll("form[data-order-command][data-odds]"), function (f) {
+    return Array.prototype.find.call(root.querySelectorAll("form[data-order-command][data-odds]"), function (f) {
       return keyOf(f) === key;
     });
   }
@@ -40,7 +41,10 @@
     return e;
   }
 
-  function inputsOf(form) {
+  // A system's own sheet (outside the board, e.g. «Бронепехота»'s action sheet) builds its command's inputs
+  // itself: `form.oddsInputs(comparing)` answers them (`comparing`: the field a "which …?" view varies, if any).
+  function inputsOf(form, comparing) {
+    if (typeof form.oddsInputs === "function") return form.oddsInputs(comparing);
     var inputs = {};
     Array.prototype.forEach.call(form.elements, function (e) {
       if (!e.name || e.value === "" || e.name === "dice") return;
@@ -186,17 +190,17 @@
     return form && form.dataset.odds !== undefined ? form : null;
   }
 
-  board.addEventListener("input", function (ev) {
+  root.addEventListener("input", function (ev) {
     var form = oddsForm(ev.target);
     if (form && ev.target.name !== "dice") later(form);
   });
-  board.addEventListener("change", function (ev) {
+  root.addEventListener("change", function (ev) {
     var form = oddsForm(ev.target);
     if (form && ev.target.name !== "dice") later(form);
   });
 
   // "Which target?" / "which weapon?": every choice of the field, ranked by the headline chance.
-  board.addEventListener("click", function (ev) {
+  root.addEventListener("click", function (ev) {
     var btn = ev.target.closest("button[data-compare]");
     var form = btn && oddsForm(btn);
     if (!form) return;
@@ -207,7 +211,7 @@
     var values = Array.prototype.map.call(select.options || [], function (o) { return o.value; }).filter(Boolean);
     var names = {};
     Array.prototype.forEach.call(select.options || [], function (o) { names[o.value] = o.textContent; });
-    var body = inputsOf(form);
+    var body = inputsOf(form, field);
     body.compare = { field: field, values: values };
     out.hidden = false;
     out.textContent = gettext("Counting…");
@@ -234,7 +238,7 @@
     });
   });
   // Choosing from the ranking fills the field, and the odds follow.
-  board.addEventListener("click", function (ev) {
+  root.addEventListener("click", function (ev) {
     var btn = ev.target.closest("button[data-pick]");
     var form = btn && oddsForm(btn);
     if (!form) return;
@@ -246,16 +250,16 @@
 
   // A redrawn board has new forms: show their odds again. Only a form the player can see asks (a board may hold a
   // form per card, folded away); one in a closed fold or card asks when it is opened.
-  function showOdds(root) {
-    root.querySelectorAll("form[data-order-command][data-odds]").forEach(function (form) {
-      if (!form.closest("details:not([open])")) update(form);
+  function showOdds(within) {
+    within.querySelectorAll("form[data-order-command][data-odds]").forEach(function (form) {
+      if (!form.closest("details:not([open])") && !form.closest("dialog:not([open])")) update(form);
     });
   }
-  document.addEventListener("battle:updated", function () { showOdds(board); });
+  document.addEventListener("battle:updated", function () { showOdds(root); }); // the board and an open sheet
   board.addEventListener("toggle", function (ev) {
     if (ev.target.open) showOdds(ev.target);
   }, true); // "toggle" does not bubble
-  showOdds(board);
+  showOdds(root);
 
   function inputsWithout(inputs) {
     var out = {};

@@ -6,6 +6,7 @@ from rules.contract import GameSystem
 from rules.systems.bronepekhota.actions import ACTIONS
 from rules.systems.bronepekhota.army import ARMY
 from rules.systems.bronepekhota.battle import BATTLE
+from rules.systems.bronepekhota.battle.at_roll import AT_ROLL
 from rules.systems.bronepekhota.glossary import GLOSSARY
 from rules.systems.bronepekhota.settings import SETTINGS
 from rules.systems.bronepekhota.simulate.part import SIMULATOR
@@ -21,6 +22,7 @@ class Bronepekhota(GameSystem):
     army = ARMY
     battle = BATTLE
     simulator = SIMULATOR
+    at_roll = AT_ROLL
     odds_template = "bronepekhota/odds.html"
 
     def odds_context(self) -> dict:

@@ -550,7 +550,13 @@ RESULT_LABELS = {
     "p_attacker_wins": N_("Chance the attacker wins"), "p_defender_destroyed": N_("Chance the defender is destroyed"),
     "p_repelled": N_("Chance the attack is repelled"), "p_reroll": N_("Chance of a re-roll"),
     "p_decided_first_roll": N_("Chance the first roll decides"), "margin": N_("Margin"), "outcomes": N_("Outcomes"),
+    "p_any_destroyed": N_("Chance someone is destroyed"), "destroyed": N_("Elements destroyed"),
+    "burst": N_("Burst, steps from the thrower"), "p_win": N_("Chance to win"), "strength_loss": N_("Strength lost"),
+    "p_pilot_safe": N_("Chance the armour protects the pilot"),
+    "p_vehicle_destroyed": N_("Chance the vehicle is destroyed"),
 }  # fmt: skip
+# The words of the codes odds() answers as values (Action.describe()["value_labels"]): a survival test's outcomes.
+VALUE_LABELS = {"outcomes": {"survived": N_("survived"), "panic": N_("survived, panics"), "killed": N_("killed")}}
 
 
 class BronAction(Action):
@@ -560,6 +566,12 @@ class BronAction(Action):
     result_labels = RESULT_LABELS
 
     modes: tuple[str, ...] = ("virtual", "real")
+
+    def describe(self) -> dict:
+        out = super().describe()
+        out["value_labels"] = {key: {code: tr(words) for code, words in v.items()} for key, v in VALUE_LABELS.items()}
+        return out
+
     option: str | None = None  # the optional-rule setting that must be on, e.g. "grenades"
 
     def check(self, inputs: dict, settings: dict) -> dict:

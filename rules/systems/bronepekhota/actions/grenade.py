@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from rules.contract import prob
+from rules import dice as dicelib
+from rules.contract import distribution, prob
 from rules.i18n import N_
 from rules.i18n import _ as tr
 from rules.systems.bronepekhota import tables
@@ -133,7 +134,7 @@ class Grenade(BronAction):
             res, eff = attack_element(dice, el, role, [pool(bonus)], settings=settings, steps=steps, cause="grenade")
             result["victims"].append({"role": role, **res})
             effects += eff
-        destroyed = sum(1 for v in result["victims"] if v["destroyed"])
+        destroyed = result["destroyed"] = sum(1 for v in result["victims"] if v["destroyed"])
         if not hit:
             summary = tr("The grenade bursts {steps} steps away; nobody listed is within 1 step.").format(steps=burst)
         else:
@@ -146,11 +147,13 @@ class Grenade(BronAction):
         fixed = clean["burst_steps"]
         burst = {fixed: Fraction(1)} if fixed else {b: Fraction(1, 6) for b in range(1, 7)}
         victims = []
+        killed = []  # each victim's chance to be destroyed by a burst of 1–6 steps, for the count below
         for el, bursts, role, bonus in clean["victims"]:
             p_in = sum((p for b, p in burst.items() if b in bursts), Fraction(0))
             armour = (el["armour"] if el["kind"] == "infantry" else el["strength"]) + bonus
             dmg = tables.damage_distribution(1, 20, armour)
             cons = damage_consequences(el, dmg, settings, cause="grenade")
+            killed.append((bursts, cons["destroyed"]))
             victims.append(
                 {
                     "role": role,
@@ -161,4 +164,18 @@ class Grenade(BronAction):
                     "p_panic": prob(p_in * cons["panic"]),
                 }
             )
-        return {"burst": [{"value": b, **prob(p)} for b, p in sorted(burst.items())], "victims": victims}
+        # How many are destroyed: given where it bursts, each victim within 1 step falls on his own 1Д20.
+        destroyed: dict[int, Fraction] = {}
+        for b, p_b in burst.items():
+            count = {0: Fraction(1)}
+            for bursts, p_kill in killed:
+                if b in bursts and p_kill:
+                    count = dicelib.combine(count, {0: 1 - p_kill, 1: p_kill}, lambda a, k: a + k)
+            for n, p in count.items():
+                destroyed[n] = destroyed.get(n, Fraction(0)) + p_b * p
+        return {
+            "burst": [{"value": b, **prob(p)} for b, p in sorted(burst.items())],
+            "victims": victims,
+            "p_any_destroyed": prob(1 - destroyed.get(0, Fraction(0))),
+            "destroyed": distribution({n: p for n, p in destroyed.items() if p}),
+        }

@@ -135,6 +135,7 @@ class Melee(BronAction):
             "defence_roll": d_die,
             "defence": defence,
             "attacker_won": attack > defence,
+            "margin": attack - defence,
             "damage": 0,
             "defender_destroyed": False,
             "pilot": None,

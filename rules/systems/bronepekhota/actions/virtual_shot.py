@@ -163,6 +163,7 @@ class VirtualShot(BronAction):
             "ammo_after": clean["ammo_after"],
             "target": None,
             "blast": [],
+            "damage": 0,  # the target's damage, where it falls in the odds' distribution (0 on a miss)
         }
         if not hit:
             summary = tr("Miss: aimed range {reach} < {steps} steps.").format(reach=reach, steps=clean["steps"])
@@ -172,6 +173,7 @@ class VirtualShot(BronAction):
         )
         effects += target_effects
         result["target"] = target_result
+        result["damage"] = target_result["damage"]
         if clean["blast_steps"]:
             blast = clean["blast_power"]
             steps.append(

@@ -40,8 +40,31 @@ MORE_AND_ADJUST_TITLE = N_("More tests · adjust by hand")
 KIND_NAMES = (N_("squad"), N_("vehicle"), N_("gun"))  # u["kind"] as the reader says it
 
 
+# Each flag's rule at hand (rules_at_hand.py): the chip links to it.
+FLAG_RULES = {
+    "aiming": "aiming",
+    "captured: acts next round": "captured",
+    "deserted": "deserted",
+    "destroyed": "destroyed",
+    "done": "done",
+    "flying": "flying",
+    "in melee": "in_melee",
+    "lying": "lying",
+    "may stand up": "may_stand_up",
+    "no pilot": "no_pilot",
+    "on foot": "on_foot",
+    "panicked": "panicked",
+    "pilot": "pilot",
+    "repair platform": "repair",
+    "towed": "tow",
+    "towing": "tow",
+}
+# A soldier's status shown on his squad's card too, so that its rule is one tap away (the rows carry no links).
+SQUAD_STATUSES = ("panicked", "in melee", "aiming", "on foot", "pilot", "deserted")
+
+
 def _flags(pairs) -> list[dict]:
-    return [w.flag(_(label), _TONES.get(kind, "")) for label, kind in pairs]
+    return [w.flag(_(label), _TONES.get(kind, ""), rule=FLAG_RULES.get(label, "")) for label, kind in pairs]
 
 
 def board(state: dict, viewer_sides, *, can_write: bool) -> dict:
@@ -217,7 +240,10 @@ def _card(u: dict, state: dict, *, can_write: bool, live: bool) -> dict:
     v = u["view"]
     flags = _flags(v["flags"])
     if v["activatable"] and not v["activated"] and state["game"].get("result") is None:
-        flags.append(w.flag(_("to act")))
+        flags.append(w.flag(_("to act"), rule="done"))
+    if u["kind"] == "squad":
+        present = {label: kind for s in v["soldiers"] if s["alive"] for label, kind in s["flags"]}
+        flags += _flags([(label, present[label]) for label in SQUAD_STATUSES if label in present])
     subtitle = f"{_(u['kind'])} · {v['summary']}" + (_(" · captured") if u["owner"] != u["side"] else "")
     card = {
         "key": u["key"],
@@ -330,7 +356,7 @@ def _squad(card: dict, u: dict, v: dict, *, can_write: bool) -> None:
     rows = []
     for s in v["soldiers"]:
         title = f"#{s['num']}" + (_(" · pilot") if s["role"] == "pilot" else "")
-        flags = _flags(s["flags"]) + ([] if s["alive"] else [w.flag(_("dead"), "bad")])
+        flags = _flags(s["flags"]) + ([] if s["alive"] else [w.flag(_("dead"), "bad", rule="destroyed")])
         text = f"А{s['rank']} Ск{s['speed']} Бр{s['armour']} ББ{s['melee']}"
         text += f" · {s['range']} / {s['power']}" if s.get("range") else _(" · no ranged weapon")
         text += "".join(f" · {a}" for a in s.get("abilities", []))

@@ -9,7 +9,7 @@ from rules.i18n import _ as tr
 from rules.systems.bronepekhota.actions.rolloff import Dispute, Initiative
 from rules.systems.bronepekhota.battle.adjust import ADJUST_HELP, adjust_effects
 from rules.systems.bronepekhota.battle.questions import question_test, question_text
-from rules.systems.bronepekhota.battle.resolve import BATTLE_ACTIONS, resolve_action
+from rules.systems.bronepekhota.battle.resolve import BATTLE_ACTIONS, Plan, plan_action, play
 from rules.systems.bronepekhota.battle.units import (
     actor_facts,
     actor_key,
@@ -94,6 +94,12 @@ class RoundStart(Command):
         return [NewEvent("round.started", {"round": round_, "apply": apply})]
 
 
+def _side_labels(ctx, sides) -> dict:
+    """Each side by its name, told apart when two share one: the players of a roll-off."""
+    names = {int(k): v for k, v in ctx.game.get("side_names", {}).items()}
+    return _unique_labels({s: names.get(s, f"Side {s}") for s in sides})
+
+
 def _unique_labels(names: dict) -> dict:
     seen: dict[str, int] = {}
     for n in names.values():
@@ -106,19 +112,23 @@ class InitiativeRoll(Command):
     label = N_("Roll initiative")
     help = N_("Every player rolls Д12; the highest wins; ties re-roll (§3.1). Typed-in dice: the d12s in side order.")
 
-    def handle(self, ctx, inputs):
+    def plan(self, ctx, inputs) -> tuple[str, dict, dict]:
+        """The roll its command makes: the Initiative action, every side still in play by its name."""
         require_active(ctx)
         game = ctx.game
         if game.get("initiative"):
             raise GameConflict(tr("Initiative was already rolled this round."))
         require_deployment_done(ctx)
         contenders = [s for s in game["sides"] if s not in game.get("eliminated", [])]
+        labels = _side_labels(ctx, contenders)
+        return "initiative", {"players": [labels[s] for s in contenders]}, labels
+
+    def handle(self, ctx, inputs):
+        game = ctx.game
+        _action, rules_inputs, labels = self.plan(ctx, inputs)
         names = {int(k): v for k, v in game.get("side_names", {}).items()}
-        labels = _unique_labels({s: names.get(s, f"Side {s}") for s in contenders})
         by_label = {v: k for k, v in labels.items()}
-        outcome = Initiative().resolve(
-            {"players": [labels[s] for s in contenders]}, system_settings(ctx.settings), ctx.dice()
-        )
+        outcome = Initiative().resolve(rules_inputs, system_settings(ctx.settings), ctx.dice())
         rolls = [{str(by_label[p]): v for p, v in r["rolls"].items()} for r in outcome.result["rounds"]]
         winner = by_label[outcome.result["winner"]]
         summary = tr("{side} wins the initiative and sets the order of play.").format(side=names.get(winner, winner))
@@ -212,20 +222,23 @@ class DeploymentRoll(Command):
         "highest places first; ties re-roll (as initiative). Typed-in dice: the d12s in side order."
     )
 
-    def handle(self, ctx, inputs):
+    def plan(self, ctx, inputs) -> tuple[str, dict, dict]:
+        """The roll-off its command makes: the Initiative action's Д12 of every side."""
         require_active(ctx)
         deployment = _deployment(ctx)
         if not deployment["alternate"]:
             raise RuleInputError({"deployment_order": tr("Deployment is free in these settings: place in any order.")})
         if deployment["first"] is not None:
             raise GameConflict(tr("Who deploys first was already rolled."))
+        labels = _side_labels(ctx, ctx.game["sides"])
+        return "initiative", {"players": [labels[s] for s in ctx.game["sides"]]}, labels
+
+    def handle(self, ctx, inputs):
         game = ctx.game
+        _action, rules_inputs, labels = self.plan(ctx, inputs)
         names = {int(k): v for k, v in game.get("side_names", {}).items()}
-        labels = _unique_labels({s: names.get(s, f"Side {s}") for s in game["sides"]})
         by_label = {v: k for k, v in labels.items()}
-        outcome = Initiative().resolve(
-            {"players": [labels[s] for s in game["sides"]]}, system_settings(ctx.settings), ctx.dice()
-        )
+        outcome = Initiative().resolve(rules_inputs, system_settings(ctx.settings), ctx.dice())
         rolls = [{str(by_label[p]): v for p, v in r["rolls"].items()} for r in outcome.result["rounds"]]
         winner = by_label[outcome.result["winner"]]
         ctx.outcome = {
@@ -292,7 +305,8 @@ class DisputeRoll(Command):
         },
     }
 
-    def handle(self, ctx, inputs):
+    def plan(self, ctx, inputs) -> tuple[str, dict, dict]:
+        """The roll its command makes: the Dispute action's die of every disputing side."""
         require_active(ctx)
         game = ctx.game
         standing = [s for s in game["sides"] if s not in game.get("eliminated", [])]
@@ -303,11 +317,17 @@ class DisputeRoll(Command):
             )
         if not set(sides) & set(ctx.sides):
             raise NotYours(tr("Only a player in the dispute asks for the roll."))
+        labels = _side_labels(ctx, sides)
+        return "dispute", {"players": [labels[s] for s in sides]}, labels
+
+    def handle(self, ctx, inputs):
+        game = ctx.game
+        _action, rules_inputs, labels = self.plan(ctx, inputs)
+        sides = list(labels)
         names = {int(k): v for k, v in game.get("side_names", {}).items()}
-        labels = _unique_labels({s: names.get(s, f"Side {s}") for s in sides})
         by_label = {v: k for k, v in labels.items()}
         rules = system_settings(ctx.settings)
-        outcome = Dispute().resolve({"players": [labels[s] for s in sides]}, rules, ctx.dice())
+        outcome = Dispute().resolve(rules_inputs, rules, ctx.dice())
         rolls = [{str(by_label[p]): v for p, v in r["rolls"].items()} for r in outcome.result["rounds"]]
         winner = by_label[outcome.result["winner"]]
         note = (inputs.get("note") or "")[:500]
@@ -386,9 +406,13 @@ class ResolveTest(Command):
         self.name = name
         self.label = label
 
-    def handle(self, ctx, inputs):
+    def plan(self, ctx, inputs) -> Plan:
+        """The test as it would be rolled now (every check of the command), no die cast."""
         require_active(ctx)
-        resolved = resolve_action(ctx, action=self.name, inputs=inputs, require_turn=require_turn)
+        return plan_action(ctx, action=self.name, inputs=inputs, require_turn=require_turn)
+
+    def handle(self, ctx, inputs):
+        resolved = play(ctx, self.plan(ctx, inputs))
         return resolved_events(ctx, self.name, resolved)
 
 
@@ -443,7 +467,8 @@ class Answer(Command):
         "the armour test first (Д12 or Д20), and a flyer's emergency landing (Д6) if the pilot dies in flight."
     )
 
-    def handle(self, ctx, inputs):
+    def plan(self, ctx, inputs) -> tuple[dict, Plan | None]:
+        """The question answered and the pilot's test it plays (None: the pilot is gone, the question lapses)."""
         require_active(ctx)
         questions = ctx.game.get("questions") or []
         if not questions:
@@ -454,10 +479,15 @@ class Answer(Command):
                 tr("This question is for {side}: only their player answers it.").format(side=side_name(ctx, q["side"]))
             )
         action, test_inputs = question_test(ctx, q)
-        if action is None:  # the pilot is gone meanwhile (a ruling by hand): nothing is left to test
+        if action is None:
+            return q, None
+        return q, plan_action(ctx, action=action, inputs=test_inputs, require_turn=require_turn)
+
+    def handle(self, ctx, inputs):
+        q, plan = self.plan(ctx, inputs)
+        if plan is None:  # the pilot is gone meanwhile (a ruling by hand): nothing is left to test
             return [NewEvent("question.lapsed", {"answers": q["id"], "unit": q["unit"]})]
-        resolved = resolve_action(ctx, action=action, inputs=test_inputs, require_turn=require_turn)
-        return resolved_events(ctx, action, resolved, answers=q["id"])
+        return resolved_events(ctx, plan.action, play(ctx, plan), answers=q["id"])
 
 
 def side_name(ctx: CommandContext, side) -> str:

@@ -100,6 +100,8 @@ def prompt(game: dict, q: dict, settings: dict) -> dict:
         "answer",
         options=[w.button(_("Roll on the server"), "answer", {}, secondary=True)],
         dice=question_dice(q, settings),
+        odds=True,  # the pilot's chances as his own player takes the test (at_roll.py)
+        rule="answer",
     )
     widget["submit"] = _("Answer with these dice")
     return widget

@@ -82,6 +82,8 @@ def _weapon(unit, key, soldier_profile: dict | None) -> dict:
     fitted = set(unit.state.get("weapons", []))
     if key is None and len([w for w in weapons if w["key"] in fitted and w.get("range")]) == 1:
         key = next(w["key"] for w in weapons if w["key"] in fitted and w.get("range"))
+    if key is None:
+        raise RuleInputError({"weapon": tr("Choose the weapon that fires.")})
     for w in weapons:
         if w["key"] == key and w["key"] in fitted:
             return {k: w[k] for k in ("key", "name", "range", "power", "special", "charges", "melee") if k in w}
@@ -144,13 +146,50 @@ def _distance(inputs: dict) -> dict:
 
 
 def _target(ctx, inputs: dict, field_name: str = "target"):
+    """The unit attacked and the element it offers: a vehicle or a gun, or one soldier of a squad. A squad named
+    without a soldier offers its first soldier who can be attacked (alive, on the field, not in a vehicle), as the
+    board's sheet picks him; a "which target?" ranking compares squads so."""
     unit = ctx.unit(inputs.get(field_name), field_name=field_name)
-    return unit, element(unit, inputs.get(f"{field_name}_soldier"), field_name)
+    num = inputs.get(f"{field_name}_soldier")
+    if num is None and unit.state["kind"] == "squad":
+        num = next(
+            (s["num"] for s in unit.state["soldiers"] if s["alive"] and s["on_field"] and s["role"] != "pilot"), None
+        )
+    return unit, element(unit, num, field_name)
+
+
+@dataclass
+class Plan:
+    """A test as its command would roll it: the rules action and its inputs built from the live state, after every
+    check the command makes (whose turn, the units' state); the roles of the units and who acts. The odds at the
+    moment of the roll (at_roll.py) come from the very same plan."""
+
+    action: str
+    rules_key: str
+    rules_inputs: dict
+    roles: dict
+    acting: list
+    inputs: dict
+    skip_kinds: set = field(default_factory=set)
+
+
+def _with_target_soldier(inputs: dict, target: dict) -> dict:
+    """The inputs as played: the soldier attacked, also when the squad's first one was taken by default."""
+    if target["kind"] == "infantry" and inputs.get("target_soldier") is None:
+        return {**inputs, "target_soldier": target["soldier"]}
+    return inputs
 
 
 def resolve_action(ctx, *, action: str, inputs: dict, require_turn) -> Resolved:
     """Runs one of the book's tests for a battle: builds the rules inputs from the units' states, resolves (server
     roll or typed-in dice), and maps the effects to units."""
+    plan = plan_action(ctx, action=action, inputs=inputs, require_turn=require_turn)
+    return play(ctx, plan)
+
+
+def plan_action(ctx, *, action: str, inputs: dict, require_turn) -> Plan:
+    """The rules action and inputs of a battle test, from the units' states, with every check of its command; no
+    die is rolled."""
     if action not in BATTLE_ACTIONS:
         raise RuleInputError(
             {
@@ -168,6 +207,7 @@ def resolve_action(ctx, *, action: str, inputs: dict, require_turn) -> Resolved:
     if action == "shoot":
         shooter, weapon, unit, acting = _shooter(ctx, inputs)
         target_unit, target = _target(ctx, inputs)
+        inputs = _with_target_soldier(inputs, target)
         roles = {"shooter": unit.key, "target": target_unit.key}
         if len(acting) > 1:
             roles["crew"] = acting[0][0].key
@@ -223,6 +263,7 @@ def resolve_action(ctx, *, action: str, inputs: dict, require_turn) -> Resolved:
             attacker = machine_element(unit)
             attacker["actions_used"] = list(unit.state.get("actions", []))
         target_unit, defender = _target(ctx, inputs)
+        inputs = _with_target_soldier(inputs, defender)
         roles = {"attacker": unit.key, "defender": target_unit.key}
         rules_key = "melee"
         rules_inputs = {"attacker": attacker, "defender": defender, "surprise": bool(inputs.get("surprise"))}
@@ -331,6 +372,14 @@ def resolve_action(ctx, *, action: str, inputs: dict, require_turn) -> Resolved:
     for unit, num in acting:
         if unit.state["kind"] != "gun":
             require_turn(ctx, unit, num if unit.state["kind"] == "squad" else None)
+    return Plan(action, rules_key, rules_inputs, roles, acting, inputs, skip_kinds)
+
+
+def play(ctx, plan: Plan) -> Resolved:
+    """A planned test rolled (server roll or typed-in dice) and its effects mapped to units."""
+    action, rules_key, rules_inputs = plan.action, plan.rules_key, plan.rules_inputs
+    roles, acting, inputs, skip_kinds = plan.roles, plan.acting, plan.inputs, plan.skip_kinds
+    settings = system_settings(ctx.settings)
     rules_settings = settings
     if action in ATTACKS and settings.get("pilot_tests") == "owner":
         rules_settings = {**settings, "defer_pilot_refs": deferred_pilots(ctx)}

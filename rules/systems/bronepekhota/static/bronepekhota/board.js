@@ -77,6 +77,7 @@
       .filter(function (u) {
         if (!u.alive) return false;
         if (action === "tow") return u.kind !== "squad" && u.key !== actorKey; // vehicles and mobile guns (p.49)
+        if (action === "shoot" || action === "melee") return !u.mine; // the enemy's units, ranked by the odds
         return true;
       })
       .map(function (u) { return { value: u.key, label: u.label }; });
@@ -130,13 +131,52 @@
     if (actor && actor.weapons) {
       var soldierNum = form.elements.soldier.value;
       weapons = actor.weapons
-        .filter(function (w) { return !w.soldier || String(w.soldier) === soldierNum; })
+        .filter(function (w) { return (!w.soldier || String(w.soldier) === soldierNum) && w.ranged !== false; })
         .map(function (w) { return { value: w.key, label: w.label }; });
     }
     fill(form.elements.weapon, weapons, true);
     var targetSoldiers = soldierItems(target, "alive");
     fill(form.elements.target_soldier, targetSoldiers, true);
     form.elements.target_soldier.closest(".field").hidden = !targetSoldiers.length || !spec.target_soldier;
+    oddsFor(action, spec);
+  }
+
+  // The odds of the test as it is filled (static/battles/odds.js asks the server as the inputs change): the form
+  // is the command's, its rule one tap away, and the targets or weapons may be ranked by the odds.
+  function oddsFor(action, spec) {
+    form.dataset.orderCommand = action;
+    var rule = action === "shoot" && data().mode === "real" ? "shoot_real" : action;
+    document.getElementById("f-rule").setAttribute("href", "rules/" + rule + "/");
+    form.querySelectorAll("[data-compare]").forEach(function (btn) {
+      var field = btn.dataset.compare;
+      var select = form.elements[field];
+      var compared = (action === "shoot" && (field === "target" || field === "weapon")) || (action === "melee" && field === "target");
+      btn.hidden = !compared || !select || select.closest(".field").hidden || select.options.length < 2;
+    });
+    if (form.dataset.shownAction !== action) {
+      form.dataset.shownAction = action;
+      var box = form.querySelector(".odds-compare");
+      box.hidden = true;
+      box.innerHTML = "";
+    }
+  }
+  if (form) {
+    // The inputs the odds are asked for: the very inputs Roll sends. Ranking the targets leaves the soldier out:
+    // each squad is ranked by its first soldier who can be attacked (as the sheet picks him).
+    form.oddsInputs = function (comparing) {
+      var inputs = sheetBody().inputs;
+      if (comparing === "target") delete inputs.target_soldier;
+      return inputs;
+    };
+  }
+
+  function showOdds(formEl) {
+    var live = formEl.querySelector(".odds-live");
+    if (live) {
+      live.innerHTML = "";
+      live.className = "odds-live";
+    }
+    formEl.dispatchEvent(new Event("change", { bubbles: true }));
   }
 
   function openAction(action, unitKey) {
@@ -165,6 +205,7 @@
     askDice();
     if (sheet.showModal) sheet.showModal();
     else sheet.setAttribute("open", "");
+    showOdds(form);
   }
 
   // The dice boxes follow the test and its inputs (battle.js diceBoxes).
@@ -310,9 +351,11 @@
     api.clearFormError(burstForm);
     if (burstSheet.showModal) burstSheet.showModal();
     else burstSheet.setAttribute("open", "");
+    showOdds(burstForm);
   }
 
   if (burstForm) {
+    burstForm.oddsInputs = function () { return burstBody().inputs; };
     burstForm.addEventListener("input", function () {
       var body = burstBody();
       burstDice.update(body.action, body.inputs);
