@@ -31,21 +31,22 @@ BASE_HIRE_REQ = 20
 APPRENTICE_GEAR_REQ = 40
 
 PROVENANCE = {
-    # The pack page shows this: in Russian words only (the file is the one next to this script, book-excerpt.ru.md).
-    "source": "Русская книга правил скирмиша «Энфорсеры» (распознанный PDF); нужные пакету строки дословно "
-    "скопированы в выдержку из книги рядом со сборщиком пакета.",
+    # The pack page shows these through the catalogues (its source and notes as msgids, the provenance under the
+    # context «pack provenance»): English here, the Russian in locale/ru. The excerpt is book-excerpt.ru.md.
+    "source": "The Russian rulebook of «Энфорсеры» (a recognised PDF); the lines this pack needs are copied "
+    "verbatim into the book excerpt next to the pack's builder.",
     "converted_by": "rules/systems/enforcers/data/build_core_pack.py",
     "faithful": [
-        "armour names (Latin in the book), AP, REQ and trait text of every row of «БРОНЯ» (L327–350)",
+        "armour names (Latin in the book), AP, REQ and trait text of every row of the armour table (L327–350)",
         "prayer names, durations, ranges and effect text (L129–138)",
         "the hiring price of every archetype, 20 REQ (L51)",
     ],
     "artefacts": [
         "L336: a stray «0» in Sanctified's REQ column (its REQ is 6, L335).",
         "L344: Hero Exosuit's «17» printed twice.",
-        "L134 and L136: garbled copies of the Benediction and Intercession rows («Паунд», «гаунда»); dropped, "
-        "but the second word of their range «Линия видимости» only survives there.",
-        "L127: «бойна» is «бойца» (one target per prayer).",
+        "L134 and L136: garbled copies of the Benediction and Intercession rows; dropped, but the second word of "
+        "their range (line of sight) only survives there.",
+        "L127: a typo in «one fighter» (one target per prayer).",
     ],
     "inferred": {
         "apprentice_gear_req": "The Apprentice's equipment allowance is not printed; L59 (+1 stats and all its "
@@ -151,7 +152,7 @@ def armour_profiles(lines: list[str]) -> list[dict]:
     for row in armour_rows(lines):
         notes = []
         if row["repeats"]:
-            notes.append(f"Повторы распознавания в столбце REQ отброшены: {row['repeats']}.")
+            notes.append(f"The recognition's repeats in the REQ column are dropped: {row['repeats']}.")
         profiles.append(
             {
                 "slug": slugify(row["name"]),
@@ -231,7 +232,7 @@ def prayer_profiles(lines: list[str]) -> list[dict]:
                 "kind": "prayer",
                 "cost": 0,
                 "data": prayer_data(name, row["duration"], range_text, text),
-                "notes": "Нужен перк Prayer; Молитва — раз в раунд, на одного бойца (L127).",
+                "notes": "Needs the perk Prayer; one Prayer action a round, one target (L127).",
             }
         )
     return profiles
@@ -255,9 +256,9 @@ def apprentice() -> dict:
         "kind": "archetype",
         "cost": BASE_HIRE_REQ,
         "data": {"stats": None, "gear_req": APPRENTICE_GEAR_REQ, "perks_allowed": None, "perks": [], "gear": []},
-        "notes": "В книге только имя (L59). Со всей экипировкой и +1 ко всем характеристикам он стоит 50 REQ, "
-        "значит, на экипировку у него 39 или 40 REQ (записано 40). Характеристик, перков и экипировки по умолчанию "
-        "нет: впишите или накиньте характеристики в карточке агента.",
+        "notes": "Only the name is in the book (L59). With all its gear and +1 to every stat it costs 50 REQ, so its "
+        "equipment allowance is 39 or 40 REQ (40 stored). No default stats, perks or gear: write or roll the stats "
+        "on the agent's card.",
     }
 
 
@@ -269,7 +270,7 @@ def prayer_perk() -> dict:
         "kind": "perk",
         "cost": 0,
         "data": {"grants": "prayer", "text": "Если у персонажа есть перк Prayer, он может заявить действие Молитва."},
-        "notes": "Единственный перк, названный в книге (L127).",
+        "notes": "The only perk the book names (L127).",
     }
 
 

@@ -351,3 +351,29 @@ def test_the_dice_are_recorded_in_english_and_read_in_the_readers_language():
         assert shown[-1] == "Проверка Стойкости против статуса «Кровотечение»: д20"
         untranslated = [p for p in DIE_PURPOSES if dicelib.purpose_words(p) == p]
     assert not untranslated
+
+
+def test_the_pack_page_words_read_in_russian_and_english():
+    """The pack's source, its units' notes and its provenance are English in the pack; the pack page reads them
+    through the catalogues (the provenance under the context «pack provenance»), so each has the book's Russian."""
+    pack = json.loads((Path(__file__).resolve().parents[1] / "data/enforcers-core.json").read_text(encoding="utf-8"))
+
+    def texts(value):
+        if isinstance(value, dict):
+            for key, v in value.items():
+                yield key
+                yield from texts(v)
+        elif isinstance(value, list):
+            for v in value:
+                yield from texts(v)
+        elif isinstance(value, str):
+            yield value
+
+    provenance = pack.get("meta", {}).get("provenance") or pack["provenance"]
+    with translation.override("ru"):
+        untranslated = [t for t in [pack["source"], *(p["notes"] for p in pack["profiles"] if p.get("notes"))]
+                        if translation.gettext(t) == t]  # fmt: skip
+        untranslated += [t for t in texts(provenance) if translation.pgettext("pack provenance", t) == t]
+    assert not untranslated, untranslated
+    english = " ".join([pack["source"], *texts(provenance), *(p.get("notes", "") for p in pack["profiles"])])
+    assert not re.findall(r"[А-Яа-яЁё]+", english.replace("«Энфорсеры»", "")), "Cyrillic in the English"
