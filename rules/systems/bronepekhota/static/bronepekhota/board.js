@@ -151,7 +151,9 @@
       var field = btn.dataset.compare;
       var select = form.elements[field];
       var compared = (action === "shoot" && (field === "target" || field === "weapon")) || (action === "melee" && field === "target");
-      btn.hidden = !compared || !select || select.closest(".field").hidden || select.options.length < 2;
+      var shown = compared && select && !select.closest(".field").hidden && select.options.length > 1;
+      btn.hidden = !shown;
+      btn.style.display = shown ? "" : "none"; // a button's own display would show it despite [hidden]
     });
     if (form.dataset.shownAction !== action) {
       form.dataset.shownAction = action;
