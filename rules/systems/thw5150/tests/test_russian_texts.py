@@ -268,3 +268,38 @@ def test_the_equipment_lookups_errors_read_in_russian():
     assert messages[0] == "неизвестное оружие «no-such-gun»"
     assert messages[1].startswith("неизвестная броня «no-such-armour»")
     assert messages[2] == "У Custom нет Ущерба для столбца «Y»"
+
+
+def test_the_packs_words_read_in_both_languages():
+    """The official pack's source, notes and provenance are English (the pack page translates them): a Russian
+    reader gets each in Russian, the provenance under its context; none is Russian for an English reader but the
+    units' names («У5»)."""
+    import json
+
+    from django.utils.translation import pgettext
+
+    pack = json.loads((PACKAGE / "data" / "normals.json").read_text(encoding="utf-8"))
+    provenance: list[str] = []
+
+    def walk(value):
+        if isinstance(value, dict):
+            for k, v in value.items():
+                provenance.append(k)
+                walk(v)
+        elif isinstance(value, list):
+            for v in value:
+                walk(v)
+        elif isinstance(value, str):
+            provenance.append(value)
+
+    walk(pack["provenance"])
+    plain = [pack["source"], *{p["notes"] for p in pack["profiles"]}]
+    for text in plain + provenance:
+        assert not re.search("[А-Яа-яЁё]", text.replace("У5", "").replace("У4", "").replace("У3", "")), text
+    with translation.override("ru"):
+        assert all(translation.gettext(t) != t and re.search("[а-я]", translation.gettext(t)) for t in plain)
+        assert all(pgettext("pack provenance", t) != t for t in provenance)
+        assert (
+            english([translation.gettext(t) for t in plain] + [pgettext("pack provenance", t) for t in provenance])
+            == []
+        )
