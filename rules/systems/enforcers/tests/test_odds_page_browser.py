@@ -4,6 +4,7 @@
 import re
 
 import pytest
+from playwright.sync_api import expect
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -14,9 +15,12 @@ def compute(page, action: str, fields: dict[str, str]) -> str:
     page.select_option("#odds-action", action)
     for field, value in fields.items():
         page.fill(f"#f-{field}", value)
-    page.click("#odds-go")
     result = page.locator("#odds-result")
+    before = result.inner_text() if result.is_visible() else ""
+    page.click("#odds-go")
     result.locator("p").first.wait_for(timeout=30_000)  # generous: the machine may be busy
+    if before:  # the answer to this question, not the one shown before it
+        expect(result).not_to_have_text(before, timeout=30_000)
     return result.inner_text()
 
 
