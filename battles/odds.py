@@ -98,7 +98,9 @@ def _ranking(system, battle, state, command: str, inputs: dict, sides, compare: 
             rows_out.append({"value": value, "p": None, "why": exc.message})
             continue
         headline = _headline(found, odds)
-        rows_out.append({"value": value, "p": headline["p"] if headline else None, "exact": (headline or {}).get("exact")})
+        rows_out.append(
+            {"value": value, "p": headline["p"] if headline else None, "exact": (headline or {}).get("exact")}
+        )
     return sorted(rows_out, key=lambda r: (r["p"] is None, -(r["p"] or 0)))
 
 
