@@ -240,7 +240,7 @@ def test_two_phones_play_a_squad_skirmish_to_its_end(live_server, phone_context,
     # Turn 1: the initiative typed in, 5 against 2.
     roll = prompt(a, "start_turn")
     labels = type_dice(roll, [5, 2])
-    assert labels == [f"Д6 инициатива, {RED}", f"Д6 инициатива, {BLUE}"]  # sides by their names
+    assert labels == [f"Д6 инициатива: {RED}", f"Д6 инициатива: {BLUE}"]  # sides by their names
     send(a, roll)
     both_alike(a, b)
     for page in (a, b):
