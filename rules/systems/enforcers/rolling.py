@@ -48,9 +48,14 @@ def _test_classes(spec: core.RollSpec, tag: str | None, settings_key: tuple) -> 
     return tuple(sorted(classes.items(), key=lambda kv: (not kv[0][0], not kv[0][1], str(kv[0][2]), kv[0][3])))
 
 
-def outcome_classes(spec: core.RollSpec, settings: dict, tag: str | None = None) -> tuple:
-    """((success, crit, tag, re-rolled), probability) of one test, exact."""
-    return _test_classes(spec, tag, _settings_key(settings))
+def outcome_classes(spec: core.RollSpec, settings: dict, tag: str | None = None, key: tuple | None = None) -> tuple:
+    """((success, crit, tag, re-rolled), probability) of one test, exact (`key`: the settings' key, if known)."""
+    return _test_classes(spec, tag, key if key is not None else _settings_key(settings))
+
+
+@lru_cache(maxsize=1024)
+def _without_crit_effect(spec: core.RollSpec) -> core.RollSpec:
+    return replace(spec, crit_effect=False)
 
 
 def table_spec(spec: core.RollSpec, settings: dict) -> core.RollSpec:
@@ -90,6 +95,7 @@ class BranchRoller:
     def __init__(self, path: list[int], settings: dict):
         self.path = path
         self.settings = settings
+        self.key = _settings_key(settings)
         self.taken: list[int] = []
         self.frontier: list[int] = []
         self.p = Fraction(1)
@@ -112,8 +118,8 @@ class BranchRoller:
         test to keep aim), so a crit and a plain success are one branch (the same odds, fewer branches to walk)."""
         spec = table_spec(spec, self.settings)
         if not crit_matters and spec.crit_effect:
-            spec = replace(spec, crit_effect=False)
-        success, crit, tag_value, rerolled = self._choose(list(outcome_classes(spec, self.settings, tag)))
+            spec = _without_crit_effect(spec)
+        success, crit, tag_value, rerolled = self._choose(list(outcome_classes(spec, self.settings, tag, self.key)))
         return {
             "label": spec.label,
             "difficulty": spec.difficulty,

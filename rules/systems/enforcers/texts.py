@@ -73,14 +73,23 @@ def _arg(value):
 
 
 def T(msgid: str, **args) -> Text:  # noqa: N802 (reads like _())
+    if _QUIET.get():
+        return _SILENT
     return Text([[msgid, {k: _arg(v) for k, v in args.items()}]])
 
 
 def NT(singular: str, plural: str, n: int, **args) -> Text:  # noqa: N802
+    if _QUIET.get():
+        return _SILENT
     return Text([[singular, plural, n, {k: _arg(v) for k, v in args.items()}]])
 
 
+_SILENT = Text([])  # what a text is while nobody reads it (quiet): empty, and empty when joined
+
+
 def join(separator: str, texts) -> Text:
+    if _QUIET.get():
+        return _SILENT
     out: list = []
     for i, text in enumerate(texts):
         if i:
