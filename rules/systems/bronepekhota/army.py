@@ -84,7 +84,7 @@ class BronepekhotaArmy(ArmyPart):
     pricing = "points"
     currency = N_("pts")
     profile_schema = PROFILE_SCHEMA
-    profile_kinds = {"squad": "Отряд", "vehicle": "Техника", "gun": "Орудие"}
+    profile_kinds = {"squad": N_("Squad"), "vehicle": N_("Vehicle"), "gun": N_("Gun")}  # read in the reader's language
     kind_groups = {"squad": N_("Squads"), "vehicle": N_("Vehicles"), "gun": N_("Guns")}
     profile_editor = PROFILE_EDITOR
 

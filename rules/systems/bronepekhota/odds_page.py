@@ -9,6 +9,7 @@ from pathlib import Path
 
 from rules.i18n import _
 from rules.systems.bronepekhota import tables
+from rules.systems.bronepekhota.words import ARMOUR, MELEE
 
 PACK_DIR = Path(__file__).resolve().parent / "data"
 
@@ -59,12 +60,12 @@ def _collect(profile: dict, weapons: dict, targets: list, melee: list) -> None:
                 )
         armours = sorted({s.get("armour", 0) for s in data.get("soldiers", [])})
         targets.append(
-            {"label": f"{name} (Бр {'/'.join(map(str, armours))})", "kind": "infantry", "armour": armours[-1]}
+            {"label": f"{name} ({_(ARMOUR)} {'/'.join(map(str, armours))})", "kind": "infantry", "armour": armours[-1]}
         )
         for s in data.get("soldiers", [])[:1]:
             melee.append(
                 {
-                    "label": f"{name} (ББ {s.get('melee', 0)}, Бр {s.get('armour', 0)})",
+                    "label": f"{name} ({_(MELEE)} {s.get('melee', 0)}, {_(ARMOUR)} {s.get('armour', 0)})",
                     "kind": "infantry",
                     "melee": s.get("melee", 0),
                     "armour": s.get("armour", 0),
@@ -96,7 +97,7 @@ def _collect(profile: dict, weapons: dict, targets: list, melee: list) -> None:
         melee.append(
             {
                 "label": _("{name} (strength {strength}").format(name=name, strength=strength)
-                + (f", ББ {melee_sum})" if melee_sum else ")"),
+                + (f", {_(MELEE)} {melee_sum})" if melee_sum else ")"),
                 "kind": kind,
                 "strength": strength,
                 "melee": melee_sum,

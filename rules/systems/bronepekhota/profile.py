@@ -7,6 +7,7 @@ A melee weapon of a vehicle has `melee` (the «ББ/n» value) and no range or p
 """
 
 from rules.i18n import N_, _
+from rules.systems.bronepekhota import words
 
 RANGE_PATTERN = r"^\s*[1]?\s*[ДдDd]\s*(6|12|20)\s*([+-]\s*\d+)?\s*$"
 POWER_PATTERN = r"^\s*\d*\s*[ДдDd]\s*(6|12|20)\s*([+-]\s*\d+)?\s*$"
@@ -187,20 +188,15 @@ def options_schema(profile: dict) -> dict:
 
 
 # How a profile reads on the builder's pages --------------------------------------------------------------------
-ABILITY_LABELS = {"repair": "Рм"}
-
-
 def ability_label(code: str) -> str:
-    """The card's short form of an ability: "repair" -> Рм, "jump:5" -> Пр5."""
-    if code.startswith("jump:"):
-        return f"Пр{code.split(':', 1)[1]}"
-    return ABILITY_LABELS.get(code, code)
+    """The card's short form of an ability in the reader's letters: "repair" -> Рм, "jump:5" -> Пр5."""
+    return words.ability(code)
 
 
 def weapon_stat(w: dict) -> str:
-    """A weapon as the card prints it: «ББ/2» for melee, else "range / power"."""
+    """A weapon as the card prints it: «ББ/2» for melee (in the reader's letters), else "range / power"."""
     if w.get("melee") is not None:
-        return f"ББ/{w['melee']}"
+        return f"{_(words.MELEE)}/{w['melee']}"
     return f"{w.get('range') or '–'} / {w.get('power') or '–'}"
 
 
@@ -264,16 +260,16 @@ def card_line(profile: dict) -> str:
     )
 
 
-#: The columns of a squad's table, as on the Armlist: (label, what it means).
+#: The columns of a squad's table, as on the Armlist: (label, what it means), msgids read where drawn (p.6).
 SOLDIER_COLUMNS = [
     ("№", ""),
-    ("А", "Армейский ранг"),
-    ("Ск", "Скорость"),
-    ("Дальн.", "Дальность"),
-    ("Мощн.", "Мощность"),
-    ("ББ", "Ближний бой"),
-    ("Бр", "Броня"),
-    ("Св", "Свойства"),
+    (words.RANK, N_("Army rank")),
+    (words.SPEED, N_("Speed of movement")),
+    (words.RANGE, N_("Range of fire")),
+    (words.POWER, N_("Power of the shot")),
+    (words.MELEE, N_("Close combat skill")),
+    (words.ARMOUR, N_("Armour of the soldier")),
+    (words.ABILITIES, N_("Abilities")),
 ]
 
 

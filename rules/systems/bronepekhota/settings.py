@@ -83,7 +83,7 @@ SETTINGS: tuple[Setting, ...] = (
         default=False,
         source="§1.8 p.44 (9.4)",
         category=OPTION,
-        help=N_("Soldiers with «ПрN» may jump instead of walking: length + height <= N."),
+        help=N_("Soldiers with «JpN» may jump instead of walking: length + height <= N."),
     ),
     Setting(
         key="aimed_fire",
@@ -99,7 +99,9 @@ SETTINGS: tuple[Setting, ...] = (
         default=False,
         source="§1.8 p.50 (11.2)",
         category=OPTION,
-        help=N_("A survival test equal to «Бр» survives but panics: the soldier flees «Ск» steps to the nearest edge."),
+        help=N_(
+            "A survival test equal to «Arm» survives but panics: the soldier flees «Spd» steps to the nearest edge."
+        ),
     ),
     # §5: ambiguities ------------------------------------------------------------------------------------
     Setting(
@@ -286,7 +288,7 @@ SETTINGS: tuple[Setting, ...] = (
         label=N_("A lying vehicle defends normally"),
         default=True,
         source="§5 A18 (p.26)",
-        help=N_("On: Д6 + Броня + ББ while its pilot is aboard (it still cannot attack). Off: flat Броня."),
+        help=N_("On: Д6 + Armour + CC while its pilot is aboard (it still cannot attack). Off: flat Armour."),
     ),
     Setting(
         key="dismounted_pilot_rejoins_squad",
@@ -364,7 +366,7 @@ SETTINGS: tuple[Setting, ...] = (
         label=N_("Repair needs a soldier who did nothing else"),
         default=True,
         source="§5 A31 (p.43)",
-        help=N_("A «Рм» soldier repairs only if he has taken no action this round; it uses his whole activation."),
+        help=N_("A «Rpr» soldier repairs only if he has taken no action this round; it uses his whole activation."),
     ),
     Setting(
         key="repair_cap_at_max",
@@ -430,7 +432,7 @@ SETTINGS += (
         source="§5 A1 (p.3, p.6)",
         category=INTERPRETATION,
         help=N_(
-            "Each squad Armlist (six soldiers), vehicle and gun has its own cost; «взвод» on p.3 is loose wording."
+            "Each squad Armlist (six soldiers), vehicle and gun has its own cost; the «platoon» of p.3 is loose wording."
         ),
         choice_labels=(("squad", N_("Each squad, vehicle and gun")),),
     ),
@@ -442,7 +444,7 @@ SETTINGS += (
         choices=("7.4",),
         source="§5 A5 (p.37)",
         category=INTERPRETATION,
-        help=N_("The grenade text points at items II and III of «раздела 7.3»; they are in §7.4 (damage, pilot test)."),
+        help=N_("The grenade text points at items II and III of «section 7.3»; they are in §7.4 (damage, pilot test)."),
         choice_labels=(("7.4", N_("§7.4 (damage, pilot test)")),),
     ),
     Setting(
@@ -469,7 +471,7 @@ SETTINGS += (
     ),
     Setting(
         key="twin_cannon_names",
-        label=N_("«Спаренная Пушка» and «Спаренная автоматическая пушка»"),
+        label=N_("«Twin Cannon» and «Twin Automatic Cannon»"),
         default="one_gun",
         kind="choice",
         choices=("one_gun",),

@@ -21,6 +21,7 @@ from rules.contract import Action, Outcome, RuleInputError
 from rules.i18n import N_
 from rules.i18n import _ as tr
 from rules.systems.bronepekhota import tables
+from rules.systems.bronepekhota.words import say
 
 FACES = dicelib.BOOK_FACES
 KINDS = ("infantry", "vehicle", "gun")
@@ -130,10 +131,12 @@ def check_element(el: dict, field: str, *, needs_armour: bool = True) -> dict:
     kind = el["kind"]
     if kind == "infantry":
         if needs_armour and "armour" not in el:
-            raise err(f"{field}.armour", tr("An infantryman needs his armour (Бр)."))
+            raise err(f"{field}.armour", tr("An infantryman needs his armour (Arm)."))
     else:
         if "strength" not in el:
-            raise err(f"{field}.strength", tr("A {kind} needs its current strength (Броня).").format(kind=tr(kind)))
+            raise err(
+                f"{field}.strength", tr("A {kind} needs its current strength (its Armour).").format(kind=tr(kind))
+            )
         if "strength_max" in el and el["strength"] > el["strength_max"]:
             raise err(
                 f"{field}.strength",
@@ -145,7 +148,7 @@ def check_element(el: dict, field: str, *, needs_armour: bool = True) -> dict:
             raise err(f"{field}.strength", tr("This {kind} is already destroyed (strength 0).").format(kind=tr(kind)))
     if kind == "vehicle":
         if "pilot" not in el:
-            raise err(f"{field}.pilot", tr('Say whether the vehicle has a pilot: {"armour": his Бр} or null.'))
+            raise err(f"{field}.pilot", tr('Say whether the vehicle has a pilot: {"armour": his Arm} or null.'))
         el["melee"] = vehicle_melee(el, field)
     elif el.get("pilot") is not None:
         raise err(f"{field}.pilot", tr("Only a vehicle has a pilot."))
@@ -224,7 +227,7 @@ def check_can_fire(shooter: dict, weapon_key: str, settings: dict, *, real: bool
             raise err("shooter.crew_actions_used", tr("This soldier already shot this round with his own weapon."))
     rof = shooter.get("rof")
     if rof is None:
-        raise err("shooter.rof", tr("A {kind} needs its rate of fire (Скорострельность).").format(kind=tr(kind)))
+        raise err("shooter.rof", tr("A {kind} needs its rate of fire (RoF).").format(kind=tr(kind)))
     shots = shooter.get("shots_this_round", 0)
     if shots >= rof:
         raise err(
@@ -301,7 +304,7 @@ def damage_to_element(
             roll = dice.roll(faces, "survival test (house rule A24)")
             outcome = tables.survival_result(el["armour"], roll, panic_rule=settings.get("panic", False))
             steps.append(
-                tr("Survival test (house rule A24): {die} = {roll} against Бр {armour}: {result}.").format(
+                tr("Survival test (house rule A24): {die} = {roll} against Arm {armour}: {result}.").format(
                     die=die_name(faces), roll=roll, armour=el["armour"], result=survival_word(outcome)
                 )
             )
@@ -334,7 +337,7 @@ def damage_to_element(
         roll = dice.roll(faces, "pilot survival test")
         outcome = tables.survival_result(pilot["armour"], roll, panic_rule=settings.get("panic", False))
         steps.append(
-            tr("Pilot survival test: {die} = {roll} against Бр {armour}: {result}.").format(
+            tr("Pilot survival test: {die} = {roll} against Arm {armour}: {result}.").format(
                 die=die_name(faces), roll=roll, armour=pilot["armour"], result=survival_word(outcome)
             )
         )
@@ -379,12 +382,12 @@ def die_name(faces: int) -> str:
 
 
 def survival_word(result: str) -> str:
-    return tr(SURVIVAL_WORDS[result]) if result in SURVIVAL_WORDS else result
+    return say(SURVIVAL_WORDS[result]) if result in SURVIVAL_WORDS else result
 
 
 def pilot_words(result: str | None) -> str:
     """The pilot's fate after a hit, to append to a summary ("" when he took no test)."""
-    return tr(PILOT_WORDS[result]) if result in PILOT_WORDS else ""
+    return say(PILOT_WORDS[result]) if result in PILOT_WORDS else ""
 
 
 def dice_words(label: str, count: int) -> str:

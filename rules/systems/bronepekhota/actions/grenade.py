@@ -32,6 +32,7 @@ from rules.systems.bronepekhota.actions.common import (
     err,
 )
 from rules.systems.bronepekhota.actions.virtual_shot import cover_value
+from rules.systems.bronepekhota.words import say
 
 VICTIM = {
     **ELEMENT,
@@ -80,7 +81,7 @@ class Grenade(BronAction):
         if thrower["kind"] != "infantry":
             raise err("thrower.kind", tr("Only infantrymen throw grenades."))
         if "armour" not in thrower:
-            raise err("thrower.armour", tr("Give the thrower's Бр: a burst of 1 step attacks him too (G17)."))
+            raise err("thrower.armour", tr("Give the thrower's Arm: a burst of 1 step attacks him too (G17)."))
         used = set(thrower.get("actions_used", []))
         if "grenade" in used:
             raise err("thrower.actions_used", tr("At most one grenade per attack (p.36)."))
@@ -136,10 +137,13 @@ class Grenade(BronAction):
             effects += eff
         destroyed = result["destroyed"] = sum(1 for v in result["victims"] if v["destroyed"])
         if not hit:
-            summary = tr("The grenade bursts {steps} steps away; nobody listed is within 1 step.").format(steps=burst)
+            summary = say("The grenade bursts {steps} steps away; nobody listed is within 1 step.", steps=burst)
         else:
-            summary = tr("The grenade bursts {steps} steps away: attacked {hit}, destroyed {destroyed}.").format(
-                steps=burst, hit=len(hit), destroyed=destroyed
+            summary = say(
+                "The grenade bursts {steps} steps away: attacked {hit}, destroyed {destroyed}.",
+                steps=burst,
+                hit=len(hit),
+                destroyed=destroyed,
             )
         return self.outcome(summary, result, effects, steps)
 

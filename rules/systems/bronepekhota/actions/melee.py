@@ -20,6 +20,7 @@ from rules.systems.bronepekhota.actions.common import (
     err,
     pilot_words,
 )
+from rules.systems.bronepekhota.words import say
 
 ACTOR = {
     **ELEMENT,
@@ -58,7 +59,7 @@ class Melee(BronAction):
         )
         dfn = check_element(inputs["defender"], "defender")
         if att["kind"] == "infantry" and "melee" not in att:
-            raise err("attacker.melee", tr("An attacking infantryman needs his melee skill (ББ)."))
+            raise err("attacker.melee", tr("An attacking infantryman needs his melee skill (CC)."))
         if att["kind"] == "gun":
             raise err("attacker.kind", tr("A gun does not attack in melee (Table 6)."))
         if att["kind"] == "vehicle":
@@ -121,7 +122,7 @@ class Melee(BronAction):
         fixed = self._defence_fixed(clean)
         if clean["defence_kind"] in ("gun", "pilotless"):
             defence = fixed
-            steps.append(tr("Defence: flat Броня {defence} (no die).").format(defence=defence))
+            steps.append(tr("Defence: flat Armour {defence} (no die).").format(defence=defence))
             d_die = None
         else:
             d_die = dice.roll(6, "defence die")
@@ -147,7 +148,7 @@ class Melee(BronAction):
                 {"kind": "in_melee", "role": "attacker", "value": True, **echo(att)},
                 {"kind": "in_melee", "role": "defender", "value": True, **echo(dfn)},
             ]
-            summary = tr("Repelled ({attack} against {defence}).").format(attack=attack, defence=defence)
+            summary = say("Repelled ({attack} against {defence}).", attack=attack, defence=defence)
             return self.outcome(summary, result, effects, steps)
         damage = 1 if dfn["kind"] == "infantry" else tables.melee_damage(attack, defence)
         res, dmg_effects = damage_to_element(
@@ -167,17 +168,22 @@ class Melee(BronAction):
                 {"kind": "in_melee", "role": "defender", "value": True, **echo(dfn)},
             ]
         if dfn["kind"] == "infantry":
-            summary = tr("The attacker wins ({attack} against {defence}): the defender is destroyed.").format(
-                attack=attack, defence=defence
+            summary = say(
+                "The attacker wins ({attack} against {defence}): the defender is destroyed.",
+                attack=attack,
+                defence=defence,
             )
         else:
-            summary = tr("The attacker wins ({attack} against {defence}): {damage} damage").format(
-                attack=attack, defence=defence, damage=damage
+            summary = say(
+                "The attacker wins ({attack} against {defence}): {damage} damage",
+                attack=attack,
+                defence=defence,
+                damage=damage,
             )
             summary += (
-                tr(" (destroyed)")
+                say(" (destroyed)")
                 if res["destroyed"]
-                else tr(", strength now {strength}").format(strength=res["strength_after"])
+                else say(", strength now {strength}", strength=res["strength_after"])
             )
             summary += pilot_words(res.get("pilot")) + "."
         return self.outcome(summary, result, effects, steps)

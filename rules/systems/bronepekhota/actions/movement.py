@@ -28,6 +28,7 @@ from rules.contract import prob
 from rules.i18n import N_
 from rules.i18n import _ as tr
 from rules.systems.bronepekhota.actions.common import PILOT, REF, BronAction, err
+from rules.systems.bronepekhota.words import joined, say
 
 HALF_STEP_CM = 2.5
 STEP_CM = 5.0
@@ -202,14 +203,19 @@ class Movement(BronAction):
     def resolve_clean(self, clean, settings, dice):
         mover, cost, budget = clean["mover"], clean["cost"], clean["budget"]
         who = {k: mover[k] for k in ("ref", "soldier") if k in mover}
-        parts = " + ".join(f"{tr(SEGMENT_WORDS.get(s['kind'], s['kind']))} {s['cost']}" for s in clean["segments"])
+        parts = joined(
+            " + ", [say(SEGMENT_WORDS.get(s["kind"], s["kind"])) + f" {s['cost']}" for s in clean["segments"]]
+        )
         result = {"cost": cost, "budget": budget, "ok": clean["ok"], "segments": clean["segments"]}
         if not clean["ok"]:
-            summary = tr("This move costs {cost} SP ({parts}) but only {budget} are left: not possible.").format(
-                cost=cost, parts=parts, budget=budget
+            summary = say(
+                "This move costs {cost} SP ({parts}) but only {budget} are left: not possible.",
+                cost=cost,
+                parts=parts,
+                budget=budget,
             )
             return self.outcome(summary, result, [], [summary])
-        summary = tr("Moves for {cost} SP of {budget} ({parts}).").format(cost=cost, budget=budget, parts=parts)
+        summary = say("Moves for {cost} SP of {budget} ({parts}).", cost=cost, budget=budget, parts=parts)
         effects = [{"kind": "action_used", "role": "mover", "action": "move", "sp": cost, **who}]
         return self.outcome(summary, result, effects, [summary])
 

@@ -31,6 +31,7 @@ from rules.systems.bronepekhota.actions.common import (
     survival_word,
 )
 from rules.systems.bronepekhota.actions.survival import survival_effects
+from rules.systems.bronepekhota.words import say
 
 CHARGE_WORDS = {
     "shell": N_("shell charge"),
@@ -134,25 +135,25 @@ class RealShot(BronAction):
             )
         result = {"charge": clean["charge"], "power": power, "ammo_after": clean["ammo_after"], "hit": clean["hit"]}
         if not clean["hit"]:
-            return self.outcome(tr("Miss."), result, effects, [*steps, tr("No direct hit.")])
+            return self.outcome(say("Miss."), result, effects, [*steps, tr("No direct hit.")])
         fell, was_lying = bool(clean.get("fell")), bool(clean.get("was_lying", target.get("lying")))
         if target["kind"] == "infantry":
             if fell:
                 effects.append({"kind": "soldier_killed", "role": "target", "cause": "shot", **echo(target)})
                 steps.append(tr("The infantryman fell: destroyed (Table 4)."))
-                summary = tr("The infantryman fell: destroyed.")
+                summary = say("The infantryman fell: destroyed.")
                 return self.outcome(summary, {**result, "destroyed": True}, effects, steps)
             faces = survival_faces(settings)
             roll = dice.roll(faces, "survival test")
             outcome = tables.survival_result(target["armour"], roll, panic_rule=settings["panic"])
             steps.append(
-                tr("He stayed standing: survival test {die} = {roll} against Бр {armour}: {result}.").format(
+                tr("He stayed standing: survival test {die} = {roll} against Arm {armour}: {result}.").format(
                     die=die_name(faces), roll=roll, armour=target["armour"], result=survival_word(outcome)
                 )
             )
             effects += survival_effects(target, outcome, settings, role="target")
             return self.outcome(
-                tr("He stayed standing; survival test: {result}.").format(result=survival_word(outcome)),
+                say("He stayed standing; survival test: {result}.", result=survival_word(outcome)),
                 {**result, "survival_roll": roll, "survival": outcome, "destroyed": outcome == tables.KILLED},
                 effects,
                 steps,
@@ -187,7 +188,7 @@ class RealShot(BronAction):
             result["armour_roll"] = roll
             if tables.armour_test_safe(armour, roll):
                 steps.append(
-                    tr("Armour test {die} = {roll} against Броня {armour}: the pilot is safe.").format(
+                    tr("Armour test {die} = {roll} against Armour {armour}: the pilot is safe.").format(
                         die=die_name(faces), roll=roll, armour=armour
                     )
                 )
@@ -199,8 +200,8 @@ class RealShot(BronAction):
                 outcome = tables.survival_result(pilot["armour"], s_roll, panic_rule=settings["panic"])
                 steps.append(
                     tr(
-                        "Armour test {die} = {roll} against Броня {armour}: pierced. Pilot survival test "
-                        "{s_die} = {s_roll} against Бр {pilot_armour}: {result}."
+                        "Armour test {die} = {roll} against Armour {armour}: pierced. Pilot survival test "
+                        "{s_die} = {s_roll} against Arm {pilot_armour}: {result}."
                     ).format(
                         die=die_name(faces),
                         roll=roll,
@@ -234,15 +235,15 @@ class RealShot(BronAction):
             )
         final = result.get("emergency_landing", {}).get("strength_after", after)
         result.update(strength_after=final, destroyed=final == 0)
-        summary = tr("{damage} damage, strength now {strength}").format(damage=damage, strength=after)
-        summary += tr(" (destroyed)") if after == 0 else ""
+        summary = say("{damage} damage, strength now {strength}", damage=damage, strength=after)
+        summary += say(" (destroyed)") if after == 0 else ""
         summary += pilot_words(result["pilot"])
         if "emergency_landing" in result:
             landing = result["emergency_landing"]
-            summary += tr("; emergency landing: {roll} more damage, strength {strength}").format(
-                roll=landing["roll"], strength=final
+            summary += say(
+                "; emergency landing: {roll} more damage, strength {strength}", roll=landing["roll"], strength=final
             )
-            summary += tr(" (destroyed)") if final == 0 else ""
+            summary += say(" (destroyed)") if final == 0 else ""
         return self.outcome(summary + ".", result, effects, steps)
 
     def odds_clean(self, clean, settings):

@@ -9,6 +9,7 @@ from rules.i18n import N_
 from rules.i18n import _ as tr
 from rules.systems.bronepekhota import tables
 from rules.systems.bronepekhota.actions.common import BronAction, die_name, err
+from rules.systems.bronepekhota.words import say
 
 PLAYERS = {
     "type": "array",
@@ -85,7 +86,7 @@ class _RollOff(BronAction):
                 text = tr("{die}: {rolls}.").format(die=die_name(faces), rolls=line)
             steps.append(text)
         effects = [{"kind": self.effect_kind, "role": "game", "winner": winner}]
-        summary = tr("{winner} wins.").format(winner=winner)
+        summary = say("{winner} wins.", winner=winner)
         return self.outcome(summary, {"winner": winner, "die": faces, "rounds": rounds}, effects, steps)
 
     def odds_clean(self, clean, settings):

@@ -10,6 +10,7 @@ from rules.i18n import N_
 from rules.i18n import _ as tr
 from rules.systems.bronepekhota import tables
 from rules.systems.bronepekhota.actions.common import PILOT, REF, BronAction, err
+from rules.systems.bronepekhota.words import say
 
 ACTIONS_USED = {"type": "array", "items": {"enum": ["move", "shoot", "melee", "grenade", "repair", "jump"]}}
 _JUMP_RE = re.compile(r"^(?:jump:|jump_boost_|Пр|пр)\s*(\d+)$")
@@ -116,7 +117,7 @@ class Repair(BronAction):
             amount = tables.HELIX_REPAIR_AMOUNT
         else:
             if not has_repair(rep.get("abilities", [])):
-                raise err("repairer.abilities", tr("Only a soldier with «Рм» in «Св» can repair."))
+                raise err("repairer.abilities", tr("Only a soldier with «Rpr» in «Abl.» can repair."))
             if kind == "pilot":
                 if not own:
                     raise err("self", tr("A pilot repairs only his own vehicle, from inside (p.43)."))
@@ -143,11 +144,14 @@ class Repair(BronAction):
             effects.append({"kind": "activation_used", "role": "target", "reason": "self-repair", **_who(target)})
         else:
             effects.append({"kind": "action_used", "role": "repairer", "action": "repair", **_who(rep)})
-        summary = tr("Repaired {amount}: strength {before} -> {after}.").format(
-            amount=clean["amount"], before=target["strength"], after=clean["strength_after"]
+        summary = say(
+            "Repaired {amount}: strength {before} -> {after}.",
+            amount=clean["amount"],
+            before=target["strength"],
+            after=clean["strength_after"],
         )
         if target.get("lying"):
-            summary += tr(" It may now be stood up again (p.26).")
+            summary += say(" It may now be stood up again (p.26).")
         result = {
             "amount": clean["amount"],
             "strength_after": clean["strength_after"],
@@ -245,9 +249,9 @@ class Capture(BronAction):
             if obj.get("flyer"):
                 effects.append({"kind": "flying", "role": "object", "value": True, **obj_ref})
             summary = (
-                tr("He takes the controls: the vehicle acts from next round.")
+                say("He takes the controls: the vehicle acts from next round.")
                 if next_round
-                else tr("He takes the controls.")
+                else say("He takes the controls.")
             )
             result = {"captured": True, "acts_next_round": next_round}
         else:
@@ -256,7 +260,7 @@ class Capture(BronAction):
                 and not ({"shoot", "grenade"} & set(soldier.get("actions_used", [])))
                 and tables.can_pilot(soldier["rank"], obj["rank"])
             )
-            summary = tr("The gun is captured; he may fire it at once.") if may_fire else tr("The gun is captured.")
+            summary = say("The gun is captured; he may fire it at once.") if may_fire else say("The gun is captured.")
             result = {"captured": True, "may_fire_now": may_fire}
         return self.outcome(summary, result, effects, [summary])
 
@@ -332,7 +336,7 @@ class Towing(BronAction):
             {"kind": kind, "role": "helix", "object": obj.get("ref"), **h},
             {"kind": kind, "role": "object", "helix": helix.get("ref"), **o},
         ]
-        summary = tr("Towing starts.") if kind == "tow_start" else tr("Towing stops.")
+        summary = say("Towing starts.") if kind == "tow_start" else say("Towing stops.")
         return self.outcome(summary, {"towing": kind == "tow_start"}, effects, [summary])
 
     def odds_clean(self, clean, settings):
@@ -374,7 +378,7 @@ class Jump(BronAction):
         soldier = inputs["soldier"]
         n = soldier.get("jump") or jump_steps(soldier.get("abilities", []))
         if not n:
-            raise err("soldier.abilities", tr("Only a soldier with a jump pack («ПрN» in «Св») can jump."))
+            raise err("soldier.abilities", tr("Only a soldier with a jump pack («JpN» in «Abl.») can jump."))
         if soldier.get("moving_gun"):
             raise err("soldier.moving_gun", tr("He cannot jump while moving a mobile gun (p.44)."))
         if {"move", "jump"} & set(soldier.get("actions_used", [])):
@@ -389,10 +393,11 @@ class Jump(BronAction):
         values = {"n": n, "length": length, "height": height, "total": length + height}
         who = _who(clean["soldier"])
         if not clean["ok"]:
-            summary = tr("Пр{n}: length {length} + height {height} = {total} > {n}: too far, the jump is not possible.")
-            summary = summary.format(**values)
+            summary = say(
+                "Jp{n}: length {length} + height {height} = {total} > {n}: too far, the jump is not possible.", **values
+            )
             return self.outcome(summary, {"ok": False, "total": length + height, "max": n}, [], [summary])
-        summary = tr("Пр{n}: length {length} + height {height} = {total} <= {n}: the jump succeeds.").format(**values)
+        summary = say("Jp{n}: length {length} + height {height} = {total} <= {n}: the jump succeeds.", **values)
         effects = [
             {"kind": "action_used", "role": "soldier", "action": "move", **who},
             {"kind": "action_used", "role": "soldier", "action": "jump", **who},
@@ -447,7 +452,7 @@ class AmmoRefresh(BronAction):
     def resolve_clean(self, clean, settings, dice):
         el = clean["element"]
         effects = [{"kind": "ammo_refresh", "role": "element", **_who(el)}]
-        summary = tr("Ammo refilled: {before} -> {after}.").format(before=el["ammo"], after=el["ammo_max"])
+        summary = say("Ammo refilled: {before} -> {after}.", before=el["ammo"], after=el["ammo_max"])
         return self.outcome(summary, {"ammo_after": el["ammo_max"]}, effects, [summary])
 
     def odds_clean(self, clean, settings):

@@ -19,6 +19,7 @@ from rules.systems.bronepekhota.actions.common import (
     survival_faces,
     survival_word,
 )
+from rules.systems.bronepekhota.words import say
 
 SUBJECT = {
     "type": "object",
@@ -115,11 +116,11 @@ class SurvivalTest(BronAction):
         roll = dice.roll(faces, "survival test")
         result = tables.survival_result(subject["armour"], roll, panic_rule=settings["panic"])
         steps = [
-            tr("{die} = {roll} against Бр {armour}: {result}.").format(
+            tr("{die} = {roll} against Arm {armour}: {result}.").format(
                 die=die_name(faces), roll=roll, armour=subject["armour"], result=survival_word(result)
             )
         ]
-        summary = tr(
+        summary = say(
             {"survived": N_("Survives."), "panic": N_("Survives but panics."), "killed": N_("Killed.")}[result]
         )
         effects = survival_effects(subject, result, settings)
@@ -130,7 +131,7 @@ class SurvivalTest(BronAction):
         if landing:
             effects += landing_effects
             out["emergency_landing"] = landing
-            summary += tr(" His vehicle makes an emergency landing: {roll} damage.").format(roll=landing["roll"])
+            summary += say(" His vehicle makes an emergency landing: {roll} damage.", roll=landing["roll"])
         return self.outcome(summary, out, effects, steps)
 
     def odds_clean(self, clean, settings):
@@ -183,13 +184,13 @@ class ArmourTest(BronAction):
         steps = []
         if tables.armour_test_safe(strength, roll):
             steps.append(
-                tr("{die} = {roll} against Броня {strength}: the armour protected the pilot.").format(
+                tr("{die} = {roll} against Armour {strength}: the armour protected the pilot.").format(
                     die=die_name(faces), roll=roll, strength=strength
                 )
             )
-            return self.outcome(tr("The pilot is safe."), {"roll": roll, "safe": True, "pilot": None}, [], steps)
+            return self.outcome(say("The pilot is safe."), {"roll": roll, "safe": True, "pilot": None}, [], steps)
         steps.append(
-            tr("{die} = {roll} against Броня {strength}: pierced; the pilot takes a survival test.").format(
+            tr("{die} = {roll} against Armour {strength}: pierced; the pilot takes a survival test.").format(
                 die=die_name(faces), roll=roll, strength=strength
             )
         )
@@ -197,7 +198,7 @@ class ArmourTest(BronAction):
         s_roll = dice.roll(s_faces, "pilot survival test")
         result = tables.survival_result(pilot["armour"], s_roll, panic_rule=settings["panic"])
         steps.append(
-            tr("Pilot survival test: {die} = {roll} against Бр {armour}: {result}.").format(
+            tr("Pilot survival test: {die} = {roll} against Arm {armour}: {result}.").format(
                 die=die_name(s_faces), roll=s_roll, armour=pilot["armour"], result=survival_word(result)
             )
         )
@@ -206,15 +207,17 @@ class ArmourTest(BronAction):
             "survived": N_("Armour pierced; the pilot survives."),
             "panic": N_("Armour pierced; the pilot panics."),
         }
-        summary = tr(words.get(result, N_("Armour pierced; the pilot is killed.")))
+        summary = say(words.get(result, N_("Armour pierced; the pilot is killed.")))
         out = {"roll": roll, "safe": False, "survival_roll": s_roll, "pilot": result}
         # A flyer whose pilot the armour test kills lands and takes Д6 (p.19, §3.10), as in virtual shooting.
         landing, landing_effects = landing_after_pilot_death(dice, pilot, strength, result, steps)
         if landing:
             effects += landing_effects
             out["emergency_landing"] = landing
-            summary += tr(" Emergency landing: {roll} damage, strength {strength}.").format(
-                roll=landing["roll"], strength=landing["strength_after"]
+            summary += say(
+                " Emergency landing: {roll} damage, strength {strength}.",
+                roll=landing["roll"],
+                strength=landing["strength_after"],
             )
         return self.outcome(summary, out, effects, steps)
 
@@ -262,11 +265,14 @@ class EmergencyLanding(BronAction):
         ]
         if after == 0:
             effects.append({"kind": "destroyed", "role": "vehicle", **who})
-        summary = tr("Lands and takes {roll} damage: strength {before} -> {after}.").format(
-            roll=roll, before=clean["strength"], after=after
+        summary = say(
+            "Lands and takes {roll} damage: strength {before} -> {after}.",
+            roll=roll,
+            before=clean["strength"],
+            after=after,
         )
         if after == 0:
-            summary += tr(" Destroyed.")
+            summary += say(" Destroyed.")
         return self.outcome(
             summary,
             {"roll": roll, "damage": roll, "strength_after": after, "destroyed": after == 0},
@@ -323,12 +329,12 @@ class PanicFlight(BronAction):
                 effects.append({"kind": "landed", "role": "vehicle", **_vehicle(soldier)})
         if clean["reaches_edge"]:
             effects.append({"kind": "deserted", "role": "soldier", **who})
-            summary = tr("He flees {steps} steps off the field: a deserter for the rest of the game.").format(
-                steps=soldier["speed"]
+            summary = say(
+                "He flees {steps} steps off the field: a deserter for the rest of the game.", steps=soldier["speed"]
             )
         else:
-            summary = tr("He flees {steps} steps toward the nearest edge; he recovers next round.").format(
-                steps=soldier["speed"]
+            summary = say(
+                "He flees {steps} steps toward the nearest edge; he recovers next round.", steps=soldier["speed"]
             )
         return self.outcome(summary, {"deserted": clean["reaches_edge"], "steps": soldier["speed"]}, effects, [summary])
 

@@ -27,6 +27,7 @@ from rules.systems.bronepekhota.actions.common import (
     pilot_words,
     pools_damage_distribution,
 )
+from rules.systems.bronepekhota.words import say
 
 BLAST_VICTIM = {
     **ELEMENT,
@@ -166,7 +167,7 @@ class VirtualShot(BronAction):
             "damage": 0,  # the target's damage, where it falls in the odds' distribution (0 on a miss)
         }
         if not hit:
-            summary = tr("Miss: aimed range {reach} < {steps} steps.").format(reach=reach, steps=clean["steps"])
+            summary = say("Miss: aimed range {reach} < {steps} steps.", reach=reach, steps=clean["steps"])
             return self.outcome(summary, result, effects, steps)
         target_result, target_effects = attack_element(
             dice, target, "target", self._target_pools(clean, settings), settings=settings, steps=steps, cause="shot"
@@ -199,17 +200,15 @@ class VirtualShot(BronAction):
     @staticmethod
     def _summary(target: dict, r: dict) -> str:
         if r["damage"] == 0:
-            return tr("Hit, but no die beat the armour: no damage.")
+            return say("Hit, but no die beat the armour: no damage.")
         if target["kind"] == "infantry":
-            return tr("Hit: the infantryman is destroyed.") if r["destroyed"] else tr("Hit: he survives.")
-        text = tr("Hit: {damage} damage, strength now {strength}").format(
-            damage=r["damage"], strength=r["strength_after"]
-        )
+            return say("Hit: the infantryman is destroyed.") if r["destroyed"] else say("Hit: he survives.")
+        text = say("Hit: {damage} damage, strength now {strength}", damage=r["damage"], strength=r["strength_after"])
         if r["destroyed"]:
-            text += tr(" (destroyed)")
+            text += say(" (destroyed)")
         text += pilot_words(r.get("pilot"))
         if r.get("emergency_landing"):
-            text += tr("; emergency landing for {roll} more damage").format(roll=r["emergency_landing"]["roll"])
+            text += say("; emergency landing for {roll} more damage", roll=r["emergency_landing"]["roll"])
         return text + "."
 
     # -- exact odds --------------------------------------------------------------------------------------

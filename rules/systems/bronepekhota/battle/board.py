@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from rules.contract import board as w
 from rules.i18n import N_, _
+from rules.systems.bronepekhota import words
 from rules.systems.bronepekhota.actions.support import has_repair, jump_steps
 from rules.systems.bronepekhota.battle import questions
 from rules.systems.bronepekhota.battle.units import split_actor
@@ -276,7 +277,7 @@ def _card(u: dict, state: dict, *, can_write: bool, live: bool) -> dict:
 
 def _machine(card: dict, u: dict, v: dict, state: dict, *, can_write: bool) -> None:
     s = v["strength"]
-    items = [{"label": "Броня", "value": s["armour"], "attr": "armour"}]
+    items = [{"label": _(words.VEHICLE_ARMOUR), "value": s["armour"], "attr": "armour"}]
     if u["kind"] == "vehicle":
         items.append({"label": _("Speed"), "value": s["speed"]})
     if v["ammo"]["tracked"]:
@@ -319,11 +320,11 @@ def _machine(card: dict, u: dict, v: dict, state: dict, *, can_write: bool) -> N
             squad = next((x["name"] for x in state["units"] if x["key"] == p["unit"]), None)
             line = _("Pilot: soldier {soldier} of {value}").format(soldier=p["soldier"], value=squad or "?")
             if p.get("armour") is not None:
-                line += f" (Бр {p['armour']})"
+                line += f" ({_(words.ARMOUR)} {p['armour']})"
         else:
             line = _("No pilot: it can neither move nor shoot")
         if v.get("melee_value"):
-            line += f" · ББ {v['melee_value']}"
+            line += f" · {_(words.MELEE)} {v['melee_value']}"
         widgets.append(w.text(line, tone="stats" if v.get("pilot") else "error"))
     if v.get("shoot_reason"):
         widgets.append(w.text(_("Cannot shoot: {shoot_reason}").format(shoot_reason=v["shoot_reason"])))
@@ -357,9 +358,7 @@ def _squad(card: dict, u: dict, v: dict, *, can_write: bool) -> None:
     for s in v["soldiers"]:
         title = f"#{s['num']}" + (_(" · pilot") if s["role"] == "pilot" else "")
         flags = _flags(s["flags"]) + ([] if s["alive"] else [w.flag(_("dead"), "bad", rule="destroyed")])
-        text = f"А{s['rank']} Ск{s['speed']} Бр{s['armour']} ББ{s['melee']}"
-        text += f" · {s['range']} / {s['power']}" if s.get("range") else _(" · no ranged weapon")
-        text += "".join(f" · {a}" for a in s.get("abilities", []))
+        text = _squad_row_text(s)
         buttons = []
         if can_write:
             key, num = u["key"], s["num"]
@@ -393,6 +392,14 @@ def _squad(card: dict, u: dict, v: dict, *, can_write: bool) -> None:
     card["widgets"].append(
         {"type": "rows", "items": rows, "editable": can_write, "edit_label": _("Adjust soldiers by hand")}
     )
+
+
+def _squad_row_text(s: dict) -> str:
+    """A soldier's values as his Armlist row prints them, in the reader's letters: «А2 Ск5 Бр2 ББ4 · Д6+2 / 2Д6 ·
+    Пр4» (English: «Rk2 Spd5 Arm2 CC4 · … · Jp4»)."""
+    text = words.stat_line(s)
+    text += f" · {s['range']} / {s['power']}" if s.get("range") else _(" · no ranged weapon")
+    return text + "".join(f" · {words.ability(a)}" for a in s.get("abilities", []))
 
 
 def _act(label: str, act: str, key: str, *, primary: bool = False) -> dict:

@@ -428,6 +428,8 @@ def resolved_events(ctx: CommandContext, action: str, resolved, **more) -> list[
         "units": resolved.roles,
         "by": resolved.by,
         "summary": resolved.outcome.get("summary", ""),
+        # The summary as msgids and parameters: the log says it in each reader's language (text.py, words.py).
+        "said": getattr(resolved.outcome.get("summary"), "parts", None),
         "actor_unit": resolved.actor_unit,
         "outcome": ctx.outcome,  # as the sender's phone showed it (a retry answers the same)
         **more,

@@ -542,10 +542,10 @@ def _repair_inputs(ctx, inputs: dict):
         acting = [(unit, None)]
     else:
         raise RuleInputError(
-            {"unit": tr("Repairs are made by a «Рм» soldier, a «Рм» pilot (own vehicle) or a HELIX platform.")}
+            {"unit": tr("Repairs are made by a «Rpr» soldier, a «Rpr» pilot (own vehicle) or a HELIX platform.")}
         )
     if not has_repair(repairer.get("abilities", [])) and repairer["kind"] != "helix":
-        raise RuleInputError({"soldier": tr("Only a soldier with «Рм» (repair) in «Св» can repair.")})
+        raise RuleInputError({"soldier": tr("Only a soldier with «Rpr» (repair) in «Abl.» can repair.")})
     rules_inputs = {"repairer": repairer, "target": target, "touching": True, "self": own}
     return rules_inputs, {"repairer": unit.key, "target": target_unit.key}, acting
 
@@ -717,7 +717,7 @@ def _soldier_test_inputs(ctx, action: str, inputs: dict):
         return rules_inputs, roles, []
     reaches = inputs.get("reaches_edge")
     if not isinstance(reaches, bool):
-        raise RuleInputError({"reaches_edge": tr("Say whether his flight of «Ск» steps takes him off the field.")})
+        raise RuleInputError({"reaches_edge": tr("Say whether his flight of «Spd» steps takes him off the field.")})
     soldier = {k: subject[k] for k in ("ref", "soldier", "is_pilot", "vehicle_ref", "vehicle_flying") if k in subject}
     return {"soldier": {**soldier, "speed": speed}, "reaches_edge": reaches}, roles, []
 

@@ -136,8 +136,8 @@ RULES = {
     "repair": Rule(
         N_("Repair"),
         N_(
-            "A soldier with «Rep» touching a vehicle or gun, when no enemy touches him or it, repairs 1 damage "
-            "instead of all his actions that round; a «Rep» pilot repairs his own vehicle from inside, and the vehicle "
+            "A soldier with «Rpr» touching a vehicle or gun, when no enemy touches him or it, repairs 1 damage "
+            "instead of all his actions that round; a «Rpr» pilot repairs his own vehicle from inside, and the vehicle "
             "skips its turn. A HELIX with the repair platform restores 2 damage instead of its shot, to one object a "
             "round, itself too. A destroyed model cannot be repaired; a fallen one stands up only after at least 1 "
             "damage is repaired."

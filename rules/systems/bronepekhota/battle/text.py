@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rules.i18n import N_, _
+from rules.systems.bronepekhota.words import words
 
 EFFECT_TEXT = {
     "damage": N_("{unit}: {amount} damage"),
@@ -180,9 +181,8 @@ def describe_event(event_type: str, payload: dict, *, units: dict, sides: dict) 
         code = payload.get("action", "")
         label = _(TEST_NAMES[code]) if code in TEST_NAMES else _(str(code).replace("_", " ").capitalize())
         who = unit(payload.get("by"))
-        return (
-            _("{action} by {who}: {summary}").format(action=label, who=who, summary=payload.get("summary", "")).strip()
-        )
+        summary = words(payload["said"]) if payload.get("said") else payload.get("summary", "")
+        return _("{action} by {who}: {summary}").format(action=label, who=who, summary=summary).strip()
     if event_type == "undo":  # the runner describes undos (battles/services.describe_event); kept for the Table
         template = (
             _("Restored #{seq}: {summary}") if payload.get("undone_type") == "undo" else _("Undone #{seq}: {summary}")

@@ -4,7 +4,7 @@ sheet needs."""
 from __future__ import annotations
 
 from rules.i18n import N_, _
-from rules.systems.bronepekhota import tables, tracker
+from rules.systems.bronepekhota import tables, tracker, words
 from rules.systems.bronepekhota.battle.units import PERSONAL, system_settings, unit_facts
 
 COVER_LABELS = tables.COVER_LABELS
@@ -21,7 +21,7 @@ ACTION_FLAGS = {
 
 def _weapon_text(w: dict) -> str:
     if w.get("melee") and not w.get("range"):
-        return f"{w['name']} ББ/{w['melee']}"
+        return f"{w['name']} {_(words.MELEE)}/{w['melee']}"
     return f"{w['name']} {w.get('range') or '–'} / {w.get('power') or '–'}"
 
 
@@ -232,7 +232,7 @@ def client_data(state: dict) -> dict:
                 "num": s["num"],
                 "alive": s["alive"],
                 "pilot": s["role"] == "pilot",
-                "label": f"#{s['num']} А{s['rank']} Бр{s['armour']} ББ{s['melee']}"
+                "label": f"#{s['num']} {_(words.RANK)}{s['rank']} {_(words.ARMOUR)}{s['armour']} {_(words.MELEE)}{s['melee']}"
                 + (f" {s['range']}/{s['power']}" if s.get("range") else "")
                 + (_(" (pilot)") if s["role"] == "pilot" else ""),
             }

@@ -7,6 +7,9 @@ Usage: python rules/systems/bronepekhota/data/build_tehnolog_classic.py [REFEREN
 The transcription lacks fields the rulebook needs (light/heavy, locomotion, mobile/stationary guns, real-mode
 charges, weapon specials, HELIX's repair variant). We fill them from the rulebook where it says, and otherwise by
 the rules written down in PROVENANCE below; every profile's `notes` names the values that were inferred.
+The pack's `source` and the profiles' `notes` are written in the book's language (Russian), as the pack page shows
+them to every reader; PROVENANCE stays in English and is read in the reader's language through the system's
+catalogue (msgctxt "pack provenance", armies/views/packs.py).
 Pure standard library: no Django, no project imports, so it runs anywhere.
 """
 
@@ -27,8 +30,16 @@ FACTIONS = [
 ]
 
 # What the rulebook says outright (spec §2.5). Everything else in the tables below is inferred.
-RULEBOOK_WEIGHT = {"varan": ("heavy", "p.22 «тяжёлой боевой машины «Варан»»"), "salamander": ("light", "p.33")}
-RULEBOOK_MOBILE = {"minomet": (True, "p.8 «мобильное орудие МИНОМЁТ»"), "sparennaya_pushka": (False, "p.23")}
+RULEBOOK_WEIGHT = {"varan": ("heavy", "с. 22: «тяжёлой боевой машины «Варан»»"), "salamander": ("light", "с. 33")}
+RULEBOOK_MOBILE = {"minomet": (True, "с. 8: «мобильное орудие МИНОМЁТ»"), "sparennaya_pushka": (False, "с. 23")}
+# The pack page's words (Russian, the book's language): the pack's source and each profile's notes.
+SOURCE_RU = (
+    "Любительская расшифровка печатных Армлистов «Технолог Классик» "
+    "(https://github.com/bronepehota/bronepehota.github.io/tree/main/src/data/sources/tehnolog). "
+    "Сторонний источник, лицензия неизвестна, с карточками не сверено."
+)
+WEIGHT_RU = {"heavy": ("Тяжёлая", "тяжёлая"), "light": ("Лёгкая", "лёгкая")}
+GUN_RU = {True: ("Мобильное", "мобильное"), False: ("Стационарное", "стационарное")}
 # Flyers: the same fan project's «Star System» set flags these four ids `flying: true`; Tehnolog's set has no flag.
 FLYING = {"thunder", "hornet", "octopus", "condor"}
 # Legged machines by their names/models (SPIDER, T-REX, RAPTOR, WEREWOLF). A guess, marked as such.
@@ -45,15 +56,16 @@ HEAVY_ROCKET_SPECIAL = {
 
 PROVENANCE = {
     "source": (
-        "Fan transcription of the printed «Технолог Классик» Armlists, repository bronepehota/bronepehota.github.io, "
-        "path src/data/sources/tehnolog/ (copied unchanged into shared/reference/bronepekhota-tehnolog, see its "
-        "SOURCE.md for commits). Third-party, licence unknown, not verified against the cards."
+        "Fan transcription of the printed «Технолог Классик» Armlists: "
+        "https://github.com/bronepehota/bronepehota.github.io/tree/main/src/data/sources/tehnolog (copied unchanged "
+        "into the project's shared reference, with its commits). Third-party, licence unknown, not verified against "
+        "the cards."
     ),
     "converted_by": "rules/systems/bronepekhota/data/build_tehnolog_classic.py",
     "faithful": [
-        "cost, rank, speed, range, power, melee, armour, «Св» abilities of every soldier",
+        "cost, rank, speed, range, power, melee, armour and abilities of every soldier",
         "cost, rank, rate of fire, ammo, strength and speed sectors of every vehicle and gun",
-        "weapon names (with the card typos kept), range and power; dice written with Cyrillic Д as on the cards",
+        "weapon names (with the card typos kept), range and power; dice written as on the cards",
     ],
     "placement": {
         "green": (
@@ -69,8 +81,9 @@ PROVENANCE = {
         "duplicated_squads": (
             "«Тяжелая роботизированная киберпехота» (protectorate) has the same soldiers as Polaris «Тяжелый "
             "штурмовой десант - Полярис»; both stay, each in its own faction, flagged in notes. «Снежные волки "
-            "Мидгаарда» stays in the Protectorate (another version of the transcription calls it «Косари» under "
-            "mercenaries). The older Polaris copy of «Стервятники» is not in this copy and is not included."
+            "Мидгаарда» stays in the Protectorate (another version of the transcription files it under mercenaries, "
+            "by another name). An older Polaris copy of a Protectorate assault squad is not in this copy and is not "
+            "included."
         ),
         "protectorate_guns": (
             "СПАРЕННАЯ ПУШКА and МДБ-15 stay blue (Protectorate) as transcribed; their card colour is unverified."
@@ -88,11 +101,11 @@ PROVENANCE = {
             "1-step reverse on p.17 rules out walking)."
         ),
         "guns": (
-            "A machine with a single speed-0 sector is a gun. Rulebook: МИНОМЁТ mobile (p.8), СПАРЕННАЯ ПУШКА "
+            "A machine with a single speed-0 sector is a gun. Rulebook: МИНОМЕТ mobile (p.8), СПАРЕННАЯ ПУШКА "
             "stationary (p.23). Others: mobile when strength tops at 6 or less, else stationary (agrees with both)."
         ),
         "charges": (
-            "Real mode (Table 3, p.25): every ranged weapon may fire shells; weapons named rocket («ракет…») also "
+            "Real mode (Table 3, p.25): every ranged weapon may fire shells; weapons whose name says rocket also "
             "rockets; the mortar also mines. Melee weapons fire nothing."
         ),
         "specials": "Heavy rocket («Тяжелая ракета»): blast 2 steps, 1Д20 (p.33–34). No other special is in the text.",
@@ -202,7 +215,7 @@ def convert_squad(rec: dict, faction: str, slug: str, extra_notes: list[str]) ->
     soldiers = [convert_soldier(s) for s in rec["soldiers"]]
     notes = list(extra_notes)
     if len(soldiers) != 6:
-        notes.append(f"{len(soldiers)} soldiers as transcribed; the rules say a squad has 6 (§2.1). Check the card.")
+        notes.append(f"Пехотинцев в расшифровке: {len(soldiers)}; по правилам в отряде 6 (§2.1). Сверьте с карточкой.")
     return {
         "slug": slug,
         "name": rec["name"],
@@ -230,7 +243,9 @@ def convert_weapon(w: dict, key: str) -> dict:
     if name == HEAVY_ROCKET:
         weapon["special"] = dict(HEAVY_ROCKET_SPECIAL)
     if w["power"] == "D12+2":
-        weapon["note"] = "Power 'D12+2' as transcribed; the rulebook never adds to a power pool. Check the card."
+        weapon["note"] = (
+            "Мощность «Д12+2» — как в расшифровке; правила никогда не прибавляют к мощности. Сверьте с карточкой."
+        )
     return weapon
 
 
@@ -254,7 +269,7 @@ def convert_sectors(sectors: list[dict]) -> tuple[list[dict], list[str]]:
     for i, s in enumerate(ordered):
         low = s["min_durability"]
         if low == 0:
-            notes.append("Lowest speed sector starts at 0 in the transcription; stored from 1.")
+            notes.append("Нижний сектор скорости в расшифровке начинается с 0; записан с 1.")
             low = 1
         sector = {"min": low, "max": s["max_durability"], "speed": s["speed"]}
         if i < len(colours):
@@ -271,11 +286,11 @@ def convert_machine(rec: dict, faction: str) -> dict:
     if is_gun:
         if rid in RULEBOOK_MOBILE:
             mobile, where = RULEBOOK_MOBILE[rid]
-            notes.append(f"{'Mobile' if mobile else 'Stationary'} per the rulebook ({where}).")
+            notes.append(f"{GUN_RU[mobile][0]} по правилам ({where}).")
         else:
             mobile = rec["durability_max"] <= 6
-            notes.append(f"Inferred {'mobile' if mobile else 'stationary'} (strength {rec['durability_max']}).")
-        notes.append("Inferred gun from its single speed-0 sector.")
+            notes.append(f"Выведено: {GUN_RU[mobile][1]} (прочность {rec['durability_max']}).")
+        notes.append("Орудие: единственный сектор скорости 0.")
         data = {
             "rank": rec["rank"],
             "mobile": mobile,
@@ -288,22 +303,22 @@ def convert_machine(rec: dict, faction: str) -> dict:
     else:
         if rid in RULEBOOK_WEIGHT:
             weight, where = RULEBOOK_WEIGHT[rid]
-            notes.append(f"{weight.capitalize()} per the rulebook ({where}).")
+            notes.append(f"{WEIGHT_RU[weight][0]} по правилам ({where}).")
         else:
             weight = "heavy" if rec["durability_max"] >= 12 else "light"
-            notes.append(f"Inferred {weight} (strength {rec['durability_max']}).")
+            notes.append(f"Выведено: {WEIGHT_RU[weight][1]} (прочность {rec['durability_max']}).")
         if rid in FLYING:
             locomotion = "flying"
-            notes.append("Inferred flying (flagged flying in the same project's Star System set).")
+            notes.append("Выведено: летающая (так отмечена в другом наборе того же проекта).")
         elif rid in WALKERS:
             locomotion = "walker"
-            notes.append("Inferred walker from its name/model.")
+            notes.append("Выведено: шагающая (по названию и модели).")
         elif rid in TRACKED_BY_NAME:
             locomotion = "tracked"
-            notes.append("Inferred tracked from its kit.")
+            notes.append("Выведено: гусеничная (по модели).")
         else:
             locomotion = "tracked"
-            notes.append("Locomotion unknown; tracked by default.")
+            notes.append("Тип шасси неизвестен; по умолчанию гусеничная.")
         sectors, sector_notes = convert_sectors(rec["speed_sectors"])
         notes += sector_notes
         data = {
@@ -322,19 +337,21 @@ def convert_machine(rec: dict, faction: str) -> dict:
                 {"key": "rockets", "name": "Спаренная ракетная установка", "weapons": [w["key"] for w in arsenal]},
                 {"key": "repair", "name": "Ремонтно-транспортная платформа", "weapons": [], "repair_platform": True},
             ]
-            notes.append("Variants from the rulebook (p.48): twin rocket launcher or repair-transport platform.")
+            notes.append(
+                "Варианты по правилам (с. 48): спаренная ракетная установка или ремонтно-транспортная платформа."
+            )
         if len(arsenal) > 2:
-            notes.append(f"Arsenal of {len(arsenal)} weapons; mount limit unknown (§5 A30).")
+            notes.append(f"Оружия в арсенале: {len(arsenal)}; сколько можно установить сразу, неизвестно (§5 A30).")
         kind = "vehicle"
     if any(w.get("special") for w in arsenal):
-        notes.append("Heavy rocket blast special from the rulebook (p.33–34).")
+        notes.append("Особое свойство тяжёлой ракеты (взрыв) — по правилам (с. 33–34).")
     if any(w.get("note") for w in arsenal):
-        notes.append("Odd power value kept as transcribed (see the weapon's note).")
-    notes.append("Real-mode charges inferred from weapon names (Table 3).")
+        notes.append("Необычная мощность оставлена как в расшифровке (см. примечание к оружию).")
+    notes.append("Заряды для реальной стрельбы выведены из названий оружия (Таблица 3).")
     if kind == "vehicle":
-        notes.append("Speed sector colours inferred by order.")
+        notes.append("Цвета секторов скорости выведены по порядку.")
     if faction == "green":
-        notes.append("Green: filed under 'mercenaries' in the transcription.")
+        notes.append("Зелёный: в расшифровке записан у наёмников.")
     return {
         "slug": rid,
         "name": rec["name"],
@@ -359,22 +376,22 @@ def build(reference: Path) -> dict:
                 if any(p["slug"] == "aborigeny" for p in profiles):
                     continue
                 slug, faction_here = "aborigeny", "green"
-                notes.append("Listed under both Protectorate and mercenaries in the transcription; one green profile.")
+                notes.append("В расшифровке записан и у Протектората, и у наёмников; здесь — один зелёный профиль.")
             else:
                 slug, faction_here = rid, faction
             fingerprint = json.dumps([convert_soldier(s) for s in rec["soldiers"]], sort_keys=True)
             if fingerprint in seen_squads:
-                notes.append(f"Same soldiers as '{seen_squads[fingerprint]}' in the transcription; check the card.")
                 other = next(p for p in profiles if p["slug"] == seen_squads[fingerprint])
-                other["notes"] = (other["notes"] + f" Same soldiers as '{slug}' in the transcription.").strip()
+                notes.append(f"В расшифровке те же пехотинцы, что у «{other['name']}»; сверьте с карточкой.")
+                other["notes"] = (other["notes"] + f" В расшифровке те же пехотинцы, что у «{rec['name']}».").strip()
             else:
                 seen_squads[fingerprint] = slug
             if faction_here == "green" and slug != "aborigeny":
                 notes.append(
-                    "Green: filed under 'mercenaries' in the transcription; the rulebook's green cards are guns and vehicles."
+                    "Зелёный: в расшифровке записан у наёмников; в правилах зелёные карточки — у орудий и машин."
                 )
             if rid == "protectorate_kosari":
-                notes.append("Another version of the transcription lists the same squad as «Косари» (mercenaries).")
+                notes.append("В другой версии расшифровки тот же отряд записан как «Косари» (у наёмников).")
             profiles.append(convert_squad(rec, faction_here, slug, notes))
         for rec in json.loads((reference / ref_faction / "machines.json").read_text(encoding="utf-8")):
             profiles.append(convert_machine(rec, faction))
@@ -384,7 +401,7 @@ def build(reference: Path) -> dict:
         "system": "bronepekhota",
         "slug": "tehnolog-classic",
         "name": "Бронепехота: Технолог Классик",
-        "source": PROVENANCE["source"],
+        "source": SOURCE_RU,
         "factions": FACTIONS,
         "provenance": PROVENANCE,
         "profiles": profiles,

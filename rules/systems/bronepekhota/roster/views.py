@@ -122,7 +122,7 @@ def _squad_view(e: dict, drives: dict) -> dict:
         )
         if labels:
             driving.append(_(" · №{num} drives {value}").format(num=s.get("num"), value=", ".join(labels)))
-    columns = [{"label": label, "title": title} for label, title in profiles.SOLDIER_COLUMNS]
+    columns = [{"label": _(label), "title": _(title)} for label, title in profiles.SOLDIER_COLUMNS]
     table = {
         "type": "table",
         "columns": columns,

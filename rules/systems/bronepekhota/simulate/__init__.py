@@ -1,4 +1,5 @@
-"""Vectorised Monte-Carlo simulator of «Бронепехота» battles (numpy), for the balance jobs.
+"""Vectorised Monte-Carlo simulator of «Бронепехота» battles (numpy), for the balance jobs. The Armlist's values by
+their English letters: Rk rank, Spd speed, CC close combat, Arm armour, JpN a jump pack, Rpr repair.
 
 One rule, three forms: the dice primitives of model.py (`roll_range`, `roll_power_damage`, `roll_survival`,
 `roll_melee`, `resolve_damage`) are the only place where a battle rolls dice, and `simulate_virtual_shot` /
@@ -9,12 +10,12 @@ THE ABSTRACT BATTLE MODEL (virtual shooting, §3.7; real shooting needs physical
 =========================================================================================================
 Forces
   Every roster entry, times its count, becomes units: a squad (its soldiers, each with his own profile) or a
-  vehicle (its fitted weapons: the loadout, else everything its variant allows; «ББ/n» weapons add to its ББ).
+  vehicle (its fitted weapons: the loadout, else everything its variant allows; «CC/n» weapons add to its CC).
   Guns are not units. Each vehicle gets a pilot (§2.1): the soldier the roster names, else the qualifying soldier
   (rank >= the vehicle's) that costs least: lowest rank, then one without a ranged weapon, then the last in
   roster order; higher-rank vehicles choose first. Each gun likewise gets a crew soldier (rank >= the gun's)
   who stays with it. Pilots and crews stay soldiers of their squads. In unit-against-unit duels a vehicle or gun
-  gets a stand-in pilot/crew of its rank with the book's example values: «Бр» 3, «ББ» 2, «Ск» 4, no weapon.
+  gets a stand-in pilot/crew of its rank with the book's example values: «Arm» 3, «CC» 2, «Spd» 4, no weapon.
 Space (no map: only distance and cover)
   Each side starts on its deployment line, `distance` steps from the other. Every element has an advance (steps
   moved toward the enemy). Two ground elements of opposite sides are distance − advance_a − advance_b apart;
@@ -33,7 +34,7 @@ Activation (each element acts once: move, shoot and melee in any order, §1.6)
     and fights in melee (contact made by movement, §3.9).
   - Any other element moves its speed toward the enemy, then shoots. With approach = "hold", an element that
     can already reach the nearest enemy ground element with a weapon stays and shoots instead.
-  - Speeds: a soldier his «Ск» (a jump pack «ПрN» gives max(Ск, N) when jump packs are on); a vehicle the speed
+  - Speeds: a soldier his «Spd» (a jump pack «JpN» gives max(Spd, N) when jump packs are on); a vehicle the speed
     of its strength sector; a flyer twice its sector speed (two moves, A10); a crew stays with a living gun.
   - Aimed fire (option): a soldier whose personal weapon cannot reach the nearest enemy after moving but can
     with its aimed range doubled, stays and fires aimed (§11.1).
@@ -61,26 +62,26 @@ Blast specials (§7.4 IV, p.33–34; A6; only with special_properties on)
   Target choice does not look ahead to the blast. Pilots aboard are hit through their vehicle.
   With the A24 house rule an infantryman hit by a shot, a blast or a grenade tests survival (melee kills).
 Melee (§3.9, Tables 6–7)
-  The attacker picks the contacted enemy with the highest P(win) x expected cost removed. Attack Д6 + ББ
-  (vehicle Д6 + Броня + ББ); defence Д6 + Бр, piloted vehicle Д6 + Броня + ББ, a gun or a vehicle without its
-  pilot aboard a flat Броня. Higher attack wins: infantry dies, a vehicle or gun takes the difference and a piloted
+  The attacker picks the contacted enemy with the highest P(win) x expected cost removed. Attack Д6 + CC
+  (vehicle Д6 + Armour + CC); defence Д6 + Arm, piloted vehicle Д6 + Armour + CC, a gun or a vehicle without its
+  pilot aboard a flat Armour. Higher attack wins: infantry dies, a vehicle or gun takes the difference and a piloted
   vehicle's pilot takes a survival test. Airborne flyers never fight in melee. No facing, so a share of the
   attacks (parameter `surprise`, percent) are surprise attacks (p.41): the attacker rolls two d6 and keeps the
-  higher, a piloted vehicle defends without its ББ; target choice does not look ahead to the surprise.
+  higher, a piloted vehicle defends without its CC; target choice does not look ahead to the surprise.
 Terrain (parameter `obstacles`, percent)
   That share of an infantryman's moves crosses one obstacle half a step to a step high: Table 1's 2 SP (1 SP with
   obstacle_cost_additive off, A9) come off his steps. Vehicles cross low obstacles free and drive round high ones.
 Repair (§3.11, p.43–44, p.48)
   At the start of its activation a damaged vehicle that touches no enemy repairs itself: the HELIX with the repair
-  platform restores 2 (it has no gun: the repair is its shot) and acts on; a vehicle whose pilot has «Рм» restores
+  platform restores 2 (it has no gun: the repair is its shot) and acts on; a vehicle whose pilot has «Rpr» restores
   1 and does nothing else that round, which it chooses only while no enemy stands within its weapons' reach. Never
   above the maximum. Speeds follow the strength the activation began with. Soldiers repairing guns or others'
   vehicles are not modelled (nobody knows who touches what).
 Pilots and panic (§3.4, §3.4.1, §3.10)
   A pilot killed leaves his vehicle pilotless until someone captures it (a flyer makes an emergency landing, D6
-  damage). With the panic rule a test equal to «Бр» panics: the pilot leaves the vehicle (a flyer lands, A13
+  damage). With the panic rule a test equal to «Arm» panics: the pilot leaves the vehicle (a flyer lands, A13
   setting) and flees his
-  «Ск» back toward his own edge; behind his deployment line he deserts. Otherwise he re-boards at the start of the
+  «Spd» back toward his own edge; behind his deployment line he deserts. Otherwise he re-boards at the start of the
   next round and the vehicle acts from the round after (A11 setting). A destroyed vehicle's surviving pilot
   fights on foot with his squad (A19). A panicked soldier does nothing more this round (A13 setting).
 Victory (§1.7, §3.15)
@@ -92,13 +93,13 @@ Surviving cost
 Capture (§3.12, p.42 §9.1–9.2; A11)
   Once a round, after the initiative roll, a vehicle still standing without a pilot (killed, deserted, or none in
   the roster) is taken by the first soldier to reach it: on foot, not manning a gun, rank >= the vehicle's, whose
-  «Ск» covers the steps to it (an enemy: the gap between them; his own side: the difference of their advances).
+  «Spd» covers the steps to it (an enemy: the gap between them; his own side: the difference of their advances).
   Boarding is his activation. If both sides have one, the side holding the initiative this round gets there first;
   within a side the cheapest candidate goes (as pilots are chosen). Taken by the enemy, the vehicle changes sides:
   it moves into its twin, a copy of it on the enemy's side that waits off the field (model/capture.py), with its
   strength and ammo unchanged; re-crewed by its own side it keeps its place. It acts from the next round when
   captured_acts_next_round is on, else at once. A captured vehicle repairs from inside only if its new pilot has
-  «Рм». benchmarks/bench_bronepekhota_blind_spots.py measures what capture changes on ten real rosters.
+  «Rpr». benchmarks/bench_bronepekhota_blind_spots.py measures what capture changes on ten real rosters.
 Not modelled
   Capturing or re-crewing guns (a crew stays with its gun; a gun without one stays silent). Line of sight, towing,
   grenade bystanders (nobody knows who stands within 1 step of a burst beside the line), jump heights, real

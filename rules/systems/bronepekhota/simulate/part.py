@@ -90,7 +90,7 @@ PARAMS_SCHEMA = {
             "title": N_("Surprise attacks, %"),
             "description": N_(
                 "Share of melee attacks made from outside the defender's field of view: two d6, the higher, and a "
-                "vehicle defends without its ББ (p.41)."
+                "vehicle defends without its CC (p.41)."
             ),
         },
         "obstacles": {
@@ -123,7 +123,7 @@ class BronepekhotaSimulator(SimulatorPart):
         N_("Distance and one level of cover per side (Table 5); victory when a side has no soldier left (§1.7)"),
         N_(
             "Repair (§3.11): the HELIX repair platform restores 2 a round instead of its shot; a vehicle whose pilot "
-            "has «Рм» restores 1 for its whole activation while no enemy is within its reach"
+            "has «Rpr» restores 1 for its whole activation while no enemy is within its reach"
         ),
         N_(
             "Terrain and facing as shares you choose: surprise attacks (two d6, the higher, p.41) and infantry moves "

@@ -36,9 +36,9 @@ SIMULATED_SETTINGS = {
     "ammo_limited": N_("Vehicles and guns spend ammo before each shot."),
     "ammo_refreshes": N_("A vehicle or gun that runs dry refills its track, this many times."),
     "grenades": N_("Soldiers may throw a grenade instead of shooting (target and thrower only)."),
-    "jump_packs": N_("A soldier with «ПрN» moves max(Ск, N) steps."),
+    "jump_packs": N_("A soldier with «JpN» moves max(Spd, N) steps."),
     "aimed_fire": N_("Soldiers who cannot reach otherwise stay and fire aimed."),
-    "panic": N_("Survival tests equal to «Бр» panic: pilots bail out, flee and may desert."),
+    "panic": N_("Survival tests equal to «Arm» panic: pilots bail out, flee and may desert."),
     "blast_cover": N_("Cover counts against grenades and blasts when on."),
     "special_properties": N_(
         "On: a hit of a weapon with a blast (the heavy rocket) attacks every other element within "
@@ -73,7 +73,7 @@ IGNORED_SETTINGS = {
     "armour_test_after_damage": N_("The armour test is real shooting only."),
     "enforce_mount_limit": N_("Roster validation, not battle."),
     "repair_needs_idle_soldier": N_(
-        "A «Рм» pilot repairs at the start of his vehicle's activation and it does "
+        "A «Rpr» pilot repairs at the start of his vehicle's activation and it does "
         "nothing else (p.43–44), so both readings agree."
     ),
     "repair_cap_at_max": N_("Repair always stops at the maximum here: the model's tables end there."),

@@ -214,7 +214,7 @@
     var form = document.getElementById("shot-form");
     var kind = form.elements.target_kind.value;
     toggle("#shot-form .vehicle-only", kind === "vehicle");
-    document.getElementById("shot-armour-label").textContent = kind === "infantry" ? gettext("Armour (Бр)") : gettext("Strength (Броня)");
+    document.getElementById("shot-armour-label").textContent = kind === "infantry" ? gettext("Armour (Arm)") : gettext("Strength (Armour)");
     form.elements.aimed.disabled = form.elements.shooter_kind.value !== "infantry";
     if (form.elements.aimed.disabled) form.elements.aimed.checked = false;
   }
@@ -224,7 +224,7 @@
     toggle("#melee-form .attacker-vehicle", form.elements.attacker_kind.value === "vehicle");
     var kind = form.elements.defender_kind.value;
     toggle("#melee-form .defender-vehicle", kind === "vehicle");
-    document.getElementById("melee-defender-armour-label").textContent = kind === "infantry" ? gettext("Armour (Бр)") : gettext("Strength (Броня)");
+    document.getElementById("melee-defender-armour-label").textContent = kind === "infantry" ? gettext("Armour (Arm)") : gettext("Strength (Armour)");
   }
 
   document.addEventListener("DOMContentLoaded", function () {
