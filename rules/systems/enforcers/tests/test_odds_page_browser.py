@@ -11,7 +11,9 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 CODES = re.compile(r"seriously_wounded|dying|flee|freeze|fight|none|unknown|true|false|\{")
 
 
-def compute(page, action: str, fields: dict[str, str]) -> str:
+def compute(page, action: str, fields: dict[str, str], *, until: str = "") -> str:
+    """The odds page's answer to this action and these fields; `until`: a text only this answer has (a busy
+    machine may still show the answer before it)."""
     page.select_option("#odds-action", action)
     for field, value in fields.items():
         page.fill(f"#f-{field}", value)
@@ -21,6 +23,8 @@ def compute(page, action: str, fields: dict[str, str]) -> str:
     result.locator("p").first.wait_for(timeout=30_000)  # generous: the machine may be busy
     if before:  # the answer to this question, not the one shown before it
         expect(result).not_to_have_text(before, timeout=30_000)
+    if until:
+        expect(result).to_contain_text(until, timeout=30_000)
     return result.inner_text()
 
 
@@ -42,13 +46,13 @@ def test_the_odds_page_names_wound_states_and_fear_actions_in_russian(live_serve
 
     # A fall of 9 cm at DX 10 (safe 5): 9 damage, then a TN test against Stunned: the AP and the stun together.
     text = compute(page, "fall", {"agent-stats-DX": "10", "agent-stats-HL": "10", "agent-stats-TN": "10",
-                                  "height_cm": "9"})  # fmt: skip
+                                  "height_cm": "9"}, until="Оглушён")  # fmt: skip
     assert "AP: 0 → 100,0 %" in text, text
     assert re.search(r"\(HP: 1; AP: 0; Состояние: невредим; Оглушён: да\) → \d+,\d %", text), text
     assert not CODES.search(text), text
 
     # A Fear test at WL 5: most agents fail and do one of the book's three Fear actions.
-    text = compute(page, "fear_test", {"agent-stats-WL": "5"})
+    text = compute(page, "fear_test", {"agent-stats-WL": "5"}, until="Замереть")
     for word in ("Убегать", "Замереть", "без действия Страха"):
         assert word in text, text
     assert not CODES.search(text), text
