@@ -230,9 +230,11 @@ def entry_add(
     options: dict | None = None,
     expected_version: int | None = None,
     pack=None,
+    key: str | None = None,
 ) -> RosterEntry:
     """Adds an entry; the options given are laid over the unit's default options (its system's choice). `pack` (a
-    DataPack or id) says which of the roster's packs a slug is in; without it the main pack comes first."""
+    DataPack or id) says which of the roster's packs a slug is in; without it the main pack comes first. `key`: the
+    entry's key when the options of later entries name it (a demo army's pilots); a new one when taken or absent."""
     profile = _profile_in_pack(roster, profile, pack)
     count = _clean_count(count)
     rules_profile = profile.as_rules_dict()
@@ -247,7 +249,7 @@ def entry_add(
         raise ServiceError(_("A roster holds at most {MAX_ENTRIES} entries.").format(MAX_ENTRIES=MAX_ENTRIES))
     return RosterEntry.objects.create(
         roster=roster,
-        key=_new_key({k for k, _ in existing}),
+        key=key if key and key not in {k for k, _ in existing} else _new_key({k for k, _ in existing}),
         profile=profile,
         count=count,
         options=options,

@@ -175,6 +175,12 @@ class ArmyPart(ABC):
         ]
         return {"faction": faction, "points_limit": None, "entries": entries}
 
+    def demo_rosters(self, profiles: list[dict]) -> list[dict]:
+        """The armies `make run`'s demo club gets (armies/management/commands/setup_demo.py): each as
+        example_roster() answers it, with a "name" a player reads where the system has one (else the demo names it
+        after the system). Default: the two example rosters."""
+        return [self.example_roster(profiles, side) for side in (0, 1)]
+
     def describe(self) -> dict:
         return {
             "pricing": self.pricing,

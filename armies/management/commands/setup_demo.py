@@ -1,7 +1,7 @@
 """Used by `make run`: official data packs, a demo club with demo rosters, and a demo login (idempotent).
 
-The demo rosters are «Бронепехота» armies (units of its official pack, a pilot named in each vehicle's options);
-they are skipped when that pack is not loaded."""
+Every registered system with an army builder and an official pack gives its demo armies (`ArmyPart.demo_rosters`):
+nothing here names a game."""
 
 import secrets
 from pathlib import Path
@@ -10,34 +10,14 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import transaction
+from django.utils import translation
+from django.utils.translation import gettext as _
 
-from armies import services
+from armies import selectors, services, systems
 from armies.models import Club, DataPack, Membership, Roster
+from rules.registry import get_system
 
 DEMO_CLUB = "Demo club"
-# Two armies of similar cost (275 vs 260: 5 % apart), each valid: every vehicle has a pilot of sufficient rank.
-DEMO_ROSTERS = [
-    {
-        "name": "Demo: Protectorate strike group",
-        "faction": "protectorate",
-        "entries": [
-            ("squad", "protectorate_kiberspetsnaz", None),
-            ("gryphon", "griffin", ("squad", 1)),
-            ("guard", "protectorate_ruteniyskaya_gvardiya", None),
-            ("cannon", "sparennaya_pushka", None),
-        ],
-    },
-    {
-        "name": "Demo: Polaris assault wing",
-        "faction": "polaris",
-        "entries": [
-            ("desant", "polaris_lyogkiy_shturmovoy_desant", None),
-            ("thunder", "thunder", ("desant", 1)),
-            ("line", "polaris_lineynaya_klon_pehota", None),
-            ("mortar", "minomet", None),
-        ],
-    },
-]
 
 
 class Command(BaseCommand):
@@ -65,31 +45,49 @@ class Command(BaseCommand):
         club = Club.objects.filter(name=DEMO_CLUB, memberships__user=user).first()
         if club is None:
             club = services.club_create(user=user, name=DEMO_CLUB, description="Rosters made by `make run`.")
-        pack = (
-            DataPack.objects.filter(
-                system="bronepekhota", slug="tehnolog-classic", published=True, owner=None, club=None
-            )
-            .order_by("-version")
-            .first()
-        )
-        if pack is None:
-            self.stdout.write(self.style.WARNING("No official «Бронепехота» pack: demo rosters skipped."))
-            return
-        for spec in DEMO_ROSTERS:
-            if Roster.objects.filter(owner=user, name=spec["name"]).exists():
-                continue
-            roster = services.roster_create(
-                owner=user,
-                pack=pack,
-                name=spec["name"],
-                faction=spec["faction"],
-                points_limit=300,
-                club=club,
-                visibility=Roster.Visibility.CLUB,
-            )
-            keys = {}
-            for label, slug, pilot in spec["entries"]:
-                options = {"pilot": [{"entry": keys[pilot[0]], "soldier": pilot[1], "copy": 1}]} if pilot else None
-                keys[label] = services.entry_add(roster=roster, profile=slug, options=options).key
-            self.stdout.write(f"Demo roster «{roster.name}» created.")
         Membership.objects.get_or_create(club=club, user=user, defaults={"role": Membership.Role.OWNER})
+        with translation.override(settings.LANGUAGE_CODE):  # the demo's names in the club's language
+            for slug, _name in systems.army_systems():
+                self._demo_rosters(user, club, slug)
+
+    def _demo_rosters(self, user, club, slug: str) -> None:
+        pack = (
+            DataPack.objects.filter(system=slug, published=True, owner=None, club=None).order_by("slug", "-version")
+        ).first()
+        if pack is None:
+            self.stdout.write(self.style.WARNING(f"No official pack of {slug}: its demo rosters skipped."))
+            return
+        system = get_system(slug)
+        profiles = [p.as_rules_dict() for p in selectors.pack_profiles(pack)]
+        for n, spec in enumerate(system.army.demo_rosters(profiles), start=1):
+            if not spec.get("name"):
+                spec = {**spec, "name": _("Demo: {system}, army {n}").format(system=system.name, n=n)}
+            if Roster.objects.filter(owner=user, system=slug, name=spec["name"]).exists():
+                continue
+            try:
+                with transaction.atomic():
+                    roster = self._demo_roster(user, club, pack, spec)
+            except services.ServiceError as exc:  # a demo the pack no longer fits: skipped, said, never fatal
+                self.stdout.write(self.style.WARNING(f"Demo roster «{spec['name']}» skipped: {exc.message}"))
+                continue
+            self.stdout.write(f"Demo roster «{roster.name}» created.")
+
+    def _demo_roster(self, user, club, pack, spec) -> Roster:
+        roster = services.roster_create(
+            owner=user,
+            pack=pack,
+            name=spec["name"],
+            faction=spec.get("faction", ""),
+            points_limit=spec.get("points_limit"),
+            club=club,
+            visibility=Roster.Visibility.CLUB,
+        )
+        for entry in spec["entries"]:
+            services.entry_add(
+                roster=roster,
+                profile=entry["profile"]["slug"],
+                count=entry.get("count", 1),
+                options=entry.get("options"),
+                key=entry.get("key"),
+            )
+        return roster

@@ -58,4 +58,4 @@ def test_a_pack_without_the_demo_armlists_gets_the_example_rosters():
     squads = [p for p in PROFILES if p["kind"] == "squad"][:4]
     rosters = ARMY.demo_rosters(squads)
     assert len(rosters) == 2
-    assert all(r["name"] and r["entries"] for r in rosters)
+    assert all(r["entries"] for r in rosters)  # unnamed: setup_demo names them after the system
