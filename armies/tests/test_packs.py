@@ -7,6 +7,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 from django.core.management import CommandError, call_command
+from django.utils import translation
 
 from armies.models import DataPack, UnitProfile
 from rules.systems.bronepekhota.profile import PROFILE_SCHEMA
@@ -72,14 +73,21 @@ def test_placement_and_inferences_are_documented():
     assert "mercenaries_aborigeny" not in BY_SLUG
     assert BY_SLUG["kibertank"]["faction"] == "green"
     assert BY_SLUG["mercenaries_naytstalkery"]["faction"] == "green"
-    assert "Same soldiers" in BY_SLUG["protectorate_tyazhyolyy_shturmovoy_desant"]["notes"]
+    # The notes are in the book's language; an English reader reads them through the system's en catalogue.
+    duplicated = BY_SLUG["protectorate_tyazhyolyy_shturmovoy_desant"]["notes"]
+    assert "те же пехотинцы" in duplicated
+    with translation.override("en"):
+        assert "Same soldiers" in translation.gettext(duplicated)
     for key in ("weight", "locomotion", "guns", "charges", "specials", "helix", "mounts"):
         assert PACK["provenance"]["inferred"][key]
     assert set(PACK["provenance"]["placement"]) >= {"green", "aborigines", "duplicated_squads"}
     # Every machine says which of its values were inferred.
     for p in PACK["profiles"]:
         if p["kind"] != "squad":
-            assert "nferred" in p["notes"] or "per the rulebook" in p["notes"], p["slug"]
+            assert "Выведено" in p["notes"] or "по правилам" in p["notes"], p["slug"]
+            with translation.override("en"):
+                english = translation.gettext(p["notes"])
+            assert "nferred" in english or "per the rulebook" in english, p["slug"]
 
 
 def test_load_packs_is_idempotent_and_a_changed_file_makes_a_new_version(db, tmp_path):

@@ -57,7 +57,9 @@ def test_read_only_viewer_sees_no_controls(club_setup, club_roster):
 def test_print_views_and_text_export(browser_client, roster):
     cards = browser_client.get(f"/rosters/{roster.pk}/print/").content.decode()
     assert "Киберспецназ" in cards
-    assert "<th>Бр</th>" in cards
+    assert "<th>Arm</th>" in cards  # the armour letter in the reader's language (Russian «Бр»)
+    russian = browser_client.get(f"/rosters/{roster.pk}/print/", HTTP_ACCEPT_LANGUAGE="ru").content.decode()
+    assert "<th>Бр</th>" in russian
     assert "Ракетная установка — Д6+3 / 2Д20" in cards
     compact = browser_client.get(f"/rosters/{roster.pk}/print/?layout=list").content.decode()
     assert "list-table" in compact

@@ -167,8 +167,10 @@
     return lines.length || nested ? lines : [JSON.stringify(odds)];
   }
 
+  var asked = 0;  // the answer drawn is the last question's: an earlier one arriving late is dropped
   document.getElementById("odds-go").addEventListener("click", function () {
     var action = current();
+    var question = ++asked;
     fetch(app.dataset.api + action.key + "/odds/", {
       method: "POST",
       headers: { "Content-Type": "application/json", "X-CSRFToken": (document.cookie.match(/csrftoken=([^;]+)/) || [])[1] || "" },
@@ -177,12 +179,13 @@
     })
       .then(function (r) { return r.json().then(function (body) { return { ok: r.ok, body: body }; }); })
       .then(function (res) {
+        if (question !== asked) return;
         if (res.ok) show(describe(res.body.odds || res.body), "ok");
         else show([res.body.detail || gettext("Refused")].concat(Object.keys(res.body.errors || {}).map(function (k) {
           return k + ": " + res.body.errors[k];
         })), "error");
       })
-      .catch(function () { show([gettext("No connection: try again.")], "warn"); });
+      .catch(function () { if (question === asked) show([gettext("No connection: try again.")], "warn"); });
   });
   picker.addEventListener("change", draw);
   draw();
