@@ -21,7 +21,9 @@ CHROMIUM_ARGS = [
 ]
 
 
-def start_worker(database_name: str, *, concurrency: int = 1, hostname: str = "test", extra_env=None):
+def start_worker(
+    database_name: str, *, concurrency: int = 1, hostname: str = "test", extra_env=None, app_module: str = "config"
+):
     """Starts `celery worker` as a separate process against the test database; waits until it answers."""
     from django.conf import settings
 
@@ -38,7 +40,7 @@ def start_worker(database_name: str, *, concurrency: int = 1, hostname: str = "t
             "-m",
             "celery",
             "-A",
-            "config",
+            app_module,
             "worker",
             "--loglevel=WARNING",
             "--pool=prefork",

@@ -2,9 +2,10 @@
 aggregation by the last chunk in, and cancellation.
 
 Why the pieces look as they do:
-- Submission creates the job and its chunks and publishes the Celery group inside one transaction. If the broker
-  is down the publish raises, the transaction rolls back and the caller gets BrokerUnavailable (503): nothing is
-  half-created. A worker may see a task before the commit, so a chunk waits briefly for its row to appear.
+- Submission creates the job and its chunks in one transaction and publishes the Celery group once it commits
+  (`on_commit`), so a worker always finds its chunk's row: nothing polls for it. If the broker is down the publish
+  raises, the committed rows are deleted again and the caller gets BrokerUnavailable (503): nothing is
+  half-created.
 - A chunk's result goes into its own JobChunk row under select_for_update; a second completion of the same chunk
   (a message sent again after a lost worker, by the watchdog or the broker) finds it done and changes nothing.
   A running chunk keeps a heartbeat; rules/jobs/watchdog.py resends a chunk whose heartbeat went stale. The job
@@ -24,7 +25,7 @@ from __future__ import annotations
 import logging
 import math
 import secrets
-import time
+from functools import partial
 
 import numpy as np
 from django.conf import settings as django_settings
@@ -36,7 +37,7 @@ from django.utils.translation import gettext as _
 from rules.contract.simulator import SimulatorPart
 from rules.errors import GameConflict, RuleInputError
 from rules.jobs import analysis, watchdog
-from rules.jobs.broker import publish_chunks
+from rules.jobs.broker import BrokerUnavailable, publish_chunks
 from rules.jobs.sources import source
 from rules.models import BalanceJob, JobChunk
 from rules.registry import all_systems, get_system, known
@@ -45,7 +46,6 @@ logger = logging.getLogger(__name__)
 
 DEFAULT_MAX_BATTLES = 2_000_000
 DEFAULT_CHUNK_BATTLES = 20_000
-CHUNK_ROW_WAIT_SECONDS = 10.0
 SURVIVING_BINS = 10  # surviving cost as a share of the side's cost, in bins of 10 %
 KIND_OF_JOB = {BalanceJob.Kind.ROSTERS: "rosters", BalanceJob.Kind.DUELS: "units"}  # job kind -> part's job_kinds
 
@@ -302,8 +302,19 @@ def _create_and_publish(job: BalanceJob, chunks: list[tuple[int, int, dict]]) ->
         JobChunk.objects.bulk_create(
             [JobChunk(job=job, index=i, battles=n, spec=spec) for i, n, spec in chunks], batch_size=500
         )
-        publish_chunks(job.pk, range(job.chunk_count))  # raises BrokerUnavailable: the rows above roll back
+        # Published once the rows are committed (robust=False: a broker that is down reaches the caller as 503).
+        transaction.on_commit(partial(_publish_or_withdraw, job.pk, job.chunk_count), robust=False)
     return job
+
+
+def _publish_or_withdraw(job_id: int, chunk_count: int) -> None:
+    """Sends the committed job's chunks; if the broker is down, the job and its chunks go again and
+    BrokerUnavailable says so: the user sees nothing half-created."""
+    try:
+        publish_chunks(job_id, range(chunk_count))
+    except BrokerUnavailable:
+        BalanceJob.objects.filter(pk=job_id).delete()  # its chunks cascade
+        raise
 
 
 # Cancellation ----------------------------------------------------------------------------------------------
@@ -334,7 +345,8 @@ def balance_chunk_run(*, job_id: int, index: int, worker: str = "") -> str:
     """Simulates one chunk and records it. Idempotent: a chunk already done (or a finished job) is skipped.
     Returns what happened: "done", "finished" (this chunk completed the job), "duplicate", "skipped",
     "missing" or "failed"."""
-    chunk = _wait_for_chunk(job_id, index)
+    # Chunks are published after their rows commit: a missing row is a job deleted since (or never created).
+    chunk = JobChunk.objects.select_related("job").filter(job_id=job_id, index=index).first()
     if chunk is None:
         return "missing"
     job = chunk.job
@@ -349,34 +361,12 @@ def balance_chunk_run(*, job_id: int, index: int, worker: str = "") -> str:
     )
     try:
         with watchdog.heartbeat(chunk.pk):  # silent for too long: a live worker's watchdog sends it again
-            if not _test_pause(job_id):
-                return "skipped"
             result = compute_chunk(job, chunk)
     except Exception as exc:  # a bug or bad data: the job fails with a message instead of retrying forever
         logger.exception("balance job %s chunk %s failed", job_id, index)
         _fail(job_id, f"Chunk {index} failed: {type(exc).__name__}: {exc}")
         return "failed"
     return _record(job_id, index, result)
-
-
-def _wait_for_chunk(job_id: int, index: int) -> JobChunk | None:
-    deadline = time.monotonic() + CHUNK_ROW_WAIT_SECONDS
-    while True:
-        chunk = JobChunk.objects.select_related("job").filter(job_id=job_id, index=index).first()
-        if chunk is not None or time.monotonic() > deadline:
-            return chunk
-        time.sleep(0.2)
-
-
-def _test_pause(job_id: int) -> bool:
-    """Test-only slowness (BALANCE_TEST_CHUNK_SLEEP seconds), checking for cancellation. False if cancelled."""
-    pause = float(getattr(django_settings, "BALANCE_TEST_CHUNK_SLEEP", 0) or 0)
-    end = time.monotonic() + pause
-    while time.monotonic() < end:
-        time.sleep(min(0.1, end - time.monotonic()))
-        if not BalanceJob.objects.filter(pk=job_id).exclude(status__in=BalanceJob.FINISHED).exists():
-            return False
-    return True
 
 
 def compute_chunk(job: BalanceJob, chunk: JobChunk) -> dict:

@@ -1,15 +1,13 @@
 """Settings of the test workers that get killed (DJANGO_SETTINGS_MODULE of those worker processes only).
 
-BALANCE_TEST_CHUNK_SLEEP makes every chunk take a while, so a test can kill the worker in the middle of one.
-Everything else is production's: the broker's visibility timeout stays at 600 s, so a chunk redone within a minute
+Their Celery app is rules/tests/slow_chunks.py, which makes every chunk take a while, so a test can kill the worker
+in the middle of one. Everything else is production's: the broker's visibility timeout stays at 600 s, so a chunk redone within a minute
 of the kill was redone by the watchdog (rules/jobs/watchdog.py), not by the broker.
 """
 
 import os
 
 from config.settings.base import *  # noqa: F403
-
-BALANCE_TEST_CHUNK_SLEEP = float(os.environ.get("BALANCE_TEST_CHUNK_SLEEP", "0"))
 
 # The filesystem broker of `make run` (REDIS_URL empty), in the test's own folder rather than the shared var/.
 _BROKER_DIR = os.environ.get("ARMLIST_TEST_BROKER_DIR")

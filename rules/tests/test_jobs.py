@@ -6,9 +6,11 @@ from __future__ import annotations
 import csv
 import io
 import socket
+import time
 from datetime import timedelta
 
 import pytest
+from django.db import transaction
 from django.test import override_settings
 from django.urls import reverse
 from django.utils import timezone
@@ -68,6 +70,7 @@ def run_all_chunks(job: BalanceJob) -> list[str]:
 
 
 # Submission ---------------------------------------------------------------------------------------------------
+@pytest.mark.django_db(transaction=True)  # published on commit
 @override_settings(BALANCE_CHUNK_BATTLES=100)
 def test_submit_answers_202_and_creates_the_job_and_its_chunks(api, rosters):
     response = api.post("/api/v1/jobs/rosters/", roster_body(rosters, seed=5), format="json")
@@ -154,6 +157,7 @@ def dead_broker():
     app.conf.broker_url, app.conf.broker_write_url = old
 
 
+@pytest.mark.django_db(transaction=True)  # published on commit
 def test_broker_down_answers_503_and_nothing_is_half_created(api, rosters, dead_broker):
     response = api.post("/api/v1/jobs/rosters/", roster_body(rosters), format="json")
     assert response.status_code == 503
@@ -162,6 +166,7 @@ def test_broker_down_answers_503_and_nothing_is_half_created(api, rosters, dead_
     assert not JobChunk.objects.exists()
 
 
+@pytest.mark.django_db(transaction=True)  # published on commit
 def test_broker_down_on_the_page_shows_the_message_and_keeps_the_form(client, alice, rosters, dead_broker):
     client.force_login(alice)
     form = {
@@ -288,9 +293,24 @@ def test_a_failing_chunk_fails_the_job_with_a_message(alice, rosters):
     assert "distance" in job.error
 
 
-def test_a_chunk_whose_job_never_committed_gives_up(monkeypatch):
-    monkeypatch.setattr(services, "CHUNK_ROW_WAIT_SECONDS", 0.3)
+def test_a_chunk_whose_job_is_gone_is_missing_at_once():
+    started = time.monotonic()
     assert services.balance_chunk_run(job_id=123456, index=0) == "missing"
+    assert time.monotonic() - started < 1  # published after the commit: nothing to wait for
+
+
+@pytest.mark.django_db(transaction=True)
+def test_chunks_are_published_only_once_the_job_is_committed(alice, rosters):
+    from config.celery import app
+
+    with app.connection_for_write() as conn:
+        queue = conn.default_channel.client
+        with transaction.atomic():
+            job = services.balance_job_submit_rosters(
+                user=alice, roster_a_id=rosters[0].pk, roster_b_id=rosters[1].pk, battles=200, seed=3
+            )
+            assert queue.llen("celery") == 0  # not yet: a worker could not see the rows
+        assert queue.llen("celery") == job.chunk_count
 
 
 # Cancel, progress, access ----------------------------------------------------------------------------------------

@@ -131,7 +131,8 @@ def start_filesystem_worker(database: str, app, *, hostname: str, extra_env: dic
         **extra_env,
     }
     node = f"{hostname}-{os.environ.get('ARMLIST_TEST_TAG', 'armlist-test')}-{os.getpid()}@localhost"
-    args = [sys.executable, "-m", "celery", "-A", "config", "worker", "--loglevel=WARNING", "--pool=prefork"]
+    args = [sys.executable, "-m", "celery", "-A", "rules.tests.slow_chunks", "worker", "--loglevel=WARNING"]
+    args += ["--pool=prefork"]
     args += ["--concurrency=1", f"--hostname={node}", "--without-gossip", "--without-mingle"]
     proc = subprocess.Popen(
         args, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
@@ -164,7 +165,9 @@ def test_a_chunk_lost_with_a_killed_worker_is_redone_and_counted_once(setup_data
         assert jobs_worker_settings.CELERY_BROKER_TRANSPORT_OPTIONS["visibility_timeout"] == 600
 
         def start(hostname):
-            return start_worker(database, concurrency=1, hostname=hostname, extra_env=env)
+            return start_worker(
+                database, concurrency=1, hostname=hostname, extra_env=env, app_module="rules.tests.slow_chunks"
+            )
     else:
         fs_env, fs_app = filesystem_broker(tmp_path / "broker")
         env.update(fs_env)
