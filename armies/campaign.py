@@ -1,7 +1,7 @@
 """Reads of a campaign roster (a crew): its history of scenarios, and the finished battles it fought that may be
 carried into it. Game-free: the system's campaign part (rules/contract/campaign.py) is reached only through the
-registry, and the battles are read as plain data (the battles app already reads armies; armies reads the battle's
-final state here, in one place, with function-level imports so the two apps' modules load in either order).
+registry, and the battles are read as plain data through the source settings name (battles/carry.py): the battles
+app reads armies, never the other way round.
 
 Who may carry a battle into a roster: the roster's owner, who played that roster's side in the battle (or created
 the battle and left that side to nobody). Anyone else is told the battle does not exist (404).
@@ -9,8 +9,8 @@ the battle and left that side to nobody). Anyone else is told the battle does no
 
 from __future__ import annotations
 
-from django.db.models import Q
-from django.http import Http404
+from django.conf import settings
+from django.utils.module_loading import import_string
 from django.utils.translation import gettext as _
 
 from armies.models import Roster, ScenarioRecord
@@ -61,57 +61,25 @@ def roster_history(roster: Roster) -> list[dict]:
     return [scenario_dict(r) for r in records]
 
 
-def _sides_to_carry(user, roster: Roster):
-    """The battle sides of this roster that `user` may carry (see the module doc), with their battles."""
-    from battles.models import BattleSide
-
-    if not user.is_authenticated or roster.owner_id != user.pk:
-        return BattleSide.objects.none()
-    played = Q(player=user) | Q(player__isnull=True, battle__created_by=user)
-    return BattleSide.objects.filter(played, roster=roster).select_related("battle").defer("snapshot")
+def _finished_battles():
+    """The battles' side of carrying, named in settings (CAMPAIGN_BATTLES = "battles.carry.SOURCE"), so armies never
+    imports the battles app, which imports armies."""
+    return import_string(settings.CAMPAIGN_BATTLES)
 
 
 def battles_to_carry(user, roster: Roster) -> list[dict]:
-    """Finished battles of this roster that the user may carry and that are not carried yet, the latest first."""
+    """Finished battles of this roster that the user may carry and that are not carried yet, the latest first:
+    [{"id", "name", "side", "ended_at"}]."""
     if campaign_part(roster.system) is None:
         return []
     carried = set(
         ScenarioRecord.objects.filter(roster=roster, battle_id__isnull=False).values_list("battle_id", "side_index")
     )
-    out = []
-    for side in _sides_to_carry(user, roster).order_by("-battle__updated_at"):
-        battle = side.battle
-        if battle.status == "finished" and (battle.pk, side.index) not in carried:
-            out.append({"id": battle.pk, "name": battle.name, "side": side.index, "ended_at": battle.updated_at})
-    return out
+    return [b for b in _finished_battles().to_carry(user, roster) if (b["id"], b["side"]) not in carried]
 
 
 def battle_for_carry(user, roster: Roster, battle_id) -> dict:
     """The finished battle to carry into `roster`, as plain data: {"id", "name", "side", "ended_at", "finished",
     "settings", "final"}, where `final` is the battle's final state as the campaign part reads it ({"game",
     "units": {key: {"side", "profile", "state"}}}). Http404 when the user may not carry it."""
-    from battles.models import BattleUnit
-
-    side = None
-    if str(battle_id).isdigit():
-        side = _sides_to_carry(user, roster).filter(battle_id=int(battle_id)).first()
-    if side is None:
-        raise Http404(_("No such battle of this roster."))
-    battle = side.battle
-    units = (
-        BattleUnit.objects.filter(battle=battle)
-        .order_by("position")
-        .values_list("key", "side__index", "profile", "state")
-    )
-    return {
-        "id": battle.pk,
-        "name": battle.name,
-        "side": side.index,
-        "ended_at": battle.updated_at,
-        "finished": battle.status == "finished",
-        "settings": dict((battle.settings or {}).get("system") or {}),
-        "final": {
-            "game": battle.state,
-            "units": {key: {"side": s, "profile": profile, "state": state} for key, s, profile, state in units},
-        },
-    }
+    return _finished_battles().for_carry(user, roster, battle_id)

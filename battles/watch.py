@@ -176,3 +176,8 @@ class VersionWatch:
 
 
 WATCH = VersionWatch()
+
+
+def stop_waiting() -> None:
+    """Every waiting stream wakes and ends now (the server is stopping: config/lifecycle.py)."""
+    WATCH.stop(timeout=0)

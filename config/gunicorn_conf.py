@@ -123,7 +123,7 @@ def _end_streams_on_stop(worker):
     raises the signal again, which this handler then takes as the stop it is."""
     import signal
 
-    from battles.watch import WATCH
+    from config.lifecycle import stop_now
 
     graceful = worker.handle_exit
     stopping = []
@@ -135,7 +135,7 @@ def _end_streams_on_stop(worker):
         graceful(sig, frame)  # first: the worker takes no more requests (run() ends) whatever follows
         if not worker.booted:  # still warming up (post_worker_init), serving nobody: leave now, not after the imports
             raise SystemExit(0)
-        WATCH.stop(timeout=0)  # every waiting stream wakes and ends (battles/views.py battle_stream)
+        stop_now()  # every waiting stream wakes and ends (battles registers it: config/lifecycle.py)
 
     signal.signal(signal.SIGTERM, handle_exit)
 

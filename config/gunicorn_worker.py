@@ -33,9 +33,9 @@ class _Server(Server):
 
 
 def _stop_waiting() -> None:
-    from battles.watch import WATCH  # imported long before: the app is loaded (post_worker_init)
+    from config.lifecycle import stop_now
 
-    WATCH.stop(timeout=0)
+    stop_now()  # every waiting event stream ends (what the apps registered)
 
 
 class Worker(UvicornWorker):

@@ -299,6 +299,8 @@ BALANCE_CHUNK_STALE_SECONDS = env.float("BALANCE_CHUNK_STALE_SECONDS", default=3
 BALANCE_WATCHDOG_SECONDS = env.float("BALANCE_WATCHDOG_SECONDS", default=5.0)
 # Where balance jobs read rosters and packs (rules/jobs/sources.py): rules never imports armies itself.
 BALANCE_SOURCE = "armies.jobs_source.SOURCE"
+# The finished battles a campaign roster may carry (armies/campaign.py), so armies never imports battles.
+CAMPAIGN_BATTLES = "battles.carry.SOURCE"
 
 LOGGING = {
     "version": 1,
