@@ -12,10 +12,12 @@ parts, each a small protocol in its own module:
 | campaign    | contract/campaign.py  | armies                 |
 | at_roll     | contract/at_roll.py   | battles (the board)    |
 
-Like Django's database backends: the generic core calls the interface; each system fills it in.
+Like Django's database backends: the generic core calls the interface; each system fills it in. A system's actions
+start from `CleanAction` (contract/actions.py: full settings → validate → resolve or odds on clean inputs → outcome)
+and its settings are one `SettingsCatalogue` (contract/settings.py: defaults, full settings, lookup, labels).
 """
 
-from rules.contract.actions import Action, Outcome, distribution, exact, prob
+from rules.contract.actions import Action, CleanAction, Outcome, distribution, exact, prob
 from rules.contract.army import ArmyPart, BuilderResult, BuilderTool, Issue, RosterReport
 from rules.contract.at_roll import AtRollPart, RollOdds, Rule
 from rules.contract.battle import (
@@ -36,7 +38,7 @@ from rules.contract.battle import (
     undo_witnesses,
 )
 from rules.contract.campaign import CampaignPart
-from rules.contract.settings import Setting
+from rules.contract.settings import Setting, SettingsCatalogue
 from rules.contract.simulator import SimulatorPart
 from rules.contract.system import GameSystem
 from rules.errors import ArmlistError, GameConflict, NotYours, RuleInputError
@@ -51,6 +53,7 @@ __all__ = [
     "BuilderResult",
     "BuilderTool",
     "CampaignPart",
+    "CleanAction",
     "Command",
     "CommandContext",
     "Event",
@@ -67,6 +70,7 @@ __all__ = [
     "Rule",
     "RuleInputError",
     "Setting",
+    "SettingsCatalogue",
     "SideSetup",
     "SimulatorPart",
     "Start",

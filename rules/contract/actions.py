@@ -10,6 +10,7 @@ from typing import Any
 import jsonschema
 
 from rules.contract.schema import schema_errors
+from rules.contract.settings import SettingsCatalogue
 from rules.errors import RuleInputError
 from rules.i18n import _
 
@@ -93,3 +94,58 @@ class Action(ABC):
             "input_schema": self.input_schema,
             "result_labels": {key: _(label) for key, label in self.result_labels.items()},
         }
+
+
+class CleanAction(Action):
+    """The base a system's actions start from, like Django's BaseDatabaseOperations: every shared step is here, and
+    what a system must fill in raises NotImplementedError naming it.
+
+    resolve() and odds() take the RAW inputs and the settings as given: the system's defaults fill in what is left
+    out (`settings_catalogue`), validate() checks the schema, then check() (the system's checks of every action) and
+    check_inputs() (the action's own), and resolve_clean() or odds_clean() work on the clean inputs. resolve()
+    closes the dice (a typed-in die left over is an error) and records every die rolled in the outcome.
+    """
+
+    #: The system's SettingsCatalogue (rules/contract/settings.py): its defaults fill in the settings left out.
+    settings_catalogue: SettingsCatalogue | None = None
+
+    def full_settings(self, settings: dict | None) -> dict:
+        """The system's defaults under the given (already checked) settings, so a rule never misses a key."""
+        if self.settings_catalogue is None:
+            raise NotImplementedError(f"{type(self).__name__} must set settings_catalogue (the system's settings).")
+        return self.settings_catalogue.full(settings)
+
+    def check(self, inputs: dict, settings: dict) -> dict:
+        """The checks every action of the system makes (none here; a system's base overrides this and ends with
+        check_inputs()), then the action's own."""
+        return self.check_inputs(inputs, settings)
+
+    def check_inputs(self, inputs: dict, settings: dict) -> dict:
+        """The action's own rule checks beyond the schema; returns the cleaned inputs. Override where needed."""
+        return inputs
+
+    def resolve(self, inputs: dict, settings: dict, dice) -> Outcome:
+        settings = self.full_settings(settings)
+        clean = self.validate(inputs, settings)
+        outcome = self.resolve_clean(clean, settings, dice)
+        dice.finish()
+        outcome.dice = [r.as_dict() for r in dice.rolls]
+        return outcome
+
+    def odds(self, inputs: dict, settings: dict) -> dict:
+        settings = self.full_settings(settings)
+        return self.odds_clean(self.validate(inputs, settings), settings)
+
+    @abstractmethod
+    def resolve_clean(self, clean: dict, settings: dict, dice) -> Outcome:
+        """The action with dice on validated inputs and full settings."""
+        raise NotImplementedError(f"{type(self).__name__} must provide a resolve_clean() method.")
+
+    @abstractmethod
+    def odds_clean(self, clean: dict, settings: dict) -> dict:
+        """The exact odds on validated inputs and full settings."""
+        raise NotImplementedError(f"{type(self).__name__} must provide an odds_clean() method.")
+
+    def outcome(self, summary: str, result: dict, effects: list[dict], steps: list[str]) -> Outcome:
+        """An Outcome of this action; resolve() fills in its dice."""
+        return Outcome(action=self.key, summary=summary, result=result, dice=[], effects=effects, steps=steps)

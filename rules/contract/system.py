@@ -7,7 +7,7 @@ from rules.contract.army import ArmyPart
 from rules.contract.at_roll import AtRollPart
 from rules.contract.battle import BattlePart
 from rules.contract.campaign import CampaignPart
-from rules.contract.settings import Setting
+from rules.contract.settings import Setting, SettingsCatalogue
 from rules.contract.simulator import SimulatorPart
 from rules.errors import RuleInputError
 from rules.i18n import _
@@ -44,19 +44,11 @@ class GameSystem:
         return [p for p in self.PARTS if getattr(self, p) is not None]
 
     def default_settings(self) -> dict:
-        return {s.key: s.default for s in self.settings}
+        return SettingsCatalogue(self.settings).defaults()
 
     def resolve_settings(self, overrides: dict | None) -> dict:
         """Defaults with the given overrides; unknown keys and bad values raise RuleInputError."""
-        known = {s.key: s for s in self.settings}
-        if overrides is not None and not isinstance(overrides, dict):
-            raise RuleInputError({"settings": _("must be an object of setting: value")})
-        result = self.default_settings()
-        for key, value in (overrides or {}).items():
-            if key not in known:
-                raise RuleInputError({f"settings.{key}": _("unknown setting")})
-            result[key] = known[key].check(value)
-        return result
+        return SettingsCatalogue(self.settings).resolve(overrides)
 
     def action(self, key: str) -> Action:
         try:

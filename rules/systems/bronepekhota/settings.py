@@ -20,7 +20,7 @@ Where the settings that have no dice of their own are read (issue 17; none was r
 
 from __future__ import annotations
 
-from rules.contract import Setting
+from rules.contract import Setting, SettingsCatalogue
 from rules.i18n import N_
 
 OPTION = "option"
@@ -493,8 +493,7 @@ SETTINGS += (
     ),
 )
 
-SETTINGS_BY_KEY = {s.key: s for s in SETTINGS}
-
-
-def defaults() -> dict:
-    return {s.key: s.default for s in SETTINGS}
+CATALOGUE = SettingsCatalogue(SETTINGS)
+SETTINGS_BY_KEY = CATALOGUE.by_key
+defaults = CATALOGUE.defaults
+full_settings = CATALOGUE.full

@@ -13,14 +13,14 @@ element = {"kind": "infantry" | "vehicle" | "gun", "ref": anything echoed in eff
 
 from __future__ import annotations
 
-from abc import abstractmethod
 from fractions import Fraction
 
 from rules import dice as dicelib
-from rules.contract import Action, Outcome, RuleInputError
+from rules.contract import CleanAction, RuleInputError
 from rules.i18n import N_
 from rules.i18n import _ as tr
 from rules.systems.bronepekhota import tables
+from rules.systems.bronepekhota.settings import CATALOGUE, full_settings  # noqa: F401  (the battle imports it here)
 from rules.systems.bronepekhota.words import say
 
 FACES = dicelib.BOOK_FACES
@@ -532,13 +532,6 @@ def damage_consequences(el: dict, damage: dict[int, Fraction], settings: dict, *
 
 
 # The actions' common frame ------------------------------------------------------------------------------
-def full_settings(settings: dict | None) -> dict:
-    """Defaults under the given (already checked) settings, so an action never misses a key."""
-    from rules.systems.bronepekhota.settings import defaults
-
-    return {**defaults(), **(settings or {})}
-
-
 # The odds page's words for the keys odds() answers (Action.result_labels).
 RESULT_LABELS = {
     "p_hit": N_("Chance to hit"), "p_damage": N_("Chance of damage"), "damage": N_("Damage"),
@@ -562,10 +555,12 @@ RESULT_LABELS = {
 VALUE_LABELS = {"outcomes": {"survived": N_("survived"), "panic": N_("survived, panics"), "killed": N_("killed")}}
 
 
-class BronAction(Action):
-    """resolve() and odds() take the RAW inputs: they validate them (schema, then check()) themselves.
-    Subclasses implement check(), resolve_clean(clean, settings, dice) and odds_clean(clean, settings)."""
+class BronAction(CleanAction):
+    """The frame of «Бронепехота»'s actions (CleanAction: full settings, validate, resolve_clean / odds_clean) with
+    its own check of every action: the shooting mode it is played in and the optional rule it needs. Subclasses
+    implement check_inputs(), resolve_clean(clean, settings, dice) and odds_clean(clean, settings)."""
 
+    settings_catalogue = CATALOGUE
     result_labels = RESULT_LABELS
 
     modes: tuple[str, ...] = ("virtual", "real")
@@ -588,27 +583,3 @@ class BronAction(Action):
                 tr("{action} is an optional rule that is off in these settings.").format(action=tr(self.label)),
             )
         return self.check_inputs(inputs, settings)
-
-    def check_inputs(self, inputs: dict, settings: dict) -> dict:
-        return inputs
-
-    def resolve(self, inputs: dict, settings: dict, dice) -> Outcome:
-        settings = full_settings(settings)
-        clean = self.validate(inputs, settings)
-        outcome = self.resolve_clean(clean, settings, dice)
-        dice.finish()
-        outcome.dice = [r.as_dict() for r in dice.rolls]
-        return outcome
-
-    def odds(self, inputs: dict, settings: dict) -> dict:
-        settings = full_settings(settings)
-        return self.odds_clean(self.validate(inputs, settings), settings)
-
-    @abstractmethod
-    def resolve_clean(self, clean: dict, settings: dict, dice) -> Outcome: ...
-
-    @abstractmethod
-    def odds_clean(self, clean: dict, settings: dict) -> dict: ...
-
-    def outcome(self, summary: str, result: dict, effects: list[dict], steps: list[str]) -> Outcome:
-        return Outcome(action=self.key, summary=summary, result=result, dice=[], effects=effects, steps=steps)
