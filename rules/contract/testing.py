@@ -16,8 +16,10 @@ import copy
 import json
 import math
 from collections import Counter
+from fractions import Fraction
 
 from rules import dice as dicelib
+from rules.contract.actions import Action
 from rules.contract.battle import (
     Event,
     GameState,
@@ -195,3 +197,36 @@ def assert_matches(name: str, expected: dict, counts: Counter, n: int) -> None:
             continue
         se = math.sqrt(float(p) * (1 - float(p)) / n)
         assert abs(freq - float(p)) <= 4 * se, (name, value, freq, float(p), se)
+
+
+# The odds answers as exact fractions, to hold against what the resolver rolls.
+
+
+def frac(p: dict) -> Fraction:
+    """A probability of an odds answer ({"exact": "5/6", …}) as a fraction."""
+    return Fraction(p["exact"])
+
+
+def dist(items: list[dict]) -> dict:
+    """A distribution of an odds answer ([{"value", "exact", …}]) as {value: fraction}."""
+    return {d["value"]: Fraction(d["exact"]) for d in items}
+
+
+def boolean(p: dict) -> dict:
+    """A probability as the distribution of a yes/no result."""
+    return {True: frac(p), False: 1 - frac(p)}
+
+
+def sample(action: Action, inputs: dict, extractors: dict, n: int, seed: int, settings: dict) -> dict[str, Counter]:
+    """Resolves `action` on `inputs` `n` times with seeded dice under the system's full `settings` (the inputs are
+    checked once, then each run resolves the clean inputs, as resolve() does after its checks); counts what each
+    extractor (name -> function of the outcome) reads."""
+    clean = action.validate(inputs, settings)
+    dice = dicelib.SeededDice(seed)
+    counts: dict[str, Counter] = {name: Counter() for name in extractors}
+    for _ in range(n):
+        dice.rolls.clear()
+        outcome = action.resolve_clean(clean, settings, dice)
+        for name, extract in extractors.items():
+            counts[name][extract(outcome)] += 1
+    return counts

@@ -1,12 +1,11 @@
 """The resolver and the exact odds are one rule: for each action, exact distributions sum to 1 and the
 frequencies of 20,000 seeded resolutions match them within 4 standard errors (exactly where p is 0 or 1)."""
 
-import math
-from collections import Counter
 from fractions import Fraction
 
 import pytest
 
+from rules.contract.testing import assert_matches, boolean, dist, frac, sample
 from rules.dice import SeededDice
 from rules.systems.bronepekhota.actions.common import full_settings
 from rules.systems.bronepekhota.system import SYSTEM
@@ -14,55 +13,14 @@ from rules.systems.bronepekhota.system import SYSTEM
 N = 20_000
 
 
-def frac(p: dict) -> Fraction:
-    return Fraction(p["exact"])
-
-
-def dist(items: list[dict]) -> dict:
-    return {d["value"]: Fraction(d["exact"]) for d in items}
-
-
-def boolean(p: dict) -> dict:
-    return {True: frac(p), False: 1 - frac(p)}
-
-
-def assert_sums_to_one(d: dict):
-    assert sum(d.values()) == 1, d
-
-
-def assert_matches(name: str, exact: dict, counts: Counter, n: int = N):
-    assert_sums_to_one(exact)
-    assert set(counts) <= {k for k, p in exact.items() if p > 0}, (name, counts, exact)
-    for value, p in exact.items():
-        freq = counts.get(value, 0) / n
-        if p in (0, 1):
-            assert freq == p, (name, value, freq, p)
-            continue
-        se = math.sqrt(float(p) * (1 - float(p)) / n)
-        assert abs(freq - float(p)) <= 4 * se, (name, value, freq, float(p), se)
-
-
-def simulate(action: str, inputs: dict, settings: dict, extractors: dict, seed: int) -> dict[str, Counter]:
-    act = SYSTEM.action(action)
-    clean = act.validate(inputs, settings)
-    dice = SeededDice(seed)
-    counts = {name: Counter() for name in extractors}
-    for _ in range(N):
-        dice.rolls.clear()
-        outcome = act.resolve_clean(clean, settings, dice)
-        for name, extract in extractors.items():
-            counts[name][extract(outcome)] += 1
-    return counts
-
-
 def run_case(action, inputs, settings, events, seed):
     """events: name -> (extractor(outcome), exact distribution built from the odds answer)."""
     settings = full_settings(settings)
     odds = SYSTEM.action(action).odds(inputs, settings)
     expected = {name: build(odds) for name, (_, build) in events.items()}
-    counts = simulate(action, inputs, settings, {name: fn for name, (fn, _) in events.items()}, seed)
+    counts = sample(SYSTEM.action(action), inputs, {name: fn for name, (fn, _) in events.items()}, N, seed, settings)
     for name in events:
-        assert_matches(name, expected[name], counts[name])
+        assert_matches(name, expected[name], counts[name], N)
     return odds
 
 

@@ -6,6 +6,8 @@ import itertools
 from fractions import Fraction
 
 from rules import dice as dicelib
+from rules.contract.testing import dist as as_dist  # noqa: F401  (the suites import these from here)
+from rules.contract.testing import frac  # noqa: F401
 from rules.systems.enforcers.settings import full_settings
 from rules.systems.enforcers.system import SYSTEM
 
@@ -28,14 +30,6 @@ def resolve(action: str, inputs: dict, *, dice=None, seed=None, **overrides):
 
 def odds(action: str, inputs: dict, **overrides) -> dict:
     return SYSTEM.action(action).odds(inputs, settings(**overrides))
-
-
-def frac(p: dict) -> Fraction:
-    return Fraction(p["exact"])
-
-
-def as_dist(items: list[dict]) -> dict:
-    return {d["value"]: Fraction(d["exact"]) for d in items}
 
 
 def brute_force_test(difficulty, blessings=0, curses=0, modifier=0, crit_chance=2, max_only=False) -> Fraction:

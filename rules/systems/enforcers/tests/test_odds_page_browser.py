@@ -4,28 +4,12 @@
 import re
 
 import pytest
-from playwright.sync_api import expect
+
+from tests.odds_page import compute, no_sideways_scroll
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 CODES = re.compile(r"seriously_wounded|dying|flee|freeze|fight|none|unknown|true|false|\{")
-
-
-def compute(page, action: str, fields: dict[str, str], *, until: str = "") -> str:
-    """The odds page's answer to this action and these fields; `until`: a text only this answer has (a busy
-    machine may still show the answer before it)."""
-    page.select_option("#odds-action", action)
-    for field, value in fields.items():
-        page.fill(f"#f-{field}", value)
-    result = page.locator("#odds-result")
-    # The last answer gone, so the wait is for this one (waiting for "not the old text" compared text content with
-    # inner text, which differ in whitespace, and passed at once).
-    page.evaluate("document.getElementById('odds-result').replaceChildren()")
-    page.click("#odds-go")
-    result.locator("p").first.wait_for(timeout=30_000)  # generous: the machine may be busy
-    if until:
-        expect(result).to_contain_text(until, timeout=30_000)
-    return result.inner_text()
 
 
 def test_the_odds_page_names_wound_states_and_fear_actions_in_russian(live_server, phone_context):
@@ -41,8 +25,7 @@ def test_the_odds_page_names_wound_states_and_fear_actions_in_russian(live_serve
     sheet = "(HP: 0; AP: 0; Состояние: Тяжелоранен; Страх: нет) → 100,0 %"
     assert f"Листы персонажей после проверки, вместе: {sheet}" in text
     assert not CODES.search(text), text
-    width, screen = page.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
-    assert width <= screen, (width, screen)
+    no_sideways_scroll(page)
 
     # A fall of 9 cm at DX 10 (safe 5): 9 damage, then a TN test against Stunned: the AP and the stun together.
     text = compute(page, "fall", {"agent-stats-DX": "10", "agent-stats-HL": "10", "agent-stats-TN": "10",

@@ -2,12 +2,12 @@
 of the exact odds, value by value (exactly where a probability is 0 or 1). The core test is also checked
 against a brute-force count of every die face, which shares no code with core.py."""
 
-import math
 from collections import Counter
 from fractions import Fraction
 
 import pytest
 
+from rules.contract.testing import assert_matches
 from rules.dice import SeededDice
 from rules.systems.enforcers import core, rolling
 from rules.systems.enforcers.system import SYSTEM
@@ -54,18 +54,6 @@ CASES = {
 
 def test_every_action_has_a_case():
     assert set(CASES) == set(SYSTEM.actions)
-
-
-def assert_matches(name, exact: dict, counts: Counter, n: int):
-    assert sum(exact.values()) == 1, name
-    assert set(counts) <= {k for k, p in exact.items() if p > 0}, (name, set(counts) - set(exact))
-    for value, p in exact.items():
-        freq = counts.get(value, 0) / n
-        if p in (0, 1):
-            assert freq == p, (name, value, freq, p)
-            continue
-        se = math.sqrt(float(p) * (1 - float(p)) / n)
-        assert abs(freq - float(p)) <= 4 * se, (name, value, freq, float(p), se)
 
 
 @pytest.mark.parametrize("key", sorted(CASES))

@@ -21,6 +21,7 @@ from rules.systems.enforcers.system import SYSTEM
 from rules.systems.enforcers.tests.helpers import agent, resolve
 from rules.systems.enforcers.tests.test_battle import table as battle_table
 from rules.systems.enforcers.tests.test_odds_vs_resolver import CASES
+from tests.packs import pack_words
 from tests.test_i18n import po_entries
 
 CATALOGUE = Path(__file__).resolve().parents[1] / "locale/ru/LC_MESSAGES/django.po"
@@ -357,23 +358,10 @@ def test_the_pack_page_words_read_in_russian_and_english():
     """The pack's source, its units' notes and its provenance are English in the pack; the pack page reads them
     through the catalogues (the provenance under the context «pack provenance»), so each has the book's Russian."""
     pack = json.loads((Path(__file__).resolve().parents[1] / "data/enforcers-core.json").read_text(encoding="utf-8"))
-
-    def texts(value):
-        if isinstance(value, dict):
-            for key, v in value.items():
-                yield key
-                yield from texts(v)
-        elif isinstance(value, list):
-            for v in value:
-                yield from texts(v)
-        elif isinstance(value, str):
-            yield value
-
-    provenance = pack.get("meta", {}).get("provenance") or pack["provenance"]
+    shown, provenance = pack_words(pack)
     with translation.override("ru"):
-        untranslated = [t for t in [pack["source"], *(p["notes"] for p in pack["profiles"] if p.get("notes"))]
-                        if translation.gettext(t) == t]  # fmt: skip
-        untranslated += [t for t in texts(provenance) if translation.pgettext("pack provenance", t) == t]
+        untranslated = [t for t in shown if translation.gettext(t) == t]
+        untranslated += [t for t in provenance if translation.pgettext("pack provenance", t) == t]
     assert not untranslated, untranslated
-    english = " ".join([pack["source"], *texts(provenance), *(p.get("notes", "") for p in pack["profiles"])])
+    english = " ".join([*shown, *provenance])
     assert not re.findall(r"[А-Яа-яЁё]+", english.replace("«Энфорсеры»", "")), "Cyrillic in the English"

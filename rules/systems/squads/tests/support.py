@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 from collections import Counter
-from fractions import Fraction
 
 import pytest
 
-from rules.contract import RuleInputError
-from rules.contract.testing import assert_matches  # noqa: F401  (the suites import it from here)
-from rules.dice import SeededDice, TableDice
+from rules.contract import RuleInputError, testing
+from rules.contract.testing import assert_matches, boolean, dist, frac  # noqa: F401  (the suites import them from here)
+from rules.dice import TableDice
 from rules.systems.squads.settings import full_settings
 from rules.systems.squads.system import SYSTEM
 
@@ -44,28 +43,6 @@ def effect(outcome, kind: str, role: str | None = None) -> dict | None:
     return next((e for e in outcome.effects if e["kind"] == kind and (role is None or e["role"] == role)), None)
 
 
-def frac(p: dict) -> Fraction:
-    return Fraction(p["exact"])
-
-
-def dist(items: list[dict]) -> dict:
-    return {d["value"]: Fraction(d["exact"]) for d in items}
-
-
-def boolean(p: dict) -> dict:
-    return {True: frac(p), False: 1 - frac(p)}
-
-
 def sample(action: str, inputs: dict, extractors: dict, n: int, seed: int, **over) -> dict[str, Counter]:
     """Resolves `n` times with seeded dice; counts what each extractor reads from the outcome."""
-    act = SYSTEM.action(action)
-    st = full_settings(settings(**over))
-    clean = act.validate(inputs, st)
-    dice = SeededDice(seed)
-    counts = {name: Counter() for name in extractors}
-    for _ in range(n):
-        dice.rolls.clear()
-        outcome = act.resolve_clean(clean, st, dice)
-        for name, extract in extractors.items():
-            counts[name][extract(outcome)] += 1
-    return counts
+    return testing.sample(SYSTEM.action(action), inputs, extractors, n, seed, full_settings(settings(**over)))

@@ -6,31 +6,14 @@ import json
 import re
 
 import pytest
-from playwright.sync_api import expect
+
+from tests.odds_page import compute, no_sideways_scroll
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 PERCENT = r"\d+,\d %"
 CODES = re.compile(r"\b(attacker|defender|on_guard|withdraw|all_activated|none|crew_stunned|weapon_destroyed|"
                    r"immobilised|destroyed|activated|worst_effect|chain_end)\b|object Object|\{")  # fmt: skip
-
-
-def compute(page, action: str, fields: dict[str, str] | None = None, selects: dict[str, str] | None = None) -> str:
-    page.select_option("#odds-action", action)
-    for field, value in (selects or {}).items():
-        page.select_option(f"#f-{field}", json.dumps(value))
-    for field, value in (fields or {}).items():
-        page.fill(f"#f-{field}", value)
-    result = page.locator("#odds-result")
-    page.evaluate("document.getElementById('odds-result').replaceChildren()")  # the last answer gone: wait for this
-    page.click("#odds-go")
-    expect(result.locator("p").first).to_be_visible(timeout=30_000)  # generous: the machine may be busy
-    return result.inner_text()
-
-
-def no_sideways_scroll(page) -> None:
-    width, screen = page.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
-    assert width <= screen, (width, screen)
 
 
 def test_the_odds_show_each_case_named_in_russian_on_a_phone(live_server, phone_context):

@@ -18,6 +18,7 @@ from rules.systems.squads.army import ARMY, suggested_block
 from rules.systems.squads.system import SYSTEM
 from rules.systems.squads.tests.support import settings
 from rules.systems.squads.tests.test_battle import PACK, _event
+from tests.packs import pack_words
 
 PACKAGE = Path(__file__).resolve().parents[1]
 # What a Russian screen may show in Latin letters: the book's line references (L28), the spec's (§5 B3), the
@@ -404,27 +405,6 @@ def test_a_die_rolled_in_english_is_named_in_russian_in_the_log(action, inputs, 
             break
     assert labels
     assert not english(labels), sorted(set(english(labels)))[:10]
-
-
-def pack_words(pack: dict) -> tuple[list[str], list[str]]:
-    """What a pack's page shows of «Отряды»'s own words: (the source and the notes, the provenance's keys and
-    texts), English msgids each."""
-    shown = [pack["source"], *{p["notes"] for p in pack["profiles"]}]
-    provenance: list[str] = []
-
-    def walk(value):
-        if isinstance(value, dict):
-            for key, v in value.items():
-                provenance.append(key)
-                walk(v)
-        elif isinstance(value, list):
-            for v in value:
-                walk(v)
-        elif isinstance(value, str):
-            provenance.append(value)
-
-    walk(pack["provenance"])
-    return shown, provenance
 
 
 @pytest.mark.parametrize("name", ["squads-core.json", "squads-suggested.json"])

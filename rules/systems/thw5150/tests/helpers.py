@@ -3,17 +3,10 @@ odds (within 4 standard errors; exactly where p is 0 or 1)."""
 
 from __future__ import annotations
 
-import math
-from collections import Counter
-from fractions import Fraction
-
+from rules.contract.testing import assert_matches, frac, sample
 from rules.dice import SeededDice, TableDice
 from rules.systems.thw5150.settings import full
 from rules.systems.thw5150.system import SYSTEM
-
-
-def frac(p: dict) -> Fraction:
-    return Fraction(p["exact"])
 
 
 def settings_with(**overrides) -> dict:
@@ -29,35 +22,13 @@ def odds(action: str, inputs: dict, **settings) -> dict:
     return SYSTEM.action(action).odds(inputs, settings_with(**settings))
 
 
-def sample(action: str, inputs: dict, extract, n: int, seed: int, settings: dict) -> Counter:
-    act = SYSTEM.action(action)
-    clean = act.validate(inputs, settings)
-    dice = SeededDice(seed)
-    counts: Counter = Counter()
-    for _ in range(n):
-        dice.rolls.clear()
-        counts[extract(act.resolve_clean(clean, settings, dice))] += 1
-    return counts
-
-
-def assert_matches(name: str, exact: dict, counts: Counter, n: int) -> None:
-    assert sum(exact.values()) == 1, (name, exact)
-    assert set(counts) <= {k for k, p in exact.items() if p > 0}, (name, counts, exact)
-    for value, p in exact.items():
-        freq = counts.get(value, 0) / n
-        if p in (0, 1):
-            assert freq == p, (name, value, freq, p)
-            continue
-        se = math.sqrt(float(p) * (1 - float(p)) / n)
-        assert abs(freq - float(p)) <= 4 * se, (name, value, freq, float(p), se)
-
-
 def check(action: str, inputs: dict, events: dict, *, n: int = 6000, seed: int = 7, **overrides) -> dict:
     """events: name -> (extractor(outcome), builder(odds) -> {value: Fraction})."""
     settings = settings_with(**overrides)
     answer = SYSTEM.action(action).odds(inputs, settings)
     for name, (extract, build) in events.items():
-        assert_matches(name, build(answer), sample(action, inputs, extract, n, seed, settings), n)
+        counts = sample(SYSTEM.action(action), inputs, {name: extract}, n, seed, settings)[name]
+        assert_matches(name, build(answer), counts, n)
     return answer
 
 

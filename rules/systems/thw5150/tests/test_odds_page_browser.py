@@ -6,31 +6,12 @@ import json
 import re
 
 import pytest
-from playwright.sync_api import expect
+
+from tests.odds_page import compute, no_sideways_scroll
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 CODES = re.compile(r"passed_|joint|\b(charge|stay|up to|pass [0-2])\b|object Object|\{")
-
-
-def compute(page, action: str, members: list[dict], checks: tuple[str, ...] = ()) -> str:
-    page.select_option("#odds-action", action)
-    page.fill("#f-members", json.dumps(members))
-    for box in checks:
-        page.check(f"#f-{box}")
-    result = page.locator("#odds-result")
-    # The last answer gone, so the wait is for this one (waiting for "not the old text" compared text content with
-    # inner text, which differ in whitespace, and passed at once).
-    page.evaluate("document.getElementById('odds-result').replaceChildren()")
-    page.click("#odds-go")
-    expect(result).to_be_visible(timeout=30_000)  # generous: the machine may be busy
-    expect(result.locator("p").first).to_be_visible(timeout=30_000)
-    return result.inner_text()
-
-
-def no_sideways_scroll(page) -> None:
-    width, screen = page.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
-    assert width <= screen, (width, screen)
 
 
 def test_a_group_tests_joint_result_is_drawn_in_russian_on_a_phone(live_server, phone_context):
@@ -41,7 +22,7 @@ def test_a_group_tests_joint_result_is_drawn_in_russian_on_a_phone(live_server, 
 
     # The book's Leader Die (L273–282): Leader Rep 4 stays back, Rep 4 and Rep 3 charge in the open.
     members = [{"rep": 4, "leader": True, "tests": False}, {"rep": 4}, {"rep": 3}]
-    text = compute(page, "wanting_to_charge", members, checks=("use_leader_die",))
+    text = compute(page, "wanting_to_charge", {"members": json.dumps(members)}, checks=("use_leader_die",))
     assert ("Вся группа вместе: сколько фигурок прошли тест: (прошли по 2 кубикам: 2; прошли по 1 кубику: 0; "
             "прошли по 0 кубиков: 0) → 58,3 %") in text, text  # fmt: skip
     assert ("Вся группа вместе: сколько фигурок на каждой строке таблицы: (атакуют: 2) → 91,7 %, (атакуют: 1; "
@@ -49,7 +30,7 @@ def test_a_group_tests_joint_result_is_drawn_in_russian_on_a_phone(live_server, 
     assert not CODES.search(text), text
     no_sideways_scroll(page)
 
-    text = compute(page, "fast_move", [{"rep": 4}, {"rep": 3}])
+    text = compute(page, "fast_move", {"members": json.dumps([{"rep": 4}, {"rep": 3}])})
     assert "(до 16″: 2) → 25,0 %" in text, text  # both dice 1–3
     assert not CODES.search(text), text
     no_sideways_scroll(page)

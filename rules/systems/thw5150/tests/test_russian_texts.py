@@ -19,6 +19,7 @@ from rules.systems.thw5150 import words
 from rules.systems.thw5150.system import SYSTEM
 from rules.systems.thw5150.tests.helpers import settings_with
 from rules.systems.thw5150.tests.test_board_tables import GANG, POLICE
+from tests.packs import pack_words
 from tests.test_i18n import po_entries
 
 PACKAGE = Path(__file__).resolve().parents[1]
@@ -279,21 +280,7 @@ def test_the_packs_words_read_in_both_languages():
     from django.utils.translation import pgettext
 
     pack = json.loads((PACKAGE / "data" / "normals.json").read_text(encoding="utf-8"))
-    provenance: list[str] = []
-
-    def walk(value):
-        if isinstance(value, dict):
-            for k, v in value.items():
-                provenance.append(k)
-                walk(v)
-        elif isinstance(value, list):
-            for v in value:
-                walk(v)
-        elif isinstance(value, str):
-            provenance.append(value)
-
-    walk(pack["provenance"])
-    plain = [pack["source"], *{p["notes"] for p in pack["profiles"]}]
+    plain, provenance = pack_words(pack)
     for text in plain + provenance:
         assert not re.search("[А-Яа-яЁё]", text.replace("У5", "").replace("У4", "").replace("У3", "")), text
     with translation.override("ru"):

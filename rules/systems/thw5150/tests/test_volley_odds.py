@@ -10,6 +10,7 @@ from fractions import Fraction
 
 from django.utils import translation
 
+from rules.contract.testing import dist
 from rules.systems.thw5150 import core
 from rules.systems.thw5150.system import SYSTEM
 from rules.systems.thw5150.tests.helpers import check, frac, odds
@@ -19,10 +20,6 @@ DAMAGE = core.DAMAGE_ORDER
 
 def worst(results) -> str:
     return max(results, key=lambda r: core.DAMAGE_RANK[r], default=core.NO_DAMAGE)
-
-
-def dist(entries: list[dict]) -> dict:
-    return {e["value"]: frac(e) for e in entries}
 
 
 def test_one_targets_volley_is_that_targets_odds():

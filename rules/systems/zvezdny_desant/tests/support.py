@@ -4,13 +4,12 @@ checks of sampled frequencies against exact odds."""
 from __future__ import annotations
 
 from collections import Counter
-from fractions import Fraction
 
 import pytest
 
-from rules.contract import RuleInputError
-from rules.contract.testing import assert_matches  # noqa: F401  (the suites import it from here)
-from rules.dice import SeededDice, TableDice
+from rules.contract import RuleInputError, testing
+from rules.contract.testing import assert_matches, boolean, dist, frac  # noqa: F401  (the suites import them from here)
+from rules.dice import TableDice
 from rules.systems.zvezdny_desant.settings import full_settings
 from rules.systems.zvezdny_desant.system import SYSTEM
 
@@ -39,28 +38,6 @@ def effect(outcome, kind: str, role=None) -> dict | None:
     return next((e for e in outcome.effects if e["kind"] == kind and (role is None or e["role"] == role)), None)
 
 
-def frac(p: dict) -> Fraction:
-    return Fraction(p["exact"])
-
-
-def dist(items: list[dict]) -> dict:
-    return {d["value"]: Fraction(d["exact"]) for d in items}
-
-
-def boolean(p: dict) -> dict:
-    return {True: frac(p), False: 1 - frac(p)}
-
-
 def sample(action: str, inputs: dict, extractors: dict, n: int, seed: int, **over) -> dict[str, Counter]:
     """Resolves `n` times with seeded dice; counts what each extractor reads from the outcome."""
-    act = SYSTEM.action(action)
-    st = full_settings(settings(**over))
-    clean = act.validate(inputs, st)
-    dice = SeededDice(seed)
-    counts = {name: Counter() for name in extractors}
-    for _ in range(n):
-        dice.rolls.clear()
-        outcome = act.resolve_clean(clean, st, dice)
-        for name, extract in extractors.items():
-            counts[name][extract(outcome)] += 1
-    return counts
+    return testing.sample(SYSTEM.action(action), inputs, extractors, n, seed, full_settings(settings(**over)))

@@ -22,6 +22,7 @@ from rules.dice import purpose_words
 from rules.jobs.forms import param_field
 from rules.systems.zvezdny_desant.army import cost_roster
 from rules.systems.zvezdny_desant.system import SYSTEM
+from tests.packs import pack_words
 from tests.test_i18n import po_entries
 
 PACKAGE = Path(__file__).resolve().parents[1]
@@ -73,27 +74,6 @@ def shown(node, out=None) -> list[str]:
         for value in node:
             shown(value, out)
     return out
-
-
-def pack_words(pack: dict) -> tuple[list[str], list[str]]:
-    """The pack's words its page shows through the catalogue: (the source and the units' notes, plain msgids; the
-    provenance's keys and texts, under the context «pack provenance»)."""
-    shown = [pack["source"], *(p["notes"] for p in pack["profiles"] if p.get("notes"))]
-    provenance: list[str] = []
-
-    def walk(value):
-        if isinstance(value, dict):
-            for key, item in value.items():
-                provenance.append(key)
-                walk(item)
-        elif isinstance(value, list):
-            for item in value:
-                walk(item)
-        elif isinstance(value, str) and value:
-            provenance.append(value)
-
-    walk(pack["provenance"])
-    return shown, provenance
 
 
 def test_the_packs_words_read_in_russian_and_in_english():

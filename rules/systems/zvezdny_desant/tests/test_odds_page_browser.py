@@ -6,32 +6,13 @@ import json
 import re
 
 import pytest
-from playwright.sync_api import expect
+
+from tests.odds_page import compute, no_sideways_scroll
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 CODES = re.compile(r"\b(removed|markers|first_roll|first_player|null|tie|side wins|wins|units)\b|object Object|\{")
 PERCENT = r"\d+,\d %"
-
-
-def compute(page, action: str, fields: dict[str, str] | None = None, selects: dict[str, str] | None = None) -> str:
-    page.select_option("#odds-action", action)
-    for field, value in (selects or {}).items():
-        page.select_option(f"#f-{field}", json.dumps(value))
-    for field, value in (fields or {}).items():
-        page.fill(f"#f-{field}", value)
-    result = page.locator("#odds-result")
-    # The last answer gone, so the wait is for this one (its inner text and text content differ in whitespace, so
-    # waiting for "not the old text" passed at once and read the old answer on a busy machine).
-    page.evaluate("document.getElementById('odds-result').replaceChildren()")
-    page.click("#odds-go")
-    expect(result.locator("p").first).to_be_visible(timeout=30_000)  # generous: the machine may be busy
-    return result.inner_text()
-
-
-def no_sideways_scroll(page) -> None:
-    width, screen = page.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
-    assert width <= screen, (width, screen)
 
 
 def test_the_joint_odds_are_drawn_in_russian_on_a_phone(live_server, phone_context):
