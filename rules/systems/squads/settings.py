@@ -9,9 +9,7 @@ every reading it was played under.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
-from rules.contract import Setting
+from rules.contract import Setting, SettingsCatalogue
 from rules.i18n import N_
 
 OPTION = "option"
@@ -489,14 +487,6 @@ CHOICE_LABELS = {
     "initiative_ties": (("all_ties", N_("every tie")), ("top_only", N_("only a tie for first"))),
     "pursuit_catch": (("equal_or_more", N_("equal or more")), ("more", N_("more only"))),
 }
-SETTINGS = tuple(replace(s, choice_labels=CHOICE_LABELS.get(s.key, ())) for s in SETTINGS)
-SETTINGS_BY_KEY = {s.key: s for s in SETTINGS}
-
-
-def defaults() -> dict:
-    return {s.key: s.default for s in SETTINGS}
-
-
-def full_settings(settings: dict | None) -> dict:
-    """Defaults under the given (already checked) settings, so an action never misses a key."""
-    return {**defaults(), **(settings or {})}
+CATALOGUE = SettingsCatalogue(SETTINGS, choice_labels=CHOICE_LABELS)
+SETTINGS, SETTINGS_BY_KEY = CATALOGUE.all, CATALOGUE.by_key
+defaults, full_settings = CATALOGUE.defaults, CATALOGUE.full

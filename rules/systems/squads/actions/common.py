@@ -7,14 +7,13 @@ role ("unit", "shooter", "target", "attacker", "defender", "withdrawing", "pursu
 
 from __future__ import annotations
 
-from abc import abstractmethod
 from fractions import Fraction
 
-from rules.contract import Action, Outcome, RuleInputError, prob
+from rules.contract import CleanAction, RuleInputError, prob
 from rules.contract.schema import translate_schema
 from rules.i18n import N_, _
 from rules.systems.squads import names, tables
-from rules.systems.squads.settings import full_settings
+from rules.systems.squads.settings import CATALOGUE
 
 MAX_FIGURES = 50
 MAX_DICE = 300
@@ -268,10 +267,12 @@ def _with_enum_labels(node: dict) -> None:
                 break
 
 
-class SquadAction(Action):
-    """resolve() and odds() take the RAW inputs and validate them (schema, then check()) themselves.
-    Subclasses implement check_inputs(), resolve_clean(clean, settings, dice) and odds_clean(clean, settings)."""
+class SquadAction(CleanAction):
+    """The frame of «Отряды»'s actions (CleanAction: full settings, validate, resolve_clean / odds_clean) with its
+    words: the odds form's titles and the book's names of enums and damage. Subclasses implement check_inputs(),
+    resolve_clean(clean, settings, dice) and odds_clean(clean, settings)."""
 
+    settings_catalogue = CATALOGUE
     result_labels = RESULT_LABELS
 
     def describe(self) -> dict:
@@ -291,30 +292,3 @@ class SquadAction(Action):
 
     def case_labels(self) -> dict:
         return {}
-
-    def check(self, inputs: dict, settings: dict) -> dict:
-        return self.check_inputs(inputs, settings)
-
-    def check_inputs(self, inputs: dict, settings: dict) -> dict:
-        return inputs
-
-    def resolve(self, inputs: dict, settings: dict, dice) -> Outcome:
-        settings = full_settings(settings)
-        clean = self.validate(inputs, settings)
-        outcome = self.resolve_clean(clean, settings, dice)
-        dice.finish()
-        outcome.dice = [r.as_dict() for r in dice.rolls]
-        return outcome
-
-    def odds(self, inputs: dict, settings: dict) -> dict:
-        settings = full_settings(settings)
-        return self.odds_clean(self.validate(inputs, settings), settings)
-
-    @abstractmethod
-    def resolve_clean(self, clean: dict, settings: dict, dice) -> Outcome: ...
-
-    @abstractmethod
-    def odds_clean(self, clean: dict, settings: dict) -> dict: ...
-
-    def outcome(self, summary: str, result: dict, effects: list[dict], steps: list[str]) -> Outcome:
-        return Outcome(action=self.key, summary=summary, result=result, dice=[], effects=effects, steps=steps)
