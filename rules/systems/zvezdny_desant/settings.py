@@ -9,9 +9,7 @@ A26, A28, A32) are single-choice "interpretation" settings, so the reading is st
 
 from __future__ import annotations
 
-from dataclasses import replace
-
-from rules.contract import Setting
+from rules.contract import Setting, SettingsCatalogue
 from rules.i18n import N_
 
 OPTION = "option"
@@ -484,14 +482,6 @@ CHOICE_LABELS = {
     "reroll_scope": (("figure_test", N_("all dice of one figure's test")), ("one_die", N_("one die"))),
     "leftover_markers": (("discard", N_("removed (the book)")), ("keep_remainder", N_("kept beyond a whole Tgh"))),
 }
-SETTINGS = tuple(replace(s, choice_labels=CHOICE_LABELS.get(s.key, ())) for s in SETTINGS)
-SETTINGS_BY_KEY = {s.key: s for s in SETTINGS}
-
-
-def defaults() -> dict:
-    return {s.key: s.default for s in SETTINGS}
-
-
-def full_settings(settings: dict | None) -> dict:
-    """Defaults under the given (already checked) settings, so a rule never misses a key."""
-    return {**defaults(), **(settings or {})}
+CATALOGUE = SettingsCatalogue(SETTINGS, choice_labels=CHOICE_LABELS)
+SETTINGS, SETTINGS_BY_KEY = CATALOGUE.all, CATALOGUE.by_key
+defaults, full_settings = CATALOGUE.defaults, CATALOGUE.full

@@ -11,12 +11,12 @@ from abc import abstractmethod
 from fractions import Fraction
 from math import comb
 
-from rules.contract import Action, Outcome, RuleInputError, distribution, exact, prob
+from rules.contract import CleanAction, RuleInputError, distribution, exact, prob
 from rules.contract.schema import translate_schema
 from rules.i18n import N_, _
 from rules.systems.zvezdny_desant import tables
 from rules.systems.zvezdny_desant.glossary import GLOSSARY
-from rules.systems.zvezdny_desant.settings import full_settings
+from rules.systems.zvezdny_desant.settings import CATALOGUE
 
 MAX_FIGURES = 50
 MAX_SKR = 10
@@ -230,10 +230,12 @@ VALUE_LABELS = {"first_roll": {"null": N_("a tie")},
                 "p_side_wins": {"0": N_("the first side"), "1": N_("the second side")}}  # fmt: skip
 
 
-class ZdAction(Action):
-    """resolve() and odds() take RAW inputs and validate them (schema, then check_inputs()) themselves.
-    Subclasses implement resolve_clean(clean, settings, dice) and odds_clean(clean, settings)."""
+class ZdAction(CleanAction):
+    """The frame of «Звездный Десант»'s actions (CleanAction: full settings, validate, resolve_clean / odds_clean)
+    with its words and the schema's top-level defaults filled in before check_inputs(). Subclasses implement
+    resolve_clean(clean, settings, dice) and odds_clean(clean, settings)."""
 
+    settings_catalogue = CATALOGUE
     result_labels = RESULT_LABELS
 
     def describe(self) -> dict:
@@ -246,9 +248,6 @@ class ZdAction(Action):
     def check(self, inputs: dict, settings: dict) -> dict:
         return self.check_inputs(self.with_defaults(inputs), settings)
 
-    def check_inputs(self, inputs: dict, settings: dict) -> dict:
-        return inputs
-
     def with_defaults(self, inputs: dict) -> dict:
         """Top-level schema defaults filled in."""
         out = dict(inputs)
@@ -256,27 +255,6 @@ class ZdAction(Action):
             if key not in out and isinstance(prop, dict) and "default" in prop:
                 out[key] = prop["default"]
         return out
-
-    def resolve(self, inputs: dict, settings: dict, dice) -> Outcome:
-        settings = full_settings(settings)
-        clean = self.validate(inputs, settings)
-        outcome = self.resolve_clean(clean, settings, dice)
-        dice.finish()
-        outcome.dice = [r.as_dict() for r in dice.rolls]
-        return outcome
-
-    def odds(self, inputs: dict, settings: dict) -> dict:
-        settings = full_settings(settings)
-        return self.odds_clean(self.validate(inputs, settings), settings)
-
-    @abstractmethod
-    def resolve_clean(self, clean: dict, settings: dict, dice) -> Outcome: ...
-
-    @abstractmethod
-    def odds_clean(self, clean: dict, settings: dict) -> dict: ...
-
-    def outcome(self, summary: str, result: dict, effects: list[dict], steps: list[str]) -> Outcome:
-        return Outcome(action=self.key, summary=summary, result=result, dice=[], effects=effects, steps=steps)
 
 
 class RuleAction(ZdAction):
