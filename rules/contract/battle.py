@@ -119,6 +119,13 @@ class UnitSetup:
     entry: dict
     state: dict
 
+    @classmethod
+    def from_built(cls, side: int, unit: dict) -> UnitSetup:
+        """A unit of `side` as a system builds it from a roster entry: a dict with its key, name, kind, profile,
+        entry and state."""
+        return cls(key=unit["key"], side=side, name=unit["name"], kind=unit["kind"], profile=unit["profile"],
+                   entry=unit["entry"], state=unit["state"])  # fmt: skip
+
 
 @dataclass
 class Start:

@@ -29,17 +29,7 @@ class BronepekhotaBattle(BattlePart):
         for side in sides:
             for built in build_units(side_index=side.index, snapshot=side.roster):
                 check_mounts(built, enforce=mount_limit)
-                units.append(
-                    UnitSetup(
-                        key=built["key"],
-                        side=side.index,
-                        name=built["name"],
-                        kind=built["kind"],
-                        profile=built["profile"],
-                        entry=built["entry"],
-                        state=built["state"],
-                    )
-                )
+                units.append(UnitSetup.from_built(side.index, built))
         game = fold.initial_game(
             sides=[s.index for s in sides],
             units={u.key: u.side for u in units},

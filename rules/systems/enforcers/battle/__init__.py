@@ -68,8 +68,7 @@ class EnforcersBattle(BattlePart):
         for side in sides:
             built, left_home = build_units(side.index, side.roster)
             notes += [{"side": side.name, "text": parts(note)} for note in left_home]
-            units += [UnitSetup(key=u["key"], side=side.index, name=u["name"], kind=u["kind"], profile=u["profile"],
-                                entry=u["entry"], state=u["state"]) for u in built]  # fmt: skip
+            units += [UnitSetup.from_built(side.index, u) for u in built]
         names = {s.index: s.name for s in sides}
         return Start(game=fold.initial_game([s.index for s in sides], notes, names), units=units)
 

@@ -55,19 +55,7 @@ class SquadsBattle(BattlePart):
     board_script = "squads/board.js"
 
     def start(self, *, sides: list[SideSetup], settings: dict) -> Start:
-        units = [
-            UnitSetup(
-                key=b["key"],
-                side=side.index,
-                name=b["name"],
-                kind=b["kind"],
-                profile=b["profile"],
-                entry=b["entry"],
-                state=b["state"],
-            )  # fmt: skip
-            for side in sides
-            for b in U.build_units(side.index, side.roster)
-        ]
+        units = [UnitSetup.from_built(side.index, b) for side in sides for b in U.build_units(side.index, side.roster)]
         game = fold.initial_game([s.index for s in sides], {s.index: s.name for s in sides})
         return Start(game=game, units=units)
 

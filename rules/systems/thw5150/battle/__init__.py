@@ -37,11 +37,7 @@ class Thw5150Battle(BattlePart):
     def start(self, *, sides: list[SideSetup], settings: dict) -> Start:
         built = [(side.index, b) for side in sides for b in build_units(side.index, side.roster, settings)]
         number_alike([b for _side, b in built])
-        units = [
-            UnitSetup(key=b["key"], side=index, name=b["name"], kind=b["kind"], profile=b["profile"],
-                      entry=b["entry"], state=b["state"])
-            for index, b in built
-        ]  # fmt: skip
+        units = [UnitSetup.from_built(index, b) for index, b in built]
         game = fold.initial_game(
             [s.index for s in sides], {u.key: u.side for u in units}, {s.index: s.name for s in sides}
         )
