@@ -1,6 +1,4 @@
-"""«5150»: each choice of a setting in words (issue #19); settings.py applies them."""
-
-from dataclasses import replace
+"""«5150»: each choice of a setting in words (issue #19); settings.py gives them to its SettingsCatalogue."""
 
 from rules.i18n import N_
 
@@ -78,8 +76,3 @@ CHOICE_LABELS = {
     "dead_target_fire": (("must_fire", N_("they still fire")),),
     "absorbing_vs_beam": (("use_number", N_("use the printed number")),),
 }
-
-
-def with_labels(settings: tuple) -> tuple:
-    """The settings with their choices in words (the last line of settings.py calls this)."""
-    return tuple(replace(s, choice_labels=CHOICE_LABELS.get(s.key, ())) for s in settings)

@@ -8,8 +8,9 @@ a named setting with its default and its source.
 
 from __future__ import annotations
 
-from rules.contract import Setting
+from rules.contract import Setting, SettingsCatalogue
 from rules.i18n import N_
+from rules.systems.thw5150.choice_labels import CHOICE_LABELS
 
 OPTION = "option"
 HOUSE = "house"
@@ -541,18 +542,6 @@ SETTINGS: tuple[Setting, ...] = (
     ),
 )
 
-SETTING_KEYS = frozenset(s.key for s in SETTINGS)
-
-
-def defaults() -> dict:
-    return {s.key: s.default for s in SETTINGS}
-
-
-def full(settings: dict | None) -> dict:
-    """Defaults under the given (already checked) settings, so the rules never miss a key."""
-    return {**defaults(), **(settings or {})}
-
-
-from rules.systems.thw5150.choice_labels import with_labels  # noqa: E402  (issue #19: each choice in words)
-
-SETTINGS = with_labels(SETTINGS)
+CATALOGUE = SettingsCatalogue(SETTINGS, choice_labels=CHOICE_LABELS)  # issue #19: each choice in words
+SETTINGS, SETTING_KEYS = CATALOGUE.all, CATALOGUE.keys
+defaults, full = CATALOGUE.defaults, CATALOGUE.full

@@ -19,13 +19,13 @@ from abc import abstractmethod
 from dataclasses import dataclass
 from fractions import Fraction
 
-from rules.contract import Action, Outcome, RuleInputError, prob
+from rules.contract import CleanAction, RuleInputError, prob
 from rules.contract.schema import translate_schema
 from rules.dice import rolls
 from rules.i18n import N_
 from rules.i18n import _ as tr
 from rules.systems.thw5150 import core, words
-from rules.systems.thw5150.settings import full as full_settings
+from rules.systems.thw5150.settings import CATALOGUE
 
 REF = {"description": "Anything that identifies the figure for the caller; echoed in effects."}
 REP = {"type": "integer", "minimum": 1, "maximum": 7, "description": "Умение (Rep), 1–7"}
@@ -403,9 +403,11 @@ def translated_schema(schema, name: str | None = None):
 
 
 # The frame ----------------------------------------------------------------------------------------------
-class ThwAction(Action):
-    """resolve() and odds() take RAW inputs and validate them themselves (schema, then check()). Subclasses
-    implement check(), resolve_clean(clean, settings, dice) and odds_clean(clean, settings)."""
+class ThwAction(CleanAction):
+    """The frame of «5150»'s actions (CleanAction: full settings, validate, resolve_clean / odds_clean) with its
+    words. Subclasses implement check(), resolve_clean(clean, settings, dice) and odds_clean(clean, settings)."""
+
+    settings_catalogue = CATALOGUE
 
     #: {odds key: {code: msgid}}: the words of the codes a distribution of that key is keyed by
     value_labels: dict[str, dict[str, str]] = {}
@@ -417,27 +419,6 @@ class ThwAction(Action):
         if self.value_labels:
             out["value_labels"] = {k: {c: tr(m) for c, m in v.items()} for k, v in self.value_labels.items()}
         return out
-
-    def resolve(self, inputs: dict, settings: dict, dice) -> Outcome:
-        settings = full_settings(settings)
-        clean = self.validate(inputs, settings)
-        outcome = self.resolve_clean(clean, settings, dice)
-        dice.finish()
-        outcome.dice = [r.as_dict() for r in dice.rolls]
-        return outcome
-
-    def odds(self, inputs: dict, settings: dict) -> dict:
-        settings = full_settings(settings)
-        return self.odds_clean(self.validate(inputs, settings), settings)
-
-    @abstractmethod
-    def resolve_clean(self, clean: dict, settings: dict, dice) -> Outcome: ...
-
-    @abstractmethod
-    def odds_clean(self, clean: dict, settings: dict) -> dict: ...
-
-    def outcome(self, summary: str, result: dict, effects: list[dict], steps: list[str]) -> Outcome:
-        return Outcome(action=self.key, summary=summary, result=result, dice=[], effects=effects, steps=steps)
 
 
 class GroupTestAction(ThwAction):
