@@ -11,6 +11,15 @@ from playwright.sync_api import Page, expect
 ANSWER_MS = 30_000  # generous: the machine may be busy
 
 
+def open_in_russian(phone_context, base: str, system: str) -> tuple[Page, list[str]]:
+    """The odds page of the system `system` (its slug) on a Russian phone, and the list its script errors fill."""
+    page = phone_context(locale="ru-RU", extra_http_headers={"Accept-Language": "ru"}).new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(f"{base}/odds/?system={system}")
+    return page, errors
+
+
 def compute(
     page: Page,
     action: str,

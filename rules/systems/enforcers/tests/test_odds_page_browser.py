@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from tests.odds_page import compute, no_sideways_scroll
+from tests.odds_page import compute, no_sideways_scroll, open_in_russian
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -13,10 +13,7 @@ CODES = re.compile(r"seriously_wounded|dying|flee|freeze|fight|none|unknown|true
 
 
 def test_the_odds_page_names_wound_states_and_fear_actions_in_russian(live_server, phone_context):
-    page = phone_context(locale="ru-RU", extra_http_headers={"Accept-Language": "ru"}).new_page()
-    errors = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.goto(f"{live_server.url}/odds/?system=enforcers")
+    page, errors = open_in_russian(phone_context, live_server.url, "enforcers")
 
     # 6 damage to an agent with HL 6 and no armour: HP 0, seriously wounded for sure (L222).
     text = compute(page, "damage", {"target-stats-HL": "6", "amount": "6"})

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from tests.odds_page import compute, no_sideways_scroll
+from tests.odds_page import compute, no_sideways_scroll, open_in_russian
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -17,10 +17,7 @@ CODES = re.compile(r"\b(attacker|defender|on_guard|withdraw|all_activated|none|c
 
 
 def test_the_odds_show_each_case_named_in_russian_on_a_phone(live_server, phone_context):
-    page = phone_context(locale="ru-RU", extra_http_headers={"Accept-Language": "ru"}).new_page()
-    errors = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.goto(f"{live_server.url}/odds/?system=squads")
+    page, errors = open_in_russian(phone_context, live_server.url, "squads")
 
     text = compute(page, "melee", fields={"attacker-figures": "6", "defender-figures": "5"})
     assert re.search(rf"атакующий → {PERCENT}", text), text

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from tests.odds_page import compute, no_sideways_scroll
+from tests.odds_page import compute, no_sideways_scroll, open_in_russian
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -15,10 +15,7 @@ CODES = re.compile(r"passed_|joint|\b(charge|stay|up to|pass [0-2])\b|object Obj
 
 
 def test_a_group_tests_joint_result_is_drawn_in_russian_on_a_phone(live_server, phone_context):
-    page = phone_context(locale="ru-RU", extra_http_headers={"Accept-Language": "ru"}).new_page()
-    errors = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.goto(f"{live_server.url}/odds/?system=5150")
+    page, errors = open_in_russian(phone_context, live_server.url, "5150")
 
     # The book's Leader Die (L273–282): Leader Rep 4 stays back, Rep 4 and Rep 3 charge in the open.
     members = [{"rep": 4, "leader": True, "tests": False}, {"rep": 4}, {"rep": 3}]

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from tests.odds_page import compute, no_sideways_scroll
+from tests.odds_page import compute, no_sideways_scroll, open_in_russian
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -16,10 +16,7 @@ PERCENT = r"\d+,\d %"
 
 
 def test_the_joint_odds_are_drawn_in_russian_on_a_phone(live_server, phone_context):
-    page = phone_context(locale="ru-RU", extra_http_headers={"Accept-Language": "ru"}).new_page()
-    errors = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.goto(f"{live_server.url}/odds/?system=zvezdny-desant")
+    page, errors = open_in_russian(phone_context, live_server.url, "zvezdny-desant")
 
     groups = [{"count": 4, "weapon": {"skr": 2, "hrk": "В10", "msch": 2}}]
     text = compute(page, "shooting", selects={"shooter-order": "attack"}, fields={
