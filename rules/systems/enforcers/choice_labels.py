@@ -1,6 +1,4 @@
-"""«Энфорсеры»: each choice of a setting in words (issue #19); settings.py applies them."""
-
-from dataclasses import replace
+"""«Энфорсеры»: each choice of a setting in words (issue #19); settings.py gives them to its SettingsCatalogue."""
 
 from rules.i18n import N_
 
@@ -78,8 +76,3 @@ CHOICE_LABELS = {
     "scatter_direction": (("clock_d12", N_("a d12 as a clock face")), ("reported", N_("typed in by the player"))),
     "fear_test_on_hp_loss": (("gm_decides", N_("the GM decides")), ("always", N_("on every HP loss"))),
 }
-
-
-def with_labels(settings: tuple) -> tuple:
-    """The settings with their choices in words (the last line of settings.py calls this)."""
-    return tuple(replace(s, choice_labels=CHOICE_LABELS.get(s.key, ())) for s in settings)

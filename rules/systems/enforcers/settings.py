@@ -11,7 +11,8 @@ Keys are stable: battles store them and the simulator reads them.
 
 from __future__ import annotations
 
-from rules.contract import Setting
+from rules.contract import Setting, SettingsCatalogue
+from rules.systems.enforcers.choice_labels import CHOICE_LABELS
 
 OPTION = "option"
 HOUSE = "house"
@@ -473,19 +474,6 @@ SETTINGS: tuple[Setting, ...] = (
     ),
 )
 
-SETTINGS_BY_KEY = {s.key: s for s in SETTINGS}
-
-
-def defaults() -> dict:
-    return {s.key: s.default for s in SETTINGS}
-
-
-def full_settings(settings: dict | None) -> dict:
-    """Defaults under the given (already checked) settings, so the rules never miss a key."""
-    return {**defaults(), **(settings or {})}
-
-
-from rules.systems.enforcers.choice_labels import with_labels  # noqa: E402  (issue #19: each choice in words)
-
-SETTINGS = with_labels(SETTINGS)
-SETTINGS_BY_KEY = {s.key: s for s in SETTINGS}
+CATALOGUE = SettingsCatalogue(SETTINGS, choice_labels=CHOICE_LABELS)  # issue #19: each choice in words
+SETTINGS, SETTINGS_BY_KEY = CATALOGUE.all, CATALOGUE.by_key
+defaults, full_settings = CATALOGUE.defaults, CATALOGUE.full

@@ -9,12 +9,12 @@ from abc import abstractmethod
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from rules.contract import Action, Outcome, distribution, prob
+from rules.contract import CleanAction, Outcome, distribution, prob
 from rules.errors import RuleInputError
 from rules.i18n import _
 from rules.systems.enforcers import agents, rolling
 from rules.systems.enforcers.core import RollSpec, test_name
-from rules.systems.enforcers.settings import full_settings
+from rules.systems.enforcers.settings import CATALOGUE
 from rules.systems.enforcers.statuses import incapacitated
 from rules.systems.enforcers.texts import T, Text
 from rules.systems.enforcers.words import role as role_word
@@ -185,9 +185,13 @@ def expected(runs, value) -> dict:
     return exact(rolling.expectation_of(runs, value))
 
 
-class EnfAction(Action):
-    """resolve() and odds() take the RAW inputs and validate them (schema, then check()) themselves.
+class EnfAction(CleanAction):
+    """The frame of «Энфорсеры»'s actions (CleanAction: full settings, validate, then the procedure on the clean
+    inputs). Each action writes its procedure once, run(clean, settings, roller), against a roller (rolling.py):
+    resolve_clean() runs it with the dice, odds_clean() over every branch, which summarise() makes the odds of.
     Subclasses implement check_inputs(), run(clean, settings, roller) and summarise(clean, settings, runs)."""
+
+    settings_catalogue = CATALOGUE
 
     def describe(self) -> dict:
         """Label, description, the input schema's titles and help, and the odds' keys in the reader's language."""
@@ -197,36 +201,19 @@ class EnfAction(Action):
                 "input_schema": translated_schema(self.input_schema), "result_labels": result_labels(),
                 "value_labels": value_labels()}  # fmt: skip
 
-    def check(self, inputs: dict, settings: dict) -> dict:
-        return self.check_inputs(inputs, settings)
-
-    def check_inputs(self, inputs: dict, settings: dict) -> dict:
-        return inputs
-
-    def resolve(self, inputs: dict, settings: dict, dice) -> Outcome:
-        settings = full_settings(settings)
-        clean = self.validate(inputs, settings)
+    def resolve_clean(self, clean: dict, settings: dict, dice) -> Outcome:
         run = self.run(clean, settings, rolling.LiveRoller(dice, settings))
-        dice.finish()
-        return Outcome(
-            action=self.key,
-            summary=run.summary,
-            result=run.result,
-            dice=[r.as_dict() for r in dice.rolls],
-            effects=run.effects,
-            steps=run.steps,
-        )
+        return self.outcome(run.summary, run.result, run.effects, run.steps)
 
-    def odds(self, inputs: dict, settings: dict) -> dict:
-        settings = full_settings(settings)
-        clean = self.validate(inputs, settings)
-        runs = rolling.enumerate_runs(lambda roller: self.run(clean, settings, roller), settings)
-        return self.summarise(clean, settings, runs)
+    def odds_clean(self, clean: dict, settings: dict) -> dict:
+        return self.summarise(clean, settings, self.runs_clean(clean, settings))
 
     def runs(self, inputs: dict, settings: dict) -> list[tuple[Fraction, Run]]:
         """Every branch of the procedure with its probability (tests and the odds page read these)."""
-        settings = full_settings(settings)
-        clean = self.validate(inputs, settings)
+        settings = self.full_settings(settings)
+        return self.runs_clean(self.validate(inputs, settings), settings)
+
+    def runs_clean(self, clean: dict, settings: dict) -> list[tuple[Fraction, Run]]:
         return rolling.enumerate_runs(lambda roller: self.run(clean, settings, roller), settings)
 
     @abstractmethod
