@@ -5,23 +5,20 @@ table, and the result says where the roll fell; the rule of the form and of a st
 from __future__ import annotations
 
 import pytest
-from django.test import Client
 from playwright.sync_api import expect
 
 from battles.tests.conftest import PASSWORD
 from rules.systems.enforcers.tests.test_at_roll import night, run  # noqa: F401 (the fixture)
-from tests import journey
+from tests import journey, phones
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def russian_phone(phone_context, live_server, user, battle):
-    client = Client()
-    assert client.login(username=user.username, password=PASSWORD)
-    ctx = phone_context(**{**journey.PHONE, "locale": "ru-RU", "extra_http_headers": {"Accept-Language": "ru"}})
-    ctx.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}])
-    page = ctx.new_page()
-    page.goto(f"{live_server.url}/battles/{battle.pk}/")
+    russian = {**journey.PHONE, "locale": "ru-RU", "extra_http_headers": {"Accept-Language": "ru"}}
+    page = phones.signed_in(
+        phone_context, live_server.url, user, f"/battles/{battle.pk}/", password=PASSWORD, **russian
+    )
     journey.in_sync(page)
     return page
 

@@ -6,26 +6,22 @@ phone catches up with the board as it is: one split, the one given first."""
 from __future__ import annotations
 
 import pytest
-from django.test import Client
 from playwright.sync_api import expect
 
 from battles.models import BattleEvent
 from battles.tests.conftest import PASSWORD
 from rules.systems.squads.tests.test_two_phones_browser import squads_battle  # noqa: F401 (the fixture)
-from tests import journey
+from tests import journey, phones
 
 SYNC_MS = journey.SYNC_MS
 
 
 def russian_phone(phone_context, live_server, user, battle):
-    client = Client()
-    assert client.login(username=user.username, password=PASSWORD)
-    ctx = phone_context(**journey.PHONE)
-    ctx.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}])
-    page = ctx.new_page()
-    page.goto(f"{live_server.url}/battles/{battle.pk}/")
+    page = phones.signed_in(
+        phone_context, live_server.url, user, f"/battles/{battle.pk}/", password=PASSWORD, **journey.PHONE
+    )
     journey.in_sync(page)
-    return ctx, page
+    return page.context, page
 
 
 def prompt(page, command: str):

@@ -6,7 +6,6 @@ the question from that phone; fired again, the hits are split there."""
 from __future__ import annotations
 
 import pytest
-from django.test import Client
 from playwright.sync_api import expect
 
 from armies.models import Roster, RosterEntry, UnitProfile
@@ -14,6 +13,7 @@ from armies.services.packs import load_packs
 from battles import services
 from battles.models import Battle
 from battles.tests.conftest import PASSWORD, make_user
+from tests import phones
 
 SYNC_MS = 4000
 # Side A: riflemen; side B: veterans with three light machine guns (11 fire dice at 3+ when aimed: a hit is all but
@@ -43,12 +43,7 @@ def squads_battle(transactional_db):
 
 
 def phone(phone_context, live_server, user, battle):
-    client = Client()
-    assert client.login(username=user.username, password=PASSWORD)
-    ctx = phone_context()
-    ctx.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}])
-    page = ctx.new_page()
-    page.goto(f"{live_server.url}/battles/{battle.pk}/")
+    page = phones.signed_in(phone_context, live_server.url, user, f"/battles/{battle.pk}/", password=PASSWORD)
     expect(page.locator("#sync-status")).to_contain_text("In sync")
     return page
 

@@ -8,7 +8,6 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from django.test import Client
 from playwright.sync_api import expect
 
 from battles import services
@@ -17,7 +16,7 @@ from rules.systems.zvezdny_desant.system import SYSTEM
 from rules.systems.zvezdny_desant.tests.test_at_roll import shot_by_hand
 from rules.systems.zvezdny_desant.tests.test_battle import orders
 from rules.systems.zvezdny_desant.tests.test_two_phones_browser import zd_battle  # noqa: F401 (a fixture)
-from tests import journey
+from tests import journey, phones
 
 SHOTS = Path("/tmp/zd")
 
@@ -55,12 +54,9 @@ def test_the_shot_shows_its_odds_changes_them_with_the_target_and_places_the_rol
     second = Fraction(dug_in["p_any_removed"]["exact"])
     assert first != second
 
-    client = Client()
-    assert client.login(username=alice.username, password=PASSWORD)
-    ctx = phone_context(**journey.PHONE)
-    ctx.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}])
-    page = ctx.new_page()
-    page.goto(f"{live_server.url}/battles/{battle.pk}/")
+    page = phones.signed_in(
+        phone_context, live_server.url, alice, f"/battles/{battle.pk}/", password=PASSWORD, **journey.PHONE
+    )
     journey.in_sync(page)
     form = page.locator('form[data-order-command="act"]')
     odds = form.locator('[data-testid="odds-live"]')
