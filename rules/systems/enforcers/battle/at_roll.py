@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from rules.contract import AtRollPart, CommandContext, RollOdds, Rule
 from rules.i18n import N_
 
-# The die boxes the board script (static/enforcers/board.js) draws: typed at the table, never an input of the odds.
+# The die boxes the board script (static/battles/dice_boxes.js) draws: typed at the table, never an input of the odds.
 TABLE_DICE_FIELDS = ("die", "dice")
 
 

@@ -1,8 +1,9 @@
 """The «Энфорсеры» phone board as widgets (rules/contract/board.py): the round, what each side must do next and
 the latest result (on both phones), the question the book puts to this player with its buttons, one card per
 agent with its HP and AP, actions left, statuses with their turns, and a form for each of its commands. The
-generic templates draw them; nothing here writes HTML. Dice typed in from the table go into boxes the board script
-(static/enforcers/board.js) draws under each form, asked of the command itself."""
+generic templates draw them; nothing here writes HTML. Dice typed in from the table go into boxes the generic dice
+boxes (static/battles/dice_boxes.js, started by static/enforcers/board.js) draw under each form, asked of the command
+itself."""
 
 from __future__ import annotations
 
@@ -35,7 +36,7 @@ WOUND_TONE = {"seriously_wounded": "warn", "dying": "bad", "dead": "bad"}
 STATUS_TONE = {"fear": "warn", "bleeding": "bad", "poisoned": "bad", "burning": "bad", "stunned": "warn",
                "disoriented": "warn", "pinned": "warn", "seriously_wounded": "bad", "dying": "bad", "dead": "bad"}  # fmt: skip
 REMOVABLE = ("fear", "bleeding", "poisoned", "burning", "stunned", "disoriented", "pinned")
-# The commands whose forms take dice typed in from the table (static/enforcers/board.js draws their boxes).
+# The commands whose forms take dice typed in from the table (static/battles/dice_boxes.js draws their boxes).
 DICE_COMMANDS = ("shoot", "throw", "melee", "move", "listen", "medical_aid", "prayer", "counter_attack",
                  "reaction_shot", "damage", "fall")  # fmt: skip
 

@@ -110,7 +110,7 @@ class SquadsBattle(BattlePart):
         return B.board(state_view, viewer_sides, can_write=can_write)
 
     def client_data(self, view: dict) -> dict:
-        """For the board script (static/squads/board.js): the commands whose dice may be typed in, and its words."""
+        """For the dice boxes (static/battles/dice_boxes.js): the commands whose dice may be typed in, and their words."""
         return {"dice_commands": list(B.DICE_COMMANDS), "dice_legend": _("Dice rolled at the table (optional)"),
                 "dice_note": _("Empty: the server rolls.")}  # fmt: skip
 

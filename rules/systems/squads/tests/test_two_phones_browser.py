@@ -57,7 +57,7 @@ def prompt(page, command: str):
 
 
 def type_dice(form, values) -> None:
-    """The dice typed into the boxes the board script draws (static/squads/board.js), one by one."""
+    """The dice typed into the boxes the board script draws (static/battles/dice_boxes.js), one by one."""
     boxes = form.locator('[data-squads-dice] input[name="die"]')
     for i, value in enumerate(values):
         expect(form.locator('[data-squads-dice] .boxes[data-state="ready"]')).to_have_count(1, timeout=SYNC_MS)
