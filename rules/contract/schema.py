@@ -6,6 +6,7 @@ import functools
 import json
 
 import jsonschema
+import jsonschema_rs
 
 from rules.errors import RuleInputError
 from rules.i18n import N_, _
@@ -44,8 +45,25 @@ def _validator(schema_json: str) -> jsonschema.Draft202012Validator:
     return jsonschema.Draft202012Validator(json.loads(schema_json))
 
 
+@functools.lru_cache(maxsize=256)
+def _quick_check(schema_json: str):
+    """The same schema compiled by jsonschema-rs: it answers "valid?" about twenty times faster than the Python
+    validator, which builds a sub-validator per property on every call (a tap's command spent a millisecond there).
+    The Python validator still words every error."""
+    return jsonschema_rs.Draft202012Validator(json.loads(schema_json), validate_formats=False)
+
+
 def validator_for(schema: dict) -> jsonschema.Draft202012Validator:
     return _validator(json.dumps(schema, sort_keys=True))
+
+
+def is_valid(schema_json: str, data) -> bool:
+    """True when jsonschema-rs finds `data` valid; False when it does not or cannot say (a number too large for
+    it), so the Python validator looks and words what is wrong."""
+    try:
+        return _quick_check(schema_json).is_valid(data)
+    except (ValueError, TypeError, OverflowError):
+        return False
 
 
 def schema_errors(validator, data, *, prefix: str = "") -> dict[str, str]:
@@ -66,7 +84,10 @@ def schema_errors(validator, data, *, prefix: str = "") -> dict[str, str]:
 
 
 def validate(schema: dict, data, *, prefix: str = "") -> None:
-    errors = schema_errors(validator_for(schema), data, prefix=prefix)
+    schema_json = json.dumps(schema, sort_keys=True)
+    if is_valid(schema_json, data):
+        return
+    errors = schema_errors(_validator(schema_json), data, prefix=prefix)
     if errors:
         raise RuleInputError(errors)
 

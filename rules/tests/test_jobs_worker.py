@@ -160,7 +160,16 @@ def test_a_chunk_lost_with_a_killed_worker_is_redone_and_counted_once(setup_data
     from rules.tests import jobs_worker_settings
 
     database = connection.settings_dict["NAME"]
-    env = {"DJANGO_SETTINGS_MODULE": "rules.tests.jobs_worker_settings", "BALANCE_TEST_CHUNK_SLEEP": "2"}
+    # The watchdog's clock is shortened (a beat a second, stale after 6 s, a sweep a second) so the suite waits
+    # seconds, not the production half-minute; the broker's visibility timeout stays production's 600 s, so a chunk
+    # redone within a minute was redone by the watchdog.
+    env = {
+        "DJANGO_SETTINGS_MODULE": "rules.tests.jobs_worker_settings",
+        "BALANCE_TEST_CHUNK_SLEEP": "2",
+        "BALANCE_CHUNK_HEARTBEAT_SECONDS": "1",
+        "BALANCE_CHUNK_STALE_SECONDS": "6",
+        "BALANCE_WATCHDOG_SECONDS": "1",
+    }
     if broker == "redis":
         assert jobs_worker_settings.CELERY_BROKER_TRANSPORT_OPTIONS["visibility_timeout"] == 600
 
