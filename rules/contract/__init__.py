@@ -17,7 +17,7 @@ start from `CleanAction` (contract/actions.py: full settings → validate → re
 and its settings are one `SettingsCatalogue` (contract/settings.py: defaults, full settings, lookup, labels).
 """
 
-from rules.contract.actions import Action, CleanAction, Outcome, distribution, exact, prob
+from rules.contract.actions import Action, CleanAction, Outcome, convolve, distribution, exact, prob
 from rules.contract.army import ArmyPart, BuilderResult, BuilderTool, Issue, RosterReport
 from rules.contract.at_roll import AtRollPart, RollOdds, Rule
 from rules.contract.battle import (
@@ -77,6 +77,7 @@ __all__ = [
     "UndoNeedsAgreement",
     "UnitRecord",
     "UnitSetup",
+    "convolve",
     "distribution",
     "exact",
     "prob",

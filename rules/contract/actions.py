@@ -51,6 +51,15 @@ def distribution(d: dict[Any, Fraction]) -> list[dict]:
     return [{"value": k, **prob(v)} for k, v in sorted(d.items(), key=lambda kv: kv[0])]
 
 
+def convolve(a: dict[int, Fraction], b: dict[int, Fraction]) -> dict[int, Fraction]:
+    """The exact distribution of the sum of two independent counts, each given as {value: probability}."""
+    out: dict[int, Fraction] = {}
+    for x, px in a.items():
+        for y, py in b.items():
+            out[x + y] = out.get(x + y, Fraction(0)) + px * py
+    return out
+
+
 class Action(ABC):
     """One of the books' tests. Subclasses set the class attributes and implement resolve() and odds()."""
 

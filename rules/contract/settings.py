@@ -3,12 +3,20 @@ catalogue of them (SettingsCatalogue: defaults, the full settings, lookup by key
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 from rules.errors import RuleInputError
 from rules.i18n import _
+
+# A setting's category: an option the book offers, a house rule, one reading of an ambiguity of the spec, or a reading
+# the engine takes as given (one choice, recorded so that the ambiguity has a name and a source).
+OPTION = "option"
+HOUSE = "house"
+AMBIGUITY = "ambiguity"
+INTERPRETATION = "interpretation"
 
 
 @dataclass(frozen=True)
@@ -19,7 +27,7 @@ class Setting:
     kind: str = "bool"  # "bool" | "choice" | "int"
     choices: tuple = ()
     source: str = ""  # spec section it comes from, e.g. "§5 A7"
-    category: str = "ambiguity"  # "option" (the book's optional rules) | "house" | "ambiguity" | "interpretation"
+    category: str = AMBIGUITY  # OPTION (the book's optional rules) | HOUSE | AMBIGUITY | INTERPRETATION
     help: str = ""
     #: Readable words for each choice, ((value, label), …), marked N_() where declared; a choice left out is shown
     #: as its value in words ("tied_only" → "tied only").
@@ -68,19 +76,12 @@ class SettingsCatalogue:
             replace(s, choice_labels=labels[s.key]) if s.key in labels else s for s in settings
         )
         self.by_key: dict[str, Setting] = {s.key: s for s in self.all}
-        if len(self.by_key) != len(self.all):
-            seen: set[str] = set()
-            twice = sorted({s.key for s in self.all if s.key in seen or seen.add(s.key)})
+        twice = sorted(key for key, n in Counter(s.key for s in self.all).items() if n > 1)
+        if twice:
             raise ValueError(f"Settings declared twice: {', '.join(twice)}")
         unknown = sorted(set(labels) - set(self.by_key))
         if unknown:
             raise ValueError(f"Choice labels for settings that do not exist: {', '.join(unknown)}")
-
-    def __iter__(self):
-        return iter(self.all)
-
-    def __len__(self) -> int:
-        return len(self.all)
 
     def __getitem__(self, key: str) -> Setting:
         return self.by_key[key]

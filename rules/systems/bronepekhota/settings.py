@@ -20,11 +20,8 @@ Where the settings that have no dice of their own are read (issue 17; none was r
 
 from __future__ import annotations
 
-from rules.contract import Setting, SettingsCatalogue
+from rules.contract.settings import INTERPRETATION, OPTION, Setting, SettingsCatalogue
 from rules.i18n import N_
-
-OPTION = "option"
-AMBIGUITY = "ambiguity"
 
 SETTINGS: tuple[Setting, ...] = (
     # §1.8: options to agree before play --------------------------------------------------------------
@@ -410,7 +407,6 @@ SETTINGS: tuple[Setting, ...] = (
 
 # Readings of §5 that the engine takes as given. They are settings too, so that a game records every
 # interpretation it was played under; each has one reading until a club asks for another.
-INTERPRETATION = "interpretation"
 SETTINGS += (
     Setting(
         key="armlist_data_source",
@@ -495,5 +491,4 @@ SETTINGS += (
 
 CATALOGUE = SettingsCatalogue(SETTINGS)
 SETTINGS_BY_KEY = CATALOGUE.by_key
-defaults = CATALOGUE.defaults
-full_settings = CATALOGUE.full
+defaults, full_settings = CATALOGUE.defaults, CATALOGUE.full

@@ -11,13 +11,8 @@ Keys are stable: battles store them and the simulator reads them.
 
 from __future__ import annotations
 
-from rules.contract import Setting, SettingsCatalogue
+from rules.contract.settings import HOUSE, INTERPRETATION, Setting, SettingsCatalogue
 from rules.systems.enforcers.choice_labels import CHOICE_LABELS
-
-OPTION = "option"
-HOUSE = "house"
-AMBIGUITY = "ambiguity"
-INTERPRETATION = "interpretation"
 
 SETTINGS: tuple[Setting, ...] = (
     # The book's optional rule ---------------------------------------------------------------------------------

@@ -9,13 +9,8 @@ every reading it was played under.
 
 from __future__ import annotations
 
-from rules.contract import Setting, SettingsCatalogue
+from rules.contract.settings import HOUSE, INTERPRETATION, OPTION, Setting, SettingsCatalogue
 from rules.i18n import N_
-
-OPTION = "option"
-AMBIGUITY = "ambiguity"
-HOUSE = "house"
-INTERPRETATION = "interpretation"
 
 SETTINGS: tuple[Setting, ...] = (
     # The book's option ----------------------------------------------------------------------------------

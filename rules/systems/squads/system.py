@@ -23,7 +23,6 @@ class Squads(GameSystem):
     battle = BATTLE
     simulator = SIMULATOR
     at_roll = AT_ROLL
-    campaign = None
 
 
 SYSTEM = Squads()

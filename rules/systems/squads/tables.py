@@ -227,14 +227,6 @@ def binomial(n: int, p: Fraction) -> dict[int, Fraction]:
     return out
 
 
-def convolve(a: dict[int, Fraction], b: dict[int, Fraction]) -> dict[int, Fraction]:
-    out: dict[int, Fraction] = {}
-    for x, px in a.items():
-        for y, py in b.items():
-            out[x + y] = out.get(x + y, Fraction(0)) + px * py
-    return out
-
-
 def damage_die_distribution(facing: str, settings: dict) -> dict[int, Fraction]:
     """The vehicle damage die by facing (L90, §5 B16): side one die; front and rear two dice, doubles re-rolled
     (or kept), the front taking the lower (milder) result and the rear the higher (or the other way round)."""

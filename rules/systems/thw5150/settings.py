@@ -8,14 +8,9 @@ a named setting with its default and its source.
 
 from __future__ import annotations
 
-from rules.contract import Setting, SettingsCatalogue
+from rules.contract.settings import AMBIGUITY, HOUSE, INTERPRETATION, OPTION, Setting, SettingsCatalogue
 from rules.i18n import N_
 from rules.systems.thw5150.choice_labels import CHOICE_LABELS
-
-OPTION = "option"
-HOUSE = "house"
-AMBIGUITY = "ambiguity"
-INTERPRETATION = "interpretation"
 
 
 def _one(key: str, label: str, value: str, source: str, help_text: str) -> Setting:

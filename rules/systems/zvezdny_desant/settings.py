@@ -9,13 +9,8 @@ A26, A28, A32) are single-choice "interpretation" settings, so the reading is st
 
 from __future__ import annotations
 
-from rules.contract import Setting, SettingsCatalogue
+from rules.contract.settings import AMBIGUITY, INTERPRETATION, OPTION, Setting, SettingsCatalogue
 from rules.i18n import N_
-
-OPTION = "option"
-AMBIGUITY = "ambiguity"
-INTERPRETATION = "interpretation"
-HOUSE = "house"
 
 SETTINGS: tuple[Setting, ...] = (
     # The book's options (§1.6, §2.1) ------------------------------------------------------------------

@@ -24,7 +24,6 @@ class ZvezdnyDesant(GameSystem):
     battle = BATTLE
     simulator = SIMULATOR
     at_roll = AT_ROLL
-    campaign = None
 
 
 SYSTEM = ZvezdnyDesant()

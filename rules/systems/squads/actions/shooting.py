@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from rules.contract import distribution, exact, prob
+from rules.contract import convolve, distribution, exact, prob
 from rules.i18n import _
 from rules.systems.squads import names, tables
 from rules.systems.squads.actions.common import (
@@ -388,7 +388,7 @@ class Shooting(SquadAction):
         hits = {0: Fraction(1)}
         for g in p["groups"]:
             if not g["immune"]:
-                hits = tables.convolve(hits, tables.binomial(g["dice"], g["p_hit"]))
+                hits = convolve(hits, tables.binomial(g["dice"], g["p_hit"]))
         expected_hits = sum((k * v for k, v in hits.items()), Fraction(0))
         out = {
             "groups": [

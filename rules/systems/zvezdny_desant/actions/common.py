@@ -11,7 +11,7 @@ from abc import abstractmethod
 from fractions import Fraction
 from math import comb
 
-from rules.contract import CleanAction, RuleInputError, distribution, exact, prob
+from rules.contract import CleanAction, RuleInputError, convolve, distribution, exact, prob
 from rules.contract.schema import translate_schema
 from rules.i18n import N_, _
 from rules.systems.zvezdny_desant import tables
@@ -90,14 +90,6 @@ def binomial(n: int, p: Fraction) -> dict[int, Fraction]:
         return {n: Fraction(1)}
     q = 1 - p
     return {k: comb(n, k) * p**k * q ** (n - k) for k in range(n + 1)}
-
-
-def convolve(a: dict[int, Fraction], b: dict[int, Fraction]) -> dict[int, Fraction]:
-    out: dict[int, Fraction] = {}
-    for x, px in a.items():
-        for y, py in b.items():
-            out[x + y] = out.get(x + y, Fraction(0)) + px * py
-    return out
 
 
 def scaled(d: dict[int, Fraction], factor: int) -> dict[int, Fraction]:
