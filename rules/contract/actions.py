@@ -136,9 +136,10 @@ class CleanAction(Action):
     def resolve(self, inputs: dict, settings: dict, dice) -> Outcome:
         settings = self.full_settings(settings)
         clean = self.validate(inputs, settings)
+        first = len(dice.rolls)  # the outcome shows its own rolls (a source of dice may serve many resolutions)
         outcome = self.resolve_clean(clean, settings, dice)
         dice.finish()
-        outcome.dice = [r.as_dict() for r in dice.rolls]
+        outcome.dice = [r.as_dict() for r in dice.rolls[first:]]
         return outcome
 
     def odds(self, inputs: dict, settings: dict) -> dict:
