@@ -166,7 +166,7 @@ def _board_context(request, access: selectors.Access) -> dict:
         "client": part.client_data(state),
         "undo_enabled": access.can_write,
         "undo_proposal": selectors.undo_proposal(battle, access, request.user),
-        "result_panel": result_panel(battle, access, request.user),
+        "result_panel": result_panel(battle, access, request.user, over=state["awaiting"]["kind"] == "over"),
     }
 
 

@@ -142,11 +142,14 @@ def stale(result: GameResult, battle: Battle) -> bool:
     )
 
 
-def common_clubs(battle: Battle) -> list:
-    """The clubs every player of the battle belongs to: where its result may count."""
+def common_clubs(battle: Battle, sides: list[BattleSide] | None = None) -> list:
+    """The clubs every player of the battle belongs to: where its result may count (`sides`: the battle's sides,
+    when the caller has them already)."""
     from armies.models import Club
 
-    players = [p for p in BattleSide.objects.filter(battle=battle).values_list("player_id", flat=True) if p]
+    if sides is None:
+        sides = list(BattleSide.objects.filter(battle=battle))
+    players = [s.player_id for s in sides if s.player_id]
     if not players:
         return []
     clubs = Club.objects.all()
@@ -155,20 +158,23 @@ def common_clubs(battle: Battle) -> list:
     return list(clubs.order_by("name").distinct())
 
 
-def panel(battle: Battle, access, user) -> dict | None:
-    """What the board shows of the result: the proposal or the system's, the votes, and what this viewer may do."""
+def panel(battle: Battle, access, user, *, over: bool | None = None) -> dict | None:
+    """What the board shows of the result: the proposal or the system's, the votes, and what this viewer may do.
+    `over`: whether the game is over, when the caller has read the state already (the board, on every change)."""
     result = result_of(battle)
-    over = game_over(battle)
+    if over is None:
+        over = game_over(battle)
+    sides = list(BattleSide.objects.filter(battle=battle).order_by("index"))
     if result is None and not over:
         return {
             "result": None,
             "over": False,
             "can_end": access.can_write,
-            "clubs": common_clubs(battle),
-            "sides": list(BattleSide.objects.filter(battle=battle).order_by("index")),
+            "clubs": common_clubs(battle, sides),
+            "sides": sides,
         }
     mine = set(access.sides)
-    players = {s.player_id for s in BattleSide.objects.filter(battle=battle) if s.player_id}
+    players = {s.player_id for s in sides if s.player_id}
     votes = list(result.votes.all()) if result else []
     voted = next((v for v in votes if user.is_authenticated and v.user_id == user.pk), None)
     is_stale = bool(result and stale(result, battle))
@@ -183,8 +189,8 @@ def panel(battle: Battle, access, user) -> dict | None:
         "can_vote": access.can_write and bool(mine) and result is not None and not is_stale
         and result.status != GameResult.Status.CONFIRMED,
         "can_end": access.can_write and (result is None or is_stale or result.status != GameResult.Status.CONFIRMED),
-        "clubs": common_clubs(battle),
-        "sides": list(BattleSide.objects.filter(battle=battle).order_by("index")),
+        "clubs": common_clubs(battle, sides),
+        "sides": sides,
     }  # fmt: skip
 
 
