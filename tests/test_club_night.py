@@ -222,6 +222,26 @@ print("JSON" + json.dumps({{
 }}))
 """
 
+# The same for many battles in one shell (each shell loads Django and every system: a second or two apiece).
+CHECK_MANY = """
+import json
+from collections import Counter
+from battles import services
+from battles.models import Battle, BattleEvent, BattleUnit
+out = {{}}
+for battle in Battle.objects.filter(pk__in={battle_ids}):
+    events = list(BattleEvent.objects.filter(battle=battle).order_by("seq"))
+    ok, why = services.replay_matches(battle)
+    out[battle.pk] = {{
+        "keys": Counter(e.idempotency_key for e in events if e.idempotency_key),
+        "seqs": [e.seq for e in events],
+        "version": battle.version,
+        "replay": [ok, str(why)],
+        "ammo": {{u.key: u.state.get("ammo") for u in BattleUnit.objects.filter(battle=battle)}},
+    }}
+print("JSON" + json.dumps(out))
+"""
+
 
 def two_phones_at_once(server: Server) -> None:
     battle = make_battle(server)
