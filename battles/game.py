@@ -9,7 +9,6 @@ from __future__ import annotations
 import bisect
 import copy
 
-from django.db.models import Q
 from django.utils.translation import gettext as _
 
 from battles import rows
@@ -241,12 +240,7 @@ NOT_UNDOABLE = ("battle.started", "side.joined")
 def closing_points(battle: Battle, part, *, since: int = 1) -> list[Event]:
     """The battle's closing points from seq `since` on, oldest first, undone ones included (what was seen stays
     seen). Events of a type the system declares closing count even when stored before the flag existed."""
-    found = (
-        BattleEvent.objects.filter(battle=battle, seq__gte=since)
-        .filter(Q(closes=True) | Q(type__in=sorted(part.closing_events)))
-        .order_by("seq")
-        .values_list("seq", "type", "side_index", "visible_to")
-    )
+    found = rows.closing_rows(battle.pk, part.closing_events, since=since)
     return [Event(seq, kind, {}, side, tuple(to) if to is not None else None) for seq, kind, side, to in found]
 
 
@@ -280,11 +274,10 @@ def agreement_needed(battle: Battle, part, sides):
 def open_proposal(battle: Battle) -> BattleEvent | None:
     """The proposal to undo that is still open: the newest one, when nothing but agreements to it (or a player
     joining) was recorded after it."""
-    last = BattleEvent.objects.filter(battle=battle, type="undo.proposed").order_by("-seq").first()
+    last = rows.last_proposal(battle.pk)
     if last is None:
         return None
-    later = BattleEvent.objects.filter(battle=battle, seq__gt=last.seq).values_list("type", "payload")
-    for kind, payload in later:
+    for kind, payload in rows.events_after(battle.pk, last.seq):
         if kind == "side.joined" or (kind == "undo.agreed" and payload.get("proposal") == last.seq):
             continue
         return None
@@ -293,5 +286,4 @@ def open_proposal(battle: Battle) -> BattleEvent | None:
 
 def agreed_sides(battle: Battle, proposal: BattleEvent) -> set[int]:
     """The sides that have agreed to an open proposal so far."""
-    found = BattleEvent.objects.filter(battle=battle, seq__gt=proposal.seq, type="undo.agreed")
-    return {s for payload in found.values_list("payload", flat=True) for s in payload.get("sides", [])}
+    return {s for payload in rows.agreements_after(battle.pk, proposal.seq) for s in payload.get("sides", [])}

@@ -242,3 +242,72 @@ def save_progress(battle: Battle) -> None:
     ]
     with connection.cursor() as cursor:
         cursor.execute(_sql()["save_progress"], values)
+
+
+# The board's undo marks and open proposal (battles/game.py) and its result panel's sides and clubs
+# (battles/results/selectors.py): read on every board a phone fetches, so fixed statements too.
+@cache
+def _board_sql() -> dict[str, str]:
+    from armies.models import Club, Membership
+
+    e, s, c, m = BattleEvent, BattleSide, Club, Membership
+    return {
+        "closing": f"SELECT {_col(e, 'seq')}, {_col(e, 'type')}, {_col(e, 'side_index')}, {_col(e, 'visible_to')} "
+        f"FROM {_table(e)} WHERE {_col(e, 'battle')} = %s AND {_col(e, 'seq')} >= %s "
+        f"AND ({_col(e, 'closes')} = %s{{types}}) ORDER BY {_col(e, 'seq')}",
+        "last_proposal": f"SELECT {_columns(e)} FROM {_table(e)} WHERE {_col(e, 'battle')} = %s "
+        f"AND {_col(e, 'type')} = 'undo.proposed' ORDER BY {_col(e, 'seq')} DESC LIMIT 1",
+        "after": f"SELECT {_col(e, 'type')}, {_col(e, 'payload')} FROM {_table(e)} "
+        f"WHERE {_col(e, 'battle')} = %s AND {_col(e, 'seq')} > %s ORDER BY {_col(e, 'seq')}",
+        "agreed": f"SELECT {_col(e, 'payload')} FROM {_table(e)} WHERE {_col(e, 'battle')} = %s "
+        f"AND {_col(e, 'seq')} > %s AND {_col(e, 'type')} = 'undo.agreed'",
+        # The fields in the order of the model's concrete fields (BattleSide.from_db defers the others).
+        "side_heads": f"SELECT {_col(s, 'id')}, {_col(s, 'battle')}, {_col(s, 'index')}, {_col(s, 'name')}, "
+        f"{_col(s, 'player')} FROM {_table(s)} WHERE {_col(s, 'battle')} = %s ORDER BY {_col(s, 'index')}",
+        # The clubs every one of the players belongs to (one membership per club and user).
+        "common_clubs": f"SELECT {_columns(c)} FROM {_table(c)} WHERE {_col(c, 'id')} IN "
+        f"(SELECT {_col(m, 'club')} FROM {_table(m)} WHERE {_col(m, 'user')} IN ({{marks}}) "
+        f"GROUP BY {_col(m, 'club')} HAVING COUNT(DISTINCT {_col(m, 'user')}) = %s) "
+        f"ORDER BY {_col(c, 'name')}, {_col(c, 'id')}",
+    }
+
+
+def closing_rows(battle_id: int, types, *, since: int = 1) -> list[tuple]:
+    """(seq, type, side index, visible_to) of the events from `since` on that are closing points (flagged, or of one
+    of `types`), oldest first."""
+    types = sorted(types)
+    marks = f" OR {_col(BattleEvent, 'type')} IN ({', '.join(['%s'] * len(types))})" if types else ""
+    sql = _board_sql()["closing"].replace("{types}", marks)
+    return [(seq, kind, side, _json(to)) for seq, kind, side, to in _fetch(sql, [battle_id, since, True, *types])]
+
+
+def last_proposal(battle_id: int) -> BattleEvent | None:
+    """The newest `undo.proposed` event of the battle."""
+    return next(iter(_instances(BattleEvent, _board_sql()["last_proposal"], [battle_id])), None)
+
+
+def events_after(battle_id: int, seq: int) -> list[tuple[str, object]]:
+    """(type, payload) of the events after `seq`, oldest first."""
+    return [(kind, _json(payload)) for kind, payload in _fetch(_board_sql()["after"], [battle_id, seq])]
+
+
+def agreements_after(battle_id: int, seq: int) -> list:
+    """The payloads of the `undo.agreed` events after `seq`."""
+    return [_json(payload) for (payload,) in _fetch(_board_sql()["agreed"], [battle_id, seq])]
+
+
+def side_heads(battle_id: int) -> list[BattleSide]:
+    """The battle's sides by index, with only their id, index, name and player read (the rest loads if asked)."""
+    names = ["id", "battle_id", "index", "name", "player_id"]
+    return [BattleSide.from_db(connection.alias, names, row) for row in _fetch(_board_sql()["side_heads"], [battle_id])]
+
+
+def common_clubs(user_ids) -> list:
+    """The clubs each of these users belongs to, by name."""
+    from armies.models import Club
+
+    users = sorted(set(user_ids))
+    if not users:
+        return []
+    sql = _board_sql()["common_clubs"].replace("{marks}", ", ".join(["%s"] * len(users)))
+    return _instances(Club, sql, [*users, len(users)])

@@ -6,7 +6,9 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 from dataclasses import dataclass
+from functools import cache
 
+from django.db import connection
 from django.db.models import Prefetch, Q, QuerySet
 
 from battles import game, rows
@@ -122,6 +124,21 @@ def _margin(rows: list[dict], winner: int | None) -> tuple[float | None, str]:
 
 
 # A battle's result --------------------------------------------------------------------------------------------
+@cache
+def _has_result_sql() -> str:
+    quote = connection.ops.quote_name
+    table, battle = quote(GameResult._meta.db_table), quote(GameResult._meta.get_field("battle").column)
+    return f"SELECT 1 FROM {table} WHERE {battle} = %s"  # noqa: S608 - the model's own names, quoted
+
+
+def has_result(battle: Battle) -> bool:
+    """Whether the battle has a result (proposed or more), in one fixed statement (battles/rows.py tells why): asked
+    on every board, where most battles have none yet."""
+    with connection.cursor() as cursor:
+        cursor.execute(_has_result_sql(), [battle.pk])
+        return cursor.fetchone() is not None
+
+
 def result_of(battle: Battle) -> GameResult | None:
     return (
         GameResult.objects.filter(battle=battle)
@@ -145,26 +162,18 @@ def stale(result: GameResult, battle: Battle) -> bool:
 def common_clubs(battle: Battle, sides: list[BattleSide] | None = None) -> list:
     """The clubs every player of the battle belongs to: where its result may count (`sides`: the battle's sides,
     when the caller has them already)."""
-    from armies.models import Club
-
     if sides is None:
-        sides = list(BattleSide.objects.filter(battle=battle))
-    players = [s.player_id for s in sides if s.player_id]
-    if not players:
-        return []
-    clubs = Club.objects.all()
-    for player in set(players):
-        clubs = clubs.filter(memberships__user_id=player)
-    return list(clubs.order_by("name").distinct())
+        sides = rows.side_heads(battle.pk)
+    return rows.common_clubs(s.player_id for s in sides if s.player_id)
 
 
 def panel(battle: Battle, access, user, *, over: bool | None = None) -> dict | None:
     """What the board shows of the result: the proposal or the system's, the votes, and what this viewer may do.
     `over`: whether the game is over, when the caller has read the state already (the board, on every change)."""
-    result = result_of(battle)
+    result = result_of(battle) if has_result(battle) else None
     if over is None:
         over = game_over(battle)
-    sides = list(BattleSide.objects.filter(battle=battle).order_by("index"))
+    sides = rows.side_heads(battle.pk)
     if result is None and not over:
         return {
             "result": None,
