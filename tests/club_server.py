@@ -157,8 +157,9 @@ def listening_addresses(port: int) -> set[str]:
 
 
 @contextmanager
-def postgres_database():
-    """A fresh database on the PostgreSQL server of the test run (scripts/test.sh), dropped afterwards."""
+def postgres_database(*, template: str = ""):
+    """A fresh database on the PostgreSQL server of the test run (scripts/test.sh), dropped afterwards; a copy of the
+    database at the URL `template` if given (nobody may be connected to that one)."""
     url = os.environ.get("DATABASE_URL", "")
     if not url.startswith(("postgres://", "postgresql://")):
         pytest.skip("PostgreSQL variant: run through scripts/test.sh (DATABASE_URL=postgres://…)")
@@ -168,7 +169,8 @@ def postgres_database():
     name = f"armlist_club_{secrets.token_hex(4)}"
     admin = parts._replace(path="/postgres").geturl()
     with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
+        source = f' TEMPLATE "{urlsplit(template).path.lstrip("/")}"' if template else ""
+        conn.execute(f'CREATE DATABASE "{name}"{source}')
     try:
         yield parts._replace(path=f"/{name}").geturl()
     finally:

@@ -1,8 +1,10 @@
 """Fixtures of the tests that run the server `make run` starts (tests/club_server.py)."""
 
+import shutil
+
 import pytest
 
-from tests.club_server import base_env, manage
+from tests.club_server import base_env, manage, postgres_database
 
 
 @pytest.fixture
@@ -10,10 +12,40 @@ def sqlite_url(tmp_path):
     return f"sqlite:///{tmp_path / 'club.sqlite3'}"
 
 
+@pytest.fixture(scope="session")
+def _migrated_sqlite_file(tmp_path_factory):
+    """One SQLite file `manage.py migrate` set up, once a session (a migrate is a Django start and every
+    migration: seconds apiece); each test gets a copy of it."""
+    path = tmp_path_factory.mktemp("migrated") / "club.sqlite3"
+    manage(base_env(f"sqlite:///{path}"), "migrate", "--noinput", "--verbosity", "0")
+    return path
+
+
 @pytest.fixture
-def migrated_sqlite(sqlite_url):
-    manage(base_env(sqlite_url), "migrate", "--noinput", "--verbosity", "0")
+def migrated_sqlite(sqlite_url, _migrated_sqlite_file):
+    """A migrated SQLite file of the test's own: the session's migrated file copied (the migrate has exited, so the
+    file is whole: WAL checkpointed on close, the journal mode kept in the file)."""
+    for suffix in ("", "-wal", "-shm"):
+        source = _migrated_sqlite_file.with_name(_migrated_sqlite_file.name + suffix)
+        if source.exists():
+            shutil.copyfile(source, sqlite_url.removeprefix("sqlite:///") + suffix)
     return sqlite_url
+
+
+@pytest.fixture(scope="session")
+def _migrated_postgres_template():
+    """A PostgreSQL database `manage.py migrate` set up, once a session, that the tests' databases are copied from
+    (CREATE DATABASE … TEMPLATE: a file copy on the server, no Django start and no migration)."""
+    with postgres_database() as url:
+        manage(base_env(url), "migrate", "--noinput", "--verbosity", "0")
+        yield url
+
+
+@pytest.fixture
+def migrated_postgres(_migrated_postgres_template):
+    """A fresh migrated PostgreSQL database of the test's own, dropped afterwards."""
+    with postgres_database(template=_migrated_postgres_template) as url:
+        yield url
 
 
 @pytest.fixture

@@ -19,12 +19,9 @@ import pytest
 from config import serving as sizes
 from tests.club_server import (
     AsyncPhone,
-    base_env,
     connections_to,
     django_json,
-    manage,
     phones,
-    postgres_database,
     serving,
     thread_count,
     worker_pids,
@@ -116,29 +113,28 @@ def test_open_streams_and_long_polls_hold_no_thread(migrated_sqlite, tmp_path):
 
 
 @pytest.mark.serial  # loads the machine on purpose (conftest.py)
-def test_waiting_phones_hold_no_database_connection(tmp_path):
+def test_waiting_phones_hold_no_database_connection(migrated_postgres, tmp_path):
     """On PostgreSQL, with pools of 4 connections per worker (2 threads for short requests, 1 for the waiting ones'
     moments of work, the watcher), 100 open streams and 100 waiting long polls all get in and wait: had a waiting
     phone held a connection, the fifth one of a worker would have waited for the pool (DB_POOL_TIMEOUT) and
     failed. The server never holds more than the pools."""
     small = {"WEB_WORKERS": str(WORKERS), "WEB_THREADS": "2", "WAIT_THREADS": "1", "DB_POOL_TIMEOUT": "5"}
-    with postgres_database() as url:
-        manage(base_env(url), "migrate", "--noinput", "--verbosity", "0")
-        with serving(url, tmp_path, **small) as server:
-            clients = phones(server, 100)
-            pools = WORKERS * sizes.connections_per_process(server.env)
+    url = migrated_postgres
+    with serving(url, tmp_path, **small) as server:
+        clients = phones(server, 100)
+        pools = WORKERS * sizes.connections_per_process(server.env)
 
-            async def night():
-                streams, _, _, polls = await _wait_all(clients, server.port, long_polls=100)
-                held = connections_to(url)
-                for phone in streams:
-                    phone.close()
-                for task in polls:
-                    task.cancel()
-                return held
+        async def night():
+            streams, _, _, polls = await _wait_all(clients, server.port, long_polls=100)
+            held = connections_to(url)
+            for phone in streams:
+                phone.close()
+            for task in polls:
+                task.cancel()
+            return held
 
-            held = asyncio.run(night())  # every stream said its version, every long poll still waits
-            log = server.log.read_text(errors="replace")
+        held = asyncio.run(night())  # every stream said its version, every long poll still waits
+        log = server.log.read_text(errors="replace")
     assert pools == 8
     assert held <= pools, held  # 200 phones wait; a connection each would be 200 (or refusals)
     assert "PoolTimeout" not in log, log[-3000:]
@@ -153,34 +149,33 @@ RUN_S = 60.0
 
 @pytest.mark.postgres_load
 @pytest.mark.serial
-def test_200_phones_on_postgresql_no_5xx_nothing_lost_connections_within_the_pools(tmp_path):
+def test_200_phones_on_postgresql_no_5xx_nothing_lost_connections_within_the_pools(migrated_postgres, tmp_path):
     """200 phones hold their event streams; 40 of them (20 battles, both sides) write an event every 2 s through
     gunicorn for 60 s. No answer is 5xx (503 included), every event is stored once (retries replay), and the
     server's connections never pass its pools' size."""
-    with postgres_database() as url:
-        manage(base_env(url), "migrate", "--noinput", "--verbosity", "0")
-        with serving(url, tmp_path, WEB_WORKERS="4") as server:  # make run's on this machine's 2 cores
-            limit = 4 * sizes.connections_per_process(server.env)
-            clients = phones(server, 200)
-            assert len(worker_pids(server)) == 4
-            peak = [0]
-            sampling = threading.Event()
+    url = migrated_postgres
+    with serving(url, tmp_path, WEB_WORKERS="4") as server:  # make run's on this machine's 2 cores
+        limit = 4 * sizes.connections_per_process(server.env)
+        clients = phones(server, 200)
+        assert len(worker_pids(server)) == 4
+        peak = [0]
+        sampling = threading.Event()
 
-            def sample():
-                while not sampling.is_set():
-                    peak[0] = max(peak[0], connections_to(url))
-                    time.sleep(0.25)
+        def sample():
+            while not sampling.is_set():
+                peak[0] = max(peak[0], connections_to(url))
+                time.sleep(0.25)
 
-            sampler = threading.Thread(target=sample)
-            sampler.start()
-            try:
-                statuses, sent, failures, heard = asyncio.run(_evening(server.port, clients))
-            finally:
-                sampling.set()
-                sampler.join(timeout=30)
-            written = sorted({c["battle"] for c in clients[:WRITERS]})
-            ends = django_json(server.env, CHECK_MANY.format(battle_ids=written))
-            assert sorted(map(int, ends)) == written
+        sampler = threading.Thread(target=sample)
+        sampler.start()
+        try:
+            statuses, sent, failures, heard = asyncio.run(_evening(server.port, clients))
+        finally:
+            sampling.set()
+            sampler.join(timeout=30)
+        written = sorted({c["battle"] for c in clients[:WRITERS]})
+        ends = django_json(server.env, CHECK_MANY.format(battle_ids=written))
+        assert sorted(map(int, ends)) == written
     assert failures == [], failures[:5]
     assert [s for s in statuses if s >= 500] == [], Counter(statuses)
     assert set(statuses) <= {201, 412}, Counter(statuses)
@@ -214,10 +209,16 @@ async def _evening(port: int, clients: list[dict]):
             if status != 200:
                 failures.append(f"stream {status}")
                 return
-            async for event in events:
-                heard[0] += event.get("event") == "version"
-                if time.monotonic() > deadline:
-                    return
+            # The phone listens until the evening ends, not until its next event after it (a quiet battle's
+            # stream says nothing but its ping, every STREAM_PING_SECONDS).
+            evening = asyncio.timeout(deadline - time.monotonic())
+            try:
+                async with evening:
+                    async for event in events:
+                        heard[0] += event.get("event") == "version"
+            except TimeoutError:
+                if not evening.expired():
+                    raise
         except (OSError, asyncio.IncompleteReadError) as exc:
             failures.append(f"stream: {exc!r}")
         finally:

@@ -28,7 +28,6 @@ from tests.club_server import (
     django_json,
     listening_addresses,
     manage,
-    postgres_database,
     send,
     serving,
 )
@@ -100,7 +99,8 @@ def test_server_env_on_the_lan_and_local_only():
 
 def make_battle(server: Server) -> dict:
     """Two players with API tokens; alice builds two rosters through the armies API and starts the battle through
-    the battles API (POST /api/v1/battles/); bob takes the second side by its invitation."""
+    the battles API (POST /api/v1/battles/); bob takes the second side by its invitation. The battle's state once
+    bob has joined (CHECK's) and its spectator link come back from the same shell ("start", "spectator")."""
     env = server.env
     setup = django_json(
         env,
@@ -149,18 +149,12 @@ print("JSON" + json.dumps(out))
     assert status == 201, body
     battle_id = body["id"]
     invite = next(i for i in body["invitations"] if i["side"] == 1)["url"].rstrip("/").rsplit("/", 1)[1]
-    django_json(
-        env,
-        f"""
-from django.contrib.auth import get_user_model
-from battles import services
-services.battle_join(token={invite!r}, user=get_user_model().objects.get(username="bob"))
-print("JSON{{}}")
-""",
-    )
+    joined = django_json(env, JOIN.format(invite=invite, battle_id=battle_id))
     return {
         "id": battle_id,
         "phones": [("a", alice, f"0.{blue_vehicle}.1"), ("b", setup["bob"], f"1.{red_vehicle}.1")],
+        "start": joined["start"],
+        "spectator": joined["spectator"],
     }
 
 
@@ -205,47 +199,57 @@ def phone_writer(server: Server, battle_id: int, tag: str, token: str, unit: str
         conn.close()
 
 
-CHECK = """
+# A battle's events and units as the tests check them (each shell loads Django and every system: a second or two
+# apiece, so one shell checks all it can).
+STATE = """
 import json
 from collections import Counter
 from battles import services
 from battles.models import Battle, BattleEvent, BattleUnit
-battle = Battle.objects.get(pk={battle_id})
-events = list(BattleEvent.objects.filter(battle=battle).order_by("seq"))
-ok, why = services.replay_matches(battle)
-print("JSON" + json.dumps({{
-    "keys": Counter(e.idempotency_key for e in events if e.idempotency_key),
-    "seqs": [e.seq for e in events],
-    "version": battle.version,
-    "replay": [ok, str(why)],
-    "ammo": {{u.key: u.state.get("ammo") for u in BattleUnit.objects.filter(battle=battle)}},
-}}))
-"""
 
-# The same for many battles in one shell (each shell loads Django and every system: a second or two apiece).
-CHECK_MANY = """
-import json
-from collections import Counter
-from battles import services
-from battles.models import Battle, BattleEvent, BattleUnit
-out = {{}}
-for battle in Battle.objects.filter(pk__in={battle_ids}):
+
+def state(battle):
     events = list(BattleEvent.objects.filter(battle=battle).order_by("seq"))
     ok, why = services.replay_matches(battle)
-    out[battle.pk] = {{
+    return {{
         "keys": Counter(e.idempotency_key for e in events if e.idempotency_key),
         "seqs": [e.seq for e in events],
         "version": battle.version,
         "replay": [ok, str(why)],
         "ammo": {{u.key: u.state.get("ammo") for u in BattleUnit.objects.filter(battle=battle)}},
     }}
-print("JSON" + json.dumps(out))
 """
+
+CHECK = (
+    STATE
+    + """
+print("JSON" + json.dumps(state(Battle.objects.get(pk={battle_id}))))
+"""
+)
+
+# The same for many battles in one shell.
+CHECK_MANY = (
+    STATE
+    + """
+print("JSON" + json.dumps({{battle.pk: state(battle) for battle in Battle.objects.filter(pk__in={battle_ids})}}))
+"""
+)
+
+# Bob takes the second side by its invitation; the battle's state then, and its spectator link.
+JOIN = (
+    STATE
+    + """
+from django.contrib.auth import get_user_model
+services.battle_join(token={invite!r}, user=get_user_model().objects.get(username="bob"))
+battle = Battle.objects.get(pk={battle_id})
+print("JSON" + json.dumps({{"start": state(battle), "spectator": battle.spectator_token}}))
+"""
+)
 
 
 def two_phones_at_once(server: Server) -> None:
     battle = make_battle(server)
-    start = django_json(server.env, CHECK.format(battle_id=battle["id"]))
+    start = battle["start"]
     stats = {tag: Counter() for tag, _, _ in battle["phones"]}
     failures: list[str] = []
     threads = [
@@ -283,11 +287,9 @@ def test_two_phones_200_writes_each_on_sqlite_no_5xx_nothing_lost(migrated_sqlit
         two_phones_at_once(server)
 
 
-def test_two_phones_200_writes_each_on_postgresql_no_5xx_nothing_lost(tmp_path):
-    with postgres_database() as url:
-        manage(base_env(url), "migrate", "--noinput", "--verbosity", "0")
-        with serving(url, tmp_path) as server:
-            two_phones_at_once(server)
+def test_two_phones_200_writes_each_on_postgresql_no_5xx_nothing_lost(migrated_postgres, tmp_path):
+    with serving(migrated_postgres, tmp_path) as server:
+        two_phones_at_once(server)
 
 
 def test_a_write_that_cannot_get_the_lock_answers_503_retry_after_and_reads_go_on(migrated_sqlite, tmp_path):
@@ -309,12 +311,8 @@ def test_a_write_that_cannot_get_the_lock_answers_503_retry_after_and_reads_go_o
             assert answer["code"] == "busy"
             # A page whose answer writes (a spectator link stores itself in a new session) fails the same way,
             # in the middleware that saves the session rather than in the view.
-            spectator = django_json(
-                server.env,
-                f"from battles.models import Battle; print('JSON\"' + Battle.objects.get(pk={battle['id']}).spectator_token + '\"')",
-            )
             status, headers, page = server.request(
-                "GET", f"/battles/watch/{spectator}/", headers={"Accept": "text/html"}
+                "GET", f"/battles/watch/{battle['spectator']}/", headers={"Accept": "text/html"}
             )
             assert status == 503, page[:500]
             assert int(headers["retry-after"]) > 0
@@ -378,11 +376,7 @@ def test_a_graceful_stop_ends_the_phones_event_streams_at_once(migrated_sqlite, 
     graceful timeout (config/gunicorn_conf.py, 10 s)."""
     with serving(migrated_sqlite, tmp_path) as server:
         battle = make_battle(server)
-        token = django_json(
-            server.env,
-            f'from battles.models import Battle\nprint("JSON" + __import__("json").dumps('
-            f"Battle.objects.get(pk={battle['id']}).spectator_token))",
-        )
+        token = battle["spectator"]
         conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
         conn.request("GET", f"/battles/{battle['id']}/stream?watch={token}")
         response = conn.getresponse()

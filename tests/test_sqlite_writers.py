@@ -172,14 +172,13 @@ def test_writers_of_two_processes_queue_on_the_lock_file_not_on_sqlites_back_off
 
 
 def test_sqlite_options_only_for_sqlite():
-    code = "import json; from django.conf import settings; print('JSON' + json.dumps(settings.DATABASES['default'].get('OPTIONS', {})))"
-    options = django_json(base_env("postgres://u@127.0.0.1:1/x"), code)
+    code = (
+        "import json; from django.conf import settings; db = settings.DATABASES['default']; "
+        "print('JSON' + json.dumps([db.get('OPTIONS', {}), db['ENGINE']]))"
+    )  # one shell: each loads Django and every system
+    options, engine = django_json(base_env("postgres://u@127.0.0.1:1/x"), code)
     assert "transaction_mode" not in options
     assert "init_command" not in options
-    engine = django_json(
-        base_env("postgres://u@127.0.0.1:1/x"),
-        "import json; from django.conf import settings; print('JSON' + json.dumps(settings.DATABASES['default']['ENGINE']))",
-    )
     assert engine == "django.db.backends.postgresql"
 
 
