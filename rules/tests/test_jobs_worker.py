@@ -106,6 +106,7 @@ def filesystem_broker(folder) -> tuple[dict, object]:
         "data_folder_out": str(folder / "queue"),
         "control_folder": str(folder / "control"),
         "store_processed": False,
+        "polling_interval": 0.1,  # as the workers' (rules/tests/jobs_worker_settings.py)
     }
     for key in ("data_folder_in", "control_folder"):
         os.makedirs(options[key], exist_ok=True)
