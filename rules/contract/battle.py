@@ -205,7 +205,9 @@ class CommandContext:
         """A unit the caller controls."""
         unit = self.unit(key, field_name=field_name)
         if self.owner(unit.key) not in self.sides:
-            raise NotYours(f"{unit.name or unit.key} belongs to another player: only they act with it.")
+            raise NotYours(
+                _("{unit} belongs to another player: only they act with it.").format(unit=unit.name or unit.key)
+            )
         return unit
 
     def one_side(self) -> int:
