@@ -82,6 +82,8 @@ def stop_worker(proc, *, sig=None):
 # Tests whose assertions are about time (a stop within seconds, the sync delay between phones, a killed worker's
 # job finishing) or that load the machine on purpose run alone, after the parallel run (scripts/test.sh): beside
 # another test process on a 2-core machine their timings would measure the neighbour.
+# Not here: battles/tests/test_concurrency.py (nothing about time: no write lost or doubled, in the test process's
+# own database; a busy neighbour only makes more of its writes stale and retried).
 SERIAL_FILES = {
     "tests/test_club_night.py",
     "tests/test_sqlite_writers.py",
@@ -89,15 +91,49 @@ SERIAL_FILES = {
     "tests/test_worker.py",
     "rules/tests/test_jobs_worker.py",
     "rules/tests/test_jobs_watchdog.py",
-    "battles/tests/test_concurrency.py",
 }
+
+
+# The parallel run hands out whole files (--dist loadfile) in the order of the collection (scripts/test.sh turns off
+# xdist's own order, by number of tests, which put these one- and two-test files last): the longest files go first,
+# so no test process is left alone with a long one at the end. Measured on the 2-core machine (seconds a file).
+SLOW_FILES = [
+    "tests/test_crawl_browser.py",  # 110
+    "rules/systems/squads/tests/test_journey_browser.py",  # 29
+    "tests/test_accessibility_browser.py",  # 28
+    "rules/systems/enforcers/tests/test_journey_browser.py",  # 27
+    "rules/systems/zvezdny_desant/tests/test_journey_browser.py",  # 21
+    "rules/systems/thw5150/tests/test_journey_browser.py",  # 19
+    "rules/systems/bronepekhota/tests/test_journey_browser.py",  # 15
+    "battles/tests/test_csp_browser.py",  # 15
+    "battles/tests/test_results_browser.py",  # 13
+]
+
+
+def _file_of(item) -> str:
+    path = Path(str(item.fspath)).resolve()
+    return path.relative_to(ROOT).as_posix() if path.is_relative_to(ROOT) else str(path)
 
 
 def pytest_collection_modifyitems(config, items):
     for item in items:
-        path = Path(str(item.fspath)).resolve()
-        if path.is_relative_to(ROOT) and path.relative_to(ROOT).as_posix() in SERIAL_FILES:
+        if _file_of(item) in SERIAL_FILES:
             item.add_marker(pytest.mark.serial)
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        return  # one process: the order of the files does not change how long it takes
+    # The slow files first, then the other browser files (seconds each test), then the rest by number of tests
+    # (xdist's own order); a file's tests stay together and in their order.
+    count: dict[str, int] = {}
+    for item in items:
+        count[_file_of(item)] = count.get(_file_of(item), 0) + 1
+    slow = {name: rank for rank, name in enumerate(SLOW_FILES)}
+
+    def rank(name: str) -> tuple[int, int]:
+        if name in slow:
+            return (0, slow[name])
+        return (1 if name.endswith("_browser.py") else 2, -count[name])
+
+    items.sort(key=lambda item: rank(_file_of(item)))  # stable: each file's own order is kept
 
 
 def pytest_configure(config):
@@ -117,6 +153,25 @@ def pytest_configure(config):
     os.environ["REDIS_URL"] = url  # the Celery workers the tests start read it
     settings.REDIS_URL = settings.CELERY_BROKER_URL = settings.CELERY_RESULT_BACKEND = url
     settings.CACHES["ratelimit"]["LOCATION"] = url
+
+
+@pytest.fixture(autouse=True)
+def _no_event_loop_left_by_the_browser(request):
+    """Playwright's sync API keeps its event loop marked as running in the test process's main thread once the
+    session's browser started (fixture `playwright_instance`), and a later test's own `asyncio.run` would refuse
+    to start ("cannot be called from a running event loop"). A test that drives no browser runs without it; the
+    browser's loop is marked running again afterwards."""
+    from asyncio import events
+
+    loop = events._get_running_loop()
+    if loop is None or {"browser", "phone_context", "playwright_instance"} & set(request.fixturenames):
+        yield
+        return
+    events._set_running_loop(None)
+    try:
+        yield
+    finally:
+        events._set_running_loop(loop)
 
 
 @pytest.fixture(autouse=True)

@@ -77,6 +77,7 @@ fi
 # tests are printed every run.
 processes=${TEST_PROCESSES:-$(nproc)}
 status=0
-"$BIN/pytest" -n "$processes" --dist loadfile -m "not serial" --durations=30 || status=$?
+# Whole files to a process, the longest first (conftest.py: SLOW_FILES), not xdist's order by number of tests.
+"$BIN/pytest" -n "$processes" --dist loadfile --no-loadscope-reorder -m "not serial" --durations=30 || status=$?
 "$BIN/pytest" -m serial --durations=10 || status=$?
 exit $status
