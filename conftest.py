@@ -95,8 +95,11 @@ SERIAL_FILES = {
 
 
 # The parallel run hands out whole files (--dist loadfile) in the order of the collection (scripts/test.sh turns off
-# xdist's own order, by number of tests, which put these one- and two-test files last): the longest files go first,
-# so no test process is left alone with a long one at the end. Measured on the 2-core machine (seconds a file).
+# xdist's own order, by number of tests). The files that drive no browser go first, by number of tests as xdist
+# would; then the browser files, the longest first, so no test process is left alone with the crawl at the end.
+# Browser files go last because Playwright's session keeps its event loop marked as running in the test process's
+# thread: a later test's asyncio.run would refuse to start (and clearing the mark switches Django to another
+# connection). Measured on the 2-core machine (seconds a file).
 SLOW_FILES = [
     "tests/test_crawl_browser.py",  # 110
     "rules/systems/squads/tests/test_journey_browser.py",  # 29
@@ -108,6 +111,7 @@ SLOW_FILES = [
     "battles/tests/test_csp_browser.py",  # 15
     "battles/tests/test_results_browser.py",  # 13
 ]
+BROWSER_FIXTURES = {"browser", "phone_context", "playwright_instance"}
 
 
 def _file_of(item) -> str:
@@ -121,17 +125,19 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.serial)
     if not os.environ.get("PYTEST_XDIST_WORKER"):
         return  # one process: the order of the files does not change how long it takes
-    # The slow files first, then the other browser files (seconds each test), then the rest by number of tests
-    # (xdist's own order); a file's tests stay together and in their order.
     count: dict[str, int] = {}
+    browser: set[str] = set()
     for item in items:
-        count[_file_of(item)] = count.get(_file_of(item), 0) + 1
+        name = _file_of(item)
+        count[name] = count.get(name, 0) + 1
+        if item.get_closest_marker("browser") or BROWSER_FIXTURES & set(getattr(item, "fixturenames", ())):
+            browser.add(name)
     slow = {name: rank for rank, name in enumerate(SLOW_FILES)}
 
     def rank(name: str) -> tuple[int, int]:
-        if name in slow:
-            return (0, slow[name])
-        return (1 if name.endswith("_browser.py") else 2, -count[name])
+        if name not in browser:
+            return (0, -count[name])
+        return (1, slow.get(name, len(slow)))
 
     items.sort(key=lambda item: rank(_file_of(item)))  # stable: each file's own order is kept
 
@@ -153,25 +159,6 @@ def pytest_configure(config):
     os.environ["REDIS_URL"] = url  # the Celery workers the tests start read it
     settings.REDIS_URL = settings.CELERY_BROKER_URL = settings.CELERY_RESULT_BACKEND = url
     settings.CACHES["ratelimit"]["LOCATION"] = url
-
-
-@pytest.fixture(autouse=True)
-def _no_event_loop_left_by_the_browser(request):
-    """Playwright's sync API keeps its event loop marked as running in the test process's main thread once the
-    session's browser started (fixture `playwright_instance`), and a later test's own `asyncio.run` would refuse
-    to start ("cannot be called from a running event loop"). A test that drives no browser runs without it; the
-    browser's loop is marked running again afterwards."""
-    from asyncio import events
-
-    loop = events._get_running_loop()
-    if loop is None or {"browser", "phone_context", "playwright_instance"} & set(request.fixturenames):
-        yield
-        return
-    events._set_running_loop(None)
-    try:
-        yield
-    finally:
-        events._set_running_loop(loop)
 
 
 @pytest.fixture(autouse=True)
