@@ -82,14 +82,30 @@ def active_events(events: list[BattleEvent]) -> list[BattleEvent]:
     ]
 
 
-def undone_heads(battle: Battle) -> set[int]:
+def undone_heads(battle: Battle, marks: BoardMarks | None = None) -> set[int]:
     """Seqs of the commands whose effect is cancelled now (an undo undone by a later undo is among them). Reads
-    only the undo events, so it stays cheap however long the log grows."""
+    only the undo events, so it stays cheap however long the log grows (or takes them from the board's `marks`)."""
     undone: set[int] = set()
-    for seq, payload in rows.undos(battle.pk):
+    for seq, payload in marks.undos if marks is not None else rows.undos(battle.pk):
         if seq not in undone:
             undone.add(payload.get("undoes"))
     return undone
+
+
+class BoardMarks:
+    """What a board's undo marks and open proposal read from the log, in one read (battles/rows.py mark_rows), for
+    one request: the undos (newest first), the closing points (oldest first) and whether any proposal to undo was
+    made. The same answers as `rows.undos`, `closing_points` and `rows.last_proposal` give each."""
+
+    def __init__(self, battle: Battle, part):
+        found = rows.mark_rows(battle.pk, part.closing_events)
+        self.undos = [(seq, payload) for seq, kind, _side, _to, _closes, payload in reversed(found) if kind == "undo"]
+        self.closing = [
+            Event(seq, kind, {}, side, tuple(to) if to is not None else None)
+            for seq, kind, side, to, closes, _payload in found
+            if closes or kind in part.closing_events
+        ]
+        self.proposed = any(kind == "undo.proposed" for _seq, kind, *_rest in found)
 
 
 def replay(battle: Battle, *, events: list[BattleEvent] | None = None) -> GameState:
@@ -258,11 +274,11 @@ def witnesses_of(battle: Battle, part, sides, seq: int) -> tuple[frozenset[int],
     return undo_witnesses(closing, others), first
 
 
-def agreement_needed(battle: Battle, part, sides):
+def agreement_needed(battle: Battle, part, sides, marks: BoardMarks | None = None):
     """For the board: a function telling, for a line of the log, whether this viewer's undo of it needs the other
     players (the same rule as `event_undo`, for every line at once)."""
     others = other_players_sides(battle, sides)
-    closing = closing_points(battle, part)
+    closing = marks.closing if marks is not None else closing_points(battle, part)
     seqs = [c.seq for c in closing]
     # suffix[i]: whether any closing point from the i-th on was seen by another player
     suffix = [False] * (len(closing) + 1)
@@ -271,9 +287,11 @@ def agreement_needed(battle: Battle, part, sides):
     return lambda seq: suffix[bisect.bisect_left(seqs, seq)]
 
 
-def open_proposal(battle: Battle) -> BattleEvent | None:
+def open_proposal(battle: Battle, marks: BoardMarks | None = None) -> BattleEvent | None:
     """The proposal to undo that is still open: the newest one, when nothing but agreements to it (or a player
     joining) was recorded after it."""
+    if marks is not None and not marks.proposed:
+        return None
     last = rows.last_proposal(battle.pk)
     if last is None:
         return None

@@ -255,6 +255,12 @@ def _board_sql() -> dict[str, str]:
         "closing": f"SELECT {_col(e, 'seq')}, {_col(e, 'type')}, {_col(e, 'side_index')}, {_col(e, 'visible_to')} "
         f"FROM {_table(e)} WHERE {_col(e, 'battle')} = %s AND {_col(e, 'seq')} >= %s "
         f"AND ({_col(e, 'closes')} = %s{{types}}) ORDER BY {_col(e, 'seq')}",
+        # What the board's undo marks need, in one pass over the battle's events instead of three (battles/game.py
+        # BoardMarks): the undos, the proposals to undo and the closing points.
+        "marks": f"SELECT {_col(e, 'seq')}, {_col(e, 'type')}, {_col(e, 'side_index')}, {_col(e, 'visible_to')}, "
+        f"{_col(e, 'closes')}, {_col(e, 'payload')} FROM {_table(e)} WHERE {_col(e, 'battle')} = %s "
+        f"AND ({_col(e, 'type')} IN ('undo', 'undo.proposed') OR {_col(e, 'closes')} = %s{{types}}) "
+        f"ORDER BY {_col(e, 'seq')}",
         "last_proposal": f"SELECT {_columns(e)} FROM {_table(e)} WHERE {_col(e, 'battle')} = %s "
         f"AND {_col(e, 'type')} = 'undo.proposed' ORDER BY {_col(e, 'seq')} DESC LIMIT 1",
         "after": f"SELECT {_col(e, 'type')}, {_col(e, 'payload')} FROM {_table(e)} "
@@ -279,6 +285,18 @@ def closing_rows(battle_id: int, types, *, since: int = 1) -> list[tuple]:
     marks = f" OR {_col(BattleEvent, 'type')} IN ({', '.join(['%s'] * len(types))})" if types else ""
     sql = _board_sql()["closing"].replace("{types}", marks)
     return [(seq, kind, side, _json(to)) for seq, kind, side, to in _fetch(sql, [battle_id, since, True, *types])]
+
+
+def mark_rows(battle_id: int, types) -> list[tuple]:
+    """(seq, type, side index, visible_to, closes, payload) of the battle's undos, proposals to undo and closing
+    points (flagged, or of one of `types`), oldest first. The payload is decoded for the undos only."""
+    types = sorted(types)
+    marks = f" OR {_col(BattleEvent, 'type')} IN ({', '.join(['%s'] * len(types))})" if types else ""
+    sql = _board_sql()["marks"].replace("{types}", marks)
+    return [
+        (seq, kind, side, _json(to), bool(closes), _json(payload) if kind == "undo" else None)
+        for seq, kind, side, to, closes, payload in _fetch(sql, [battle_id, True, *types])
+    ]
 
 
 def last_proposal(battle_id: int) -> BattleEvent | None:

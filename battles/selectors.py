@@ -280,10 +280,10 @@ def name_maps(battle: Battle) -> dict:
     return game.name_maps(battle)
 
 
-def undone_seqs(battle: Battle) -> set[int]:
+def undone_seqs(battle: Battle, marks: game.BoardMarks | None = None) -> set[int]:
     """Seqs of commands whose effect is currently cancelled (for the log's strike-through; their caused events
     are marked through `cause`)."""
-    return game.undone_heads(battle)
+    return game.undone_heads(battle, marks)
 
 
 # A log line's text, once per event, language and set of names (names may change in play): the board shows the
@@ -329,10 +329,13 @@ def event_dict(
 _EVENT_LINES: Memo[dict] = Memo(8192)  # a log line as event_dict draws it, but for `undone` (which can change)
 
 
-def battle_log(battle: Battle, *, sides=(), limit: int | None = None) -> list[dict]:
-    """The history this viewer may see, newest first, with undone commands marked."""
+def battle_log(
+    battle: Battle, *, sides=(), limit: int | None = None, marks: game.BoardMarks | None = None
+) -> list[dict]:
+    """The history this viewer may see, newest first, with undone commands marked (`marks`: the board's read of
+    the undos and closing points, shared with its undo proposal)."""
     names = name_maps(battle)
-    undone = undone_seqs(battle)
+    undone = undone_seqs(battle, marks)
     part = game.battle_part(battle.system)
     names_key = digest(names)
     if limit is None:
@@ -356,14 +359,16 @@ def battle_log(battle: Battle, *, sides=(), limit: int | None = None) -> list[di
     for event in rows.log_events(battle.pk, missing):
         line = event_dict(event, names=names, part=part, names_key=names_key)
         lines[event.pk] = _EVENT_LINES.put((event.pk, visible[event.pk], language, names_key), line)
-    return _with_undo_marks(battle, part, sides, [lines[pk] for pk in visible], undone)
+    return _with_undo_marks(battle, part, sides, [lines[pk] for pk in visible], undone, marks)
 
 
-def _with_undo_marks(battle: Battle, part, sides, lines: list[dict], undone: set[int]) -> list[dict]:
+def _with_undo_marks(
+    battle: Battle, part, sides, lines: list[dict], undone: set[int], marks: game.BoardMarks | None = None
+) -> list[dict]:
     """The lines with what may change since they were drawn: `undone`, and for this viewer whether undoing one needs
     the other players' agreement (`needs_agreement`: a reveal or an answered question they saw came at or after it)
     and whether it is a step of a two-player undo (`undo_step`: withdrawn or declined, never undone)."""
-    needs = game.agreement_needed(battle, part, sides)
+    needs = game.agreement_needed(battle, part, sides, marks)
     return [
         {
             **line,
@@ -375,10 +380,10 @@ def _with_undo_marks(battle: Battle, part, sides, lines: list[dict], undone: set
     ]
 
 
-def undo_proposal(battle: Battle, access: Access, user) -> dict | None:
+def undo_proposal(battle: Battle, access: Access, user, marks: game.BoardMarks | None = None) -> dict | None:
     """The open proposal to undo, as this viewer's board shows it: what it would undo, who proposed it, whose
     agreement it still waits for, and whether this viewer confirms (or declines) or withdraws it."""
-    row = game.open_proposal(battle)
+    row = game.open_proposal(battle, marks)
     if row is None:
         return None
     part = game.battle_part(battle.system)

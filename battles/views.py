@@ -155,6 +155,7 @@ def _board_context(request, access: selectors.Access) -> dict:
     state = selectors.battle_state(battle, access)
     part = game.battle_part(battle.system)
     viewer = frozenset(access.sides)
+    marks = game.BoardMarks(battle, part)  # the log's undo marks and the open proposal read the log once
     return {
         "battle": battle,
         "state": state,
@@ -162,10 +163,10 @@ def _board_context(request, access: selectors.Access) -> dict:
         "board": board_widgets.prepare_board(part.board(state, viewer, can_write=access.can_write)),
         "board_template": part.board_template,
         "board_script": part.board_script,
-        "log": selectors.battle_log(battle, sides=access.sides, limit=BOARD_LOG_LINES),
+        "log": selectors.battle_log(battle, sides=access.sides, limit=BOARD_LOG_LINES, marks=marks),
         "client": part.client_data(state),
         "undo_enabled": access.can_write,
-        "undo_proposal": selectors.undo_proposal(battle, access, request.user),
+        "undo_proposal": selectors.undo_proposal(battle, access, request.user, marks),
         "result_panel": result_panel(battle, access, request.user, over=state["awaiting"]["kind"] == "over"),
     }
 

@@ -8,10 +8,10 @@ from armies.models import Club, Membership
 from battles.tests import commands
 from battles.tests.test_api import client_for
 
-# The session, its user and their language; the battle's head and row; its sides and units; the log's undos, newest
-# events and their lines; the closing points and the open proposal; whether a result exists, the sides and the
-# common clubs of the result panel.
-FRESH_BOARD_QUERIES = 15
+# The session, its user and their language; the battle's head and row; its sides and units; the log's undos,
+# closing points and proposals to undo (one read), its newest events and their lines; whether a result exists, the
+# sides and the common clubs of the result panel.
+FRESH_BOARD_QUERIES = 13
 
 
 def _change(battle, user, ammo: int) -> None:
