@@ -20,10 +20,7 @@ from __future__ import annotations
 
 import json
 import os
-import signal
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -31,6 +28,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+from at_roll_harness import free_port, pct, start_server, stop  # noqa: E402 - after the path is set
 
 CHANGES = int(os.environ.get("BENCH_CHANGES", "40"))
 TARGET_MS = 200.0
@@ -65,12 +64,6 @@ MEASURE = """async ([command, field, value, drawn]) => {
     input.dispatchEvent(new Event(input.tagName === 'SELECT' ? 'change' : 'input', { bubbles: true }));
   });
 }"""
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 STATS = dict.fromkeys(("HL", "WS", "BS", "DX", "TN", "WL", "IT", "PR", "LD"), 10)
@@ -163,40 +156,6 @@ def open_form(page, command: str):
     if fold.get_attribute("open") is None:
         fold.locator("> summary").click()
     return fold.locator(f'form[data-order-command="{command}"]')
-
-
-def start_server(port: int, log_path: Path) -> subprocess.Popen:
-    from config import lan
-
-    env = {
-        **{k: v for k, v in os.environ.items() if k != "DJANGO_ALLOW_ASYNC_UNSAFE"},
-        "ARMLIST_LOCAL_ONLY": "1",
-        "DEBUG": "false",
-        "LOG_LEVEL": "ERROR",
-        "WEB_LOG_LEVEL": "warning",
-    }
-    env.update(lan.server_env(port, environ=env))
-    log = open(log_path, "wb")  # noqa: SIM115 - closed with the process
-    proc = subprocess.Popen(lan.server_command(), cwd=ROOT, env=env, stdout=log, stderr=log, start_new_session=True)
-    if not lan.wait_until_serving(port, timeout=60) or proc.poll() is not None:
-        stop(proc)
-        raise RuntimeError("the server did not start:\n" + log_path.read_text(errors="replace")[-3000:])
-    return proc
-
-
-def stop(proc: subprocess.Popen) -> None:
-    if proc.poll() is None:
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
-
-
-def pct(values: list[float], p: float) -> float:
-    values = sorted(values)
-    return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))]
 
 
 def measure(page, command: str, field: str, values: list[str], drawn: str) -> tuple[list[float], list[float]]:

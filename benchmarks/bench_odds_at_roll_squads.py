@@ -20,10 +20,7 @@ from __future__ import annotations
 
 import json
 import os
-import signal
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -31,6 +28,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+from at_roll_harness import free_port, pct, start_server, stop  # noqa: E402 - after the path is set
 
 CHANGES = int(os.environ.get("BENCH_CHANGES", "40"))
 TARGET_MS = 200.0
@@ -68,12 +67,6 @@ MEASURE = """async ([command, field, value]) => {
     input.dispatchEvent(new Event('input', { bubbles: true }));
   });
 }"""
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def setup() -> tuple[int, str, dict]:
@@ -149,34 +142,6 @@ def to_the_assault(battle: int) -> None:
     red = get_user_model().objects.get(username="red")
     play(battle, red, [("shoot", {"unit": "s0-e1", "target": "s1-e1", "distance": 10}, [1] * 50),
                        ("activate", {"unit": "s0-e2"}, [6]), ("act", {"unit": "s0-e2", "action": "assault"}, None)])  # fmt: skip
-
-
-def start_server(port: int, log_path: Path) -> subprocess.Popen:
-    from config import lan
-
-    env = {**os.environ, "ARMLIST_LOCAL_ONLY": "1", "DEBUG": "false", "LOG_LEVEL": "ERROR", "WEB_LOG_LEVEL": "warning"}
-    env.update(lan.server_env(port, environ=env))
-    log = open(log_path, "wb")  # noqa: SIM115 - closed with the process
-    proc = subprocess.Popen(lan.server_command(), cwd=ROOT, env=env, stdout=log, stderr=log, start_new_session=True)
-    if not lan.wait_until_serving(port, timeout=60) or proc.poll() is not None:
-        stop(proc)
-        raise RuntimeError("the server did not start:\n" + log_path.read_text(errors="replace")[-3000:])
-    return proc
-
-
-def stop(proc: subprocess.Popen) -> None:
-    if proc.poll() is None:
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
-
-
-def pct(values: list[float], p: float) -> float:
-    values = sorted(values)
-    return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))]
 
 
 def say(text: str) -> None:
