@@ -181,8 +181,25 @@ def unit_summaries(page: Page) -> dict[str, str]:
 
 
 def ok(page: Page) -> None:
-    """Closes the result panel after a command."""
-    page.locator("#result").get_by_role("button", name="OK").click()
+    """Closes the result panel after a command. If none comes, says what the page showed instead (a refusal in
+    the form, the sync line), so that a failure on a busy CI machine tells its cause."""
+    button = page.locator("#result").get_by_role("button", name="OK")
+    try:
+        button.wait_for(timeout=SYNC_MS * 3)
+    except Exception as error:  # Playwright's TimeoutError
+        shown = page.evaluate(
+            """() => ({
+                form_errors: Array.from(document.querySelectorAll('.form-error')).map(e => e.innerText),
+                sync: (document.querySelector('.sync') || {}).innerText,
+                version: (document.querySelector('#battle') || {dataset: {}}).dataset.version,
+                forms: Array.from(document.querySelectorAll('form[data-order-command]')).map(f => [
+                    f.dataset.orderCommand,
+                    Array.from(f.elements).filter(e => e.name).map(e => e.name + '=' + e.value).join(' '),
+                ]),
+            })"""
+        )
+        raise AssertionError(f"no result box after the command; the page showed {shown}") from error
+    button.click()
     expect(page.locator("#result")).to_be_hidden()
 
 
@@ -202,3 +219,20 @@ def join_club(page: Page, invitation: str) -> None:
     page.goto(invitation)
     page.locator('[data-testid="join"]').click()
     expect(page).to_have_url(re.compile(r"/clubs/\d+/$"))
+
+
+def type_dice(form, marker: str, values: list[int]) -> list[str]:
+    """Types the dice rolled at the table into a form's boxes (static/battles/dice_boxes.js; `marker` is the system's
+    data attribute, e.g. "data-squads-dice"), one by one: each box is filled only once the boxes follow what is typed
+    so far (a hit asks for the next die, a miss for none), so no die goes into a box about to be redrawn. All of them
+    are used; answers the boxes' labels."""
+    ready = form.locator(f'[{marker}] .boxes[data-state="ready"]')
+    boxes = form.locator(f'[{marker}] input[name="die"]')
+    for i, value in enumerate(values):
+        expect(ready).to_have_count(1, timeout=SYNC_MS)
+        expect(boxes.nth(i)).to_be_visible()
+        boxes.nth(i).fill(str(value))
+    expect(ready).to_have_count(1, timeout=SYNC_MS)
+    expect(boxes).to_have_count(len(values), timeout=SYNC_MS)
+    assert [x.input_value() for x in boxes.all()] == [str(v) for v in values]
+    return [x.inner_text().strip() for x in form.locator(f"[{marker}] label.die-box").all()]

@@ -664,7 +664,10 @@
           });
           flushing = false;
           busy = false;
-          return refresh(0, true);
+          // The whole board again only if a refused change was drawn on it (a slider, a marked card): a form's
+          // refusal drew nothing, and a board swapped under a player who is correcting the form could eat a
+          // keystroke.
+          return refresh(0, writes.some(function (w) { return !!w.view; }));
         },
         function () {
           flushing = false;

@@ -67,9 +67,7 @@ def test_a_shot_shows_its_odds_follows_the_target_and_places_the_roll(live_serve
     expect(rule).to_have_attribute("href", "rules/shoot/")
 
     # Roll: the d20 shows 3 (a hit); the Thug falls to −1 HP, a 60 % result (as low as 60 % of rolls).
-    box = form.locator('[data-enf-dice] input[name="die"]').first
-    expect(box).to_be_visible(timeout=journey.SYNC_MS)
-    box.fill("3")
+    journey.type_dice(form, "data-enf-dice", [3])
     form.locator("[type=submit]").click()
     expect(page.locator('#result [data-testid="percentile"]')).to_contain_text("Результат на 60,0 %",
                                                                                timeout=journey.SYNC_MS)  # fmt: skip
@@ -102,10 +100,7 @@ def test_the_counter_attack_asked_of_the_other_phone_shows_its_odds_and_strikes(
     expect(form.locator("a.rule-link")).to_have_attribute("href", "rules/counter_attack/")
     # The d20 and three curse d6 (a counter-attack, L214; Kate's parry, WS 10: two, L210): a natural 1 is a critical
     # success whatever the curses.
-    boxes = form.locator('[data-enf-dice] input[name="die"]')
-    expect(boxes).to_have_count(4, timeout=journey.SYNC_MS)
-    for i in range(4):
-        boxes.nth(i).fill("1")
+    journey.type_dice(form, "data-enf-dice", [1, 1, 1, 1])
     form.get_by_role("button", name="Контр-атака", exact=True).click()
     expect(page.locator('#result [data-testid="percentile"]')).to_contain_text("Результат на", timeout=journey.SYNC_MS)
     expect(page.locator("#result")).to_contain_text("Thug")

@@ -160,11 +160,7 @@ def turnbar(page: Page):
 def dice(form, values: list[int]) -> None:
     """Types the dice rolled at the table into the boxes the board asks for, in order: the boxes follow what is
     typed (a miss asks for no TN test), and end as exactly the dice this test used."""
-    boxes = form.locator('[data-enf-dice] input[name="die"]')
-    for i, value in enumerate(values):
-        expect(boxes.nth(i)).to_be_visible(timeout=journey.SYNC_MS)
-        boxes.nth(i).fill(str(value))
-    expect(boxes).to_have_count(len(values), timeout=journey.SYNC_MS)
+    journey.type_dice(form, "data-enf-dice", values)
 
 
 def send(page: Page, form) -> None:

@@ -138,17 +138,8 @@ def prompt(page: Page, command: str):
 
 
 def type_dice(form, values: list[int]) -> list[str]:
-    """Types the dice rolled at the table into the form's boxes, one by one (the boxes follow what is typed: the
-    hits decide the saves, a tie asks for the re-roll); all of them are used. Answers the boxes' labels."""
-    boxes = form.locator('[data-squads-dice] input[name="die"]')
-    for i, value in enumerate(values):
-        expect(form.locator('[data-squads-dice] .boxes[data-state="ready"]')).to_have_count(1, timeout=SYNC_MS)
-        expect(boxes.nth(i)).to_be_visible()
-        boxes.nth(i).fill(str(value))
-    expect(form.locator('[data-squads-dice] .boxes[data-state="ready"]')).to_have_count(1, timeout=SYNC_MS)
-    expect(boxes).to_have_count(len(values), timeout=SYNC_MS)
-    assert [x.input_value() for x in boxes.all()] == [str(v) for v in values]
-    return [x.inner_text().strip() for x in form.locator("[data-squads-dice] label.die-box").all()]
+    """The dice typed into the form's boxes (the hits decide the saves, a tie asks for the re-roll); their labels."""
+    return journey.type_dice(form, "data-squads-dice", values)
 
 
 def type_dice_by_label(form, pick) -> list[str]:

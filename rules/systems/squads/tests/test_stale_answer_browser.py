@@ -33,11 +33,7 @@ def roll(page, command: str, dice: list[int], *, unit: str | None = None) -> Non
     expect(form).to_be_visible(timeout=SYNC_MS)
     if unit:
         form.locator('select[name="unit"]').select_option(unit)
-    boxes = form.locator('[data-squads-dice] input[name="die"]')
-    for i, value in enumerate(dice):
-        expect(form.locator('[data-squads-dice] .boxes[data-state="ready"]')).to_have_count(1, timeout=SYNC_MS)
-        boxes.nth(i).fill(str(value))
-    expect(form.locator('[data-squads-dice] .boxes[data-state="ready"]')).to_have_count(1, timeout=SYNC_MS)
+    journey.type_dice(form, "data-squads-dice", dice)
     form.locator("button[type=submit]").click()
     journey.ok(page)
 

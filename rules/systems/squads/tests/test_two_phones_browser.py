@@ -13,7 +13,7 @@ from armies.services.packs import load_packs
 from battles import services
 from battles.models import Battle
 from battles.tests.conftest import PASSWORD, make_user
-from tests import phones
+from tests import journey, phones
 
 SYNC_MS = 4000
 # Side A: riflemen; side B: veterans with three light machine guns (11 fire dice at 3+ when aimed: a hit is all but
@@ -58,12 +58,7 @@ def prompt(page, command: str):
 
 def type_dice(form, values) -> None:
     """The dice typed into the boxes the board script draws (static/battles/dice_boxes.js), one by one."""
-    boxes = form.locator('[data-squads-dice] input[name="die"]')
-    for i, value in enumerate(values):
-        expect(form.locator('[data-squads-dice] .boxes[data-state="ready"]')).to_have_count(1, timeout=SYNC_MS)
-        boxes.nth(i).fill(str(value))
-    expect(form.locator('[data-squads-dice] .boxes[data-state="ready"]')).to_have_count(1, timeout=SYNC_MS)
-    expect(boxes).to_have_count(len(values), timeout=SYNC_MS)
+    journey.type_dice(form, "data-squads-dice", values)
 
 
 @pytest.mark.browser
