@@ -26,8 +26,34 @@ PHONE = {
 
 
 def new_phone(phone_context) -> Page:
-    """A Russian phone at 360 × 740 with touch (the conftest's phone_context makes the browser context)."""
-    return phone_context(**PHONE).new_page()
+    """A Russian phone at 360 × 740 with touch (the conftest's phone_context makes the browser context). The page
+    keeps a short diary of what happened on it (taps, forms sent, board redraws), which a failing step prints."""
+    page = phone_context(**PHONE).new_page()
+    page.add_init_script(DIARY)
+    return page
+
+
+# What the page did, with the time in ms since it loaded: read by diary() when a step fails.
+DIARY = """
+window.__diary = [];
+const note = (what) => window.__diary.push(Math.round(performance.now()) + ' ' + what);
+document.addEventListener('click', (e) => {
+    const b = e.target.closest && e.target.closest('button, summary, a');
+    note('click ' + (b ? b.tagName + ' ' + (b.textContent || '').trim().slice(0, 40) : e.target.tagName));
+}, true);
+document.addEventListener('submit', (e) => note('submit ' + (e.target.dataset.orderCommand || '')), true);
+document.addEventListener('battle:updated', () => {
+    note('redraw v' + (document.querySelector('#battle') || {dataset: {}}).dataset.version);
+});
+"""
+
+
+def diary(page: Page) -> list[str]:
+    """The last things the page did (DIARY), for a failure's message."""
+    try:
+        return page.evaluate("(window.__diary || []).slice(-20)")
+    except Exception:  # the page is gone
+        return []
 
 
 def sign_up(page: Page, base: str, username: str) -> None:
@@ -198,7 +224,9 @@ def ok(page: Page) -> None:
                 ]),
             })"""
         )
-        raise AssertionError(f"no result box after the command; the page showed {shown}") from error
+        raise AssertionError(
+            f"no result box after the command; the page showed {shown}; diary {diary(page)}"
+        ) from error
     button.click()
     expect(page.locator("#result")).to_be_hidden()
 

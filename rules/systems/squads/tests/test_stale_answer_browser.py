@@ -71,3 +71,27 @@ def test_a_question_answered_twice_keeps_the_first_answer(live_server, phone_con
     assert BattleEvent.objects.filter(battle=battle, type="hits.split").count() == 1
     expect(spare.locator("ol.log")).not_to_contain_text("боевые потери 4")
     expect(prompt(spare, "split_hits")).to_have_count(0)
+
+
+@pytest.mark.browser
+def test_a_refusal_in_the_form_leaves_the_board_and_what_was_typed_alone(
+    live_server,
+    phone_context,
+    squads_battle,  # noqa: F811
+):
+    """A die of 7 is refused in the form. The board is not drawn again under the player who corrects it (a redraw
+    while typing could eat a keystroke): nothing was drawn for the refused change, so there is nothing to take off."""
+    battle, alice, _bob = squads_battle
+    _a, red = russian_phone(phone_context, live_server, alice, battle)
+    roll(red, "start_turn", [5, 2])  # Red holds the initiative
+    form = prompt(red, "activate")
+    expect(form).to_be_visible(timeout=SYNC_MS)
+    journey.type_dice(form, "data-squads-dice", [7])
+    before = BattleEvent.objects.filter(battle=battle).count()
+    red.evaluate("window.redraws = 0; document.addEventListener('battle:updated', () => { window.redraws += 1; })")
+    form.locator("button[type=submit]").click()
+    expect(form.locator(".form-error")).to_contain_text("от 1 до 6", timeout=SYNC_MS)
+    red.wait_for_load_state("networkidle")
+    assert red.evaluate("window.redraws") == 0
+    assert form.locator('[data-squads-dice] input[name="die"]').first.input_value() == "7"
+    assert BattleEvent.objects.filter(battle=battle).count() == before
