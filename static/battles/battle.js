@@ -237,6 +237,9 @@
         if (!r.ok) throw new Error("HTTP " + r.status);
         var tag = r.headers.get("ETag");
         if (!whole && asked !== etag && tag === etag) return; // a write of ours already brought this version
+        // Answers on two connections may come back out of order: an older board never replaces a newer one
+        // (the version only grows: an undo is an event too), and a board is not drawn twice for one version.
+        if (versionOf(tag) < versionOf(etag) || (!whole && versionOf(tag) === versionOf(etag))) return;
         return r.text().then(function (html) {
           swapBoard(html, tag);
           setStatus(gettext("Updated") + " · v" + root.dataset.version, "ok");
@@ -276,7 +279,7 @@
       streamOpen = true;
       var version = parseInt(ev.data, 10);
       if (busy) return; // the write on its way refreshes the board when it is answered
-      if (version > heldVersion()) refresh(0);
+      if (version > heldVersion()) fetchVersion(version);
       else if (outbox.length && !flushing) flush();
       else setStatus(gettext("In sync") + " · v" + root.dataset.version, "ok");
     });
@@ -285,6 +288,20 @@
       if (outbox.length) showWaiting();
       else setStatus(gettext("Offline: retrying…"), "warn");
     };
+  }
+
+  // One board fetch at a time for the stream's news: versions announced while one is on its way are fetched once
+  // it is answered, if it did not already bring them (each redraw may land under a player's tap).
+  var fetching = null;
+  var wanted = 0;
+  function fetchVersion(version) {
+    wanted = Math.max(wanted, version);
+    if (fetching) return;
+    var asking = wanted;
+    fetching = refresh(0).then(function (ok) {
+      fetching = null;
+      if (ok && wanted > asking && wanted > heldVersion() && !busy) fetchVersion(wanted);
+    });
   }
 
   function unlisten() {

@@ -95,3 +95,41 @@ def test_a_refusal_in_the_form_leaves_the_board_and_what_was_typed_alone(
     assert red.evaluate("window.redraws") == 0
     assert form.locator('[data-squads-dice] input[name="die"]').first.input_value() == "7"
     assert BattleEvent.objects.filter(battle=battle).count() == before
+
+
+@pytest.mark.browser
+def test_an_older_board_answered_late_never_replaces_the_newer_one(
+    live_server,
+    phone_context,
+    squads_battle,  # noqa: F811
+):
+    """Two board fetches on two connections may be answered out of order: the older board, answered last, is not
+    drawn over the newer one (the version only grows, an undo is an event too)."""
+    battle, alice, _bob = squads_battle
+    _a, red = russian_phone(phone_context, live_server, alice, battle)
+    board_url = live_server.url + red.locator("#battle").get_attribute("data-board-url")
+    old = red.request.get(board_url)
+    old_tag, old_html = old.headers["etag"], old.text()
+    roll(red, "start_turn", [5, 2])
+    new_version = red.locator("#battle").get_attribute("data-version")
+    assert int(new_version) > int(old_tag.strip('"v'))
+
+    asked = []
+
+    def stale(route):
+        asked.append(route.request.url)
+        route.fulfill(status=200, body=old_html, headers={"ETag": old_tag, "Content-Type": "text/html"})
+
+    red.route(lambda url: url.startswith(board_url), stale)
+    red.evaluate("window.redraws = 0; document.addEventListener('battle:updated', () => { window.redraws += 1; })")
+    red.evaluate("document.dispatchEvent(new Event('visibilitychange'))")  # the page shown again: it fetches
+    for _ in range(SYNC_MS // 100):
+        if asked:
+            break
+        red.wait_for_timeout(100)
+    assert asked, "the page fetched no board"
+    red.wait_for_timeout(500)  # the answer handled
+    red.unroute_all()
+    assert red.evaluate("window.redraws") == 0
+    assert red.locator("#battle").get_attribute("data-version") == new_version
+    expect(red.locator("ol.log")).to_contain_text("инициатива")
