@@ -10,6 +10,7 @@ where a player would be stuck. Waits use Playwright's `expect` (the pages' CSP f
 from __future__ import annotations
 
 import re
+import warnings
 
 from playwright.sync_api import Page, expect
 
@@ -264,3 +265,25 @@ def type_dice(form, marker: str, values: list[int]) -> list[str]:
     expect(boxes).to_have_count(len(values), timeout=SYNC_MS)
     assert [x.input_value() for x in boxes.all()] == [str(v) for v in values]
     return [x.inner_text().strip() for x in form.locator(f"[{marker}] label.die-box").all()]
+
+
+def submit(page: Page, form) -> None:
+    """Taps the form's send button, and waits until the form was sent (its submit event, in the page's diary).
+
+    A tap whose press and release land on two drawings of the board (the other phone's change redrawn in between)
+    is no click for the browser: nothing is sent, as when a thumb slips. Only then, with nothing sent, the tap is made
+    again, once, and the test run says so; a form that was sent is never sent twice."""
+    command = form.get_attribute("data-order-command")
+    assert page.evaluate("Array.isArray(window.__diary)"), "submit() needs a phone made by new_phone (its diary)"
+    before = len(page.evaluate("window.__diary"))
+    form.locator("[type=submit]").click()
+    sent = f"submit {command}"
+    for attempt in range(2):
+        for _ in range(SYNC_MS // 100):
+            if any(line.endswith(sent) for line in page.evaluate("window.__diary || []")[before:]):
+                return
+            page.wait_for_timeout(100)
+        if attempt == 0:
+            warnings.warn(f"the tap on «{command}» sent nothing; tapped again. Diary: {diary(page)}", stacklevel=2)
+            form.locator("[type=submit]").click()
+    raise AssertionError(f"the form {command} was never sent; diary {diary(page)}")

@@ -164,12 +164,8 @@ def dice(form, values: list[int]) -> None:
 
 
 def send(page: Page, form) -> None:
-    form.locator("[type=submit]").click()
-    result = page.locator("#result")
-    try:
-        expect(result).to_be_visible(timeout=journey.SYNC_MS * 3)
-    except AssertionError as error:
-        raise AssertionError(f"no result box; diary {journey.diary(page)}") from error
+    journey.submit(page, form)
+    expect(page.locator("#result")).to_be_visible(timeout=journey.SYNC_MS)
 
 
 def done(page: Page) -> None:
