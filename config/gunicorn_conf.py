@@ -106,6 +106,7 @@ def post_worker_init(worker):
         registry.all_systems()
     except Exception:  # a broken import shows on the first request as well; never keep the worker from starting
         worker.log.exception("Warming the worker up failed")
+    serving.settle_garbage_collector()  # the code loaded above is never walked by the collector again
 
 
 def _end_streams_on_stop(worker):
