@@ -52,8 +52,8 @@ def pooled(environ=None) -> bool:
 # tail of the event posts (p99 91–210 ms). After the warm-up the worker's objects are frozen (gc.freeze: never walked
 # again, as for a forked server in Python's gc documentation) and the young generations are collected less often.
 # Measured (benchmarks/bench_club_night.py, 200 phones, SQLite, a shared 2-core machine): no full collection in 90 s,
-# the longest pause 20–40 ms; post p99 38–107 ms in 8 of 10 runs (median 62 ms; 181 and 233 ms in two), where it was
-# 91–210 ms before; about 0.3 ms less CPU a request.
+# the longest pause 20–40 ms. Run in turn with the default collector, post p99 51–106 ms against 130–316 ms
+# (3 pairs), and 0.1–0.8 ms less CPU a request; over 17 runs the p99 has a median of 88 ms, this machine's noise aside.
 GC_THRESHOLDS = (5000, 20, 50)
 
 
