@@ -49,12 +49,14 @@ def pooled(environ=None) -> bool:
 # The cyclic garbage collector of a server process (issue «200 phones»): with Python's default thresholds
 # (700, 10, 10) a full collection ran every few seconds in each busy worker and walked every object of Django and the
 # five systems, 90–144 ms with 200 phones, during which the process answered nothing: that, not the CPU, was the
-# tail of the event posts (p99 91–210 ms). After the warm-up the worker's objects are frozen (gc.freeze: never walked
-# again, as for a forked server in Python's gc documentation) and the young generations are collected less often.
-# Measured (benchmarks/bench_club_night.py, 200 phones, SQLite, a shared 2-core machine): no full collection in 90 s,
-# the longest pause 20–40 ms. Run in turn with the default collector, post p99 51–106 ms against 130–316 ms
-# (3 pairs), and 0.1–0.8 ms less CPU a request; over 17 runs the p99 has a median of 88 ms, this machine's noise aside.
-GC_THRESHOLDS = (5000, 20, 50)
+# tail of the event posts. After the warm-up the worker's objects are frozen (gc.freeze: never walked again, as for
+# a forked server in Python's gc documentation), the young generations stay small (a middle collection walks at most
+# about 12,000 objects) and a full one, which now walks only what was made since, comes seldom.
+# Measured (benchmarks/bench_club_night.py, 200 phones, SQLite, a shared 2-core machine, runs in turn):
+# - the default collector against the freeze with (5000, 20, 50): post p99 130–316 ms against 51–106 ms (3 pairs),
+#   but middle collections of 20–40 ms remained;
+# - (5000, 20, 50) against these: post p99 59–285 ms (median 145) against 30–245 ms (median 41), 5 pairs, 4 won.
+GC_THRESHOLDS = (2000, 5, 100)
 
 
 def settle_garbage_collector() -> None:
