@@ -4,7 +4,6 @@ started on loopback and stopped, and a percentile."""
 from __future__ import annotations
 
 import os
-import signal
 import socket
 import subprocess
 from pathlib import Path
@@ -38,13 +37,9 @@ def start_server(port: int, log_path: Path) -> subprocess.Popen:
 
 
 def stop(proc: subprocess.Popen) -> None:
-    if proc.poll() is None:
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
+    from config import lan  # after the caller has put the project on sys.path
+
+    lan.stop_server(proc)
 
 
 def pct(values: list[float], p: float) -> float:

@@ -28,7 +28,6 @@ import asyncio
 import json
 import os
 import random
-import signal
 import socket
 import subprocess
 import sys
@@ -161,13 +160,9 @@ def start_gunicorn(port: int) -> subprocess.Popen:
 
 
 def stop(proc: subprocess.Popen) -> None:
-    if proc.poll() is None:
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
+    from config import lan  # after the caller has put the project on sys.path
+
+    lan.stop_server(proc, timeout=15)
 
 
 # CPU accounting ---------------------------------------------------------------------------------------------

@@ -35,7 +35,6 @@ import contextlib
 import json
 import os
 import random
-import signal
 import subprocess
 import sys
 import tempfile
@@ -173,13 +172,7 @@ async def warm_up(port: int, token: str, seconds: float = 20.0) -> None:
 
 
 def stop(proc: subprocess.Popen) -> None:
-    if proc.poll() is None:
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
+    lan.stop_server(proc)
 
 
 # A minimal keep-alive HTTP/1.1 client (loopback only) ------------------------------------------------------

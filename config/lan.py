@@ -19,6 +19,7 @@ import json
 import os
 import shlex
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -173,6 +174,18 @@ def wait_until_serving(port: int, timeout: float = 60.0) -> bool:
         except OSError:
             time.sleep(0.2)
     return False
+
+
+def stop_server(proc: subprocess.Popen, timeout: float = 20.0) -> None:
+    """Stops a server started with server_command in a session of its own (start_new_session): SIGTERM to its whole
+    process group (gunicorn's master and workers), as Ctrl-C on `make run` does, then SIGKILL if it outlives timeout."""
+    if proc.poll() is None:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
 
 
 def banner(environ=None) -> str:

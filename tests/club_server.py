@@ -10,7 +10,6 @@ import http.client
 import json
 import os
 import secrets
-import signal
 import subprocess
 import sys
 from contextlib import contextmanager
@@ -123,13 +122,7 @@ def serving(database_url: str, tmp_path: Path, *, local_only: bool = True, **ext
         print("server log (tail):\n" + log.read_text(errors="replace")[-6000:])
         raise
     finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGTERM)
-            try:
-                proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait()
+        lan.stop_server(proc)
 
 
 def listening_addresses(port: int) -> set[str]:
