@@ -79,19 +79,25 @@ def stop_worker(proc, *, sig=None):
             proc.wait()
 
 
-# Tests whose assertions are about time (a stop within seconds, the sync delay between phones, a killed worker's
-# job finishing) or that load the machine on purpose run alone, after the parallel run (scripts/test.sh): beside
-# another test process on a 2-core machine their timings would measure the neighbour.
+# Tests whose assertions are about time (a stop within seconds, a killed worker's job finishing) or that load the
+# machine on purpose run after the parallel run (scripts/test.sh), in two lanes: the tournament's evening (a minute
+# of 200 phones on PostgreSQL, light on the CPU and asserting nothing about time) in one, the rest one at a time in
+# the other. Beside a whole test process on a 2-core machine their timings would measure the neighbour.
 # Not here: battles/tests/test_concurrency.py (nothing about time: no write lost or doubled, in the test process's
 # own database; a busy neighbour only makes more of its writes stale and retried).
-SERIAL_FILES = {
-    "tests/test_club_night.py",
-    "tests/test_sqlite_writers.py",
-    "tests/test_db_restart.py",
-    "tests/test_worker.py",
-    "rules/tests/test_jobs_worker.py",
-    "rules/tests/test_jobs_watchdog.py",
-}
+# The order is the lanes' (xdist hands the first file to one lane and the next to the other, then whatever a lane
+# asks for when it is almost done): the evening, then the files of the other lane, longest first, each given to the
+# lane that is free; a short file right after the evening, which the evening's lane is handed at once. The tests
+# marked `serial` in other files (tests/test_asgi_server.py, 15 s) come last.
+SERIAL_FILES = [
+    "tests/test_tournament_evening.py",  # 68 s a run on the 2-core machine
+    "tests/test_club_night.py",  # 38
+    "tests/test_worker.py",  # 4
+    "rules/tests/test_jobs_worker.py",  # 31
+    "tests/test_sqlite_writers.py",  # 13
+    "tests/test_db_restart.py",  # 10
+    "rules/tests/test_jobs_watchdog.py",  # 4
+]
 
 
 # The parallel run hands out whole files (--dist loadfile) in the order of the collection (scripts/test.sh turns off
@@ -133,11 +139,12 @@ def pytest_collection_modifyitems(config, items):
         if item.get_closest_marker("browser") or BROWSER_FIXTURES & set(getattr(item, "fixturenames", ())):
             browser.add(name)
     slow = {name: rank for rank, name in enumerate(SLOW_FILES)}
+    serial = {name: rank for rank, name in enumerate(SERIAL_FILES)}
 
-    def rank(name: str) -> tuple[int, int]:
+    def rank(name: str) -> tuple[int, int, int]:
         if name not in browser:
-            return (0, -count[name])
-        return (1, slow.get(name, len(slow)))
+            return (0, serial.get(name, len(serial)), -count[name])
+        return (1, slow.get(name, len(slow)), 0)
 
     items.sort(key=lambda item: rank(_file_of(item)))  # stable: each file's own order is kept
 
@@ -145,14 +152,19 @@ def pytest_collection_modifyitems(config, items):
 def pytest_configure(config):
     """Under pytest-xdist each test process gets a Redis database of its own (the broker's queue, the limits'
     counts), so one process's Celery worker never takes another's tasks; pytest-django gives each its own
-    PostgreSQL database already."""
+    PostgreSQL database already.
+
+    The tests' own Django hashes passwords with MD5, as Django's testing docs advise: the production PBKDF2 (a
+    million rounds, 0.23 s a hash on the 2-core machine) made every sign-up, login and user of the suite cost that.
+    The servers the tests start (tests/club_server.py) keep the production hashers."""
+    from django.conf import settings
+
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     worker = os.environ.get("PYTEST_XDIST_WORKER", "")
     base = os.environ.get("REDIS_URL", "")
     if not worker.startswith("gw") or not base:
         return
     from urllib.parse import urlsplit, urlunsplit
-
-    from django.conf import settings
 
     parts = urlsplit(base)
     url = urlunsplit(parts._replace(path=f"/{int(worker[2:]) + 1}"))

@@ -73,11 +73,11 @@ if [ $# -gt 0 ]; then
   exit $?
 fi
 # The whole suite: in parallel, one test process per core (pytest-xdist; each has its own PostgreSQL and Redis
-# database), then the tests marked `serial` alone (conftest.py: their assertions are about time). The 30 slowest
-# tests are printed every run.
+# database), then the tests marked `serial` (conftest.py: their assertions are about time) in two lanes: the
+# tournament's evening in one, the rest one at a time in the other. The slowest tests are printed every run.
 processes=${TEST_PROCESSES:-$(nproc)}
 status=0
 # Whole files to a process, the longest first (conftest.py: SLOW_FILES), not xdist's order by number of tests.
 "$BIN/pytest" -n "$processes" --dist loadfile --no-loadscope-reorder -m "not serial" --durations=30 || status=$?
-"$BIN/pytest" -m serial --durations=10 || status=$?
+"$BIN/pytest" -n 2 --dist loadfile --no-loadscope-reorder -m serial --durations=10 || status=$?
 exit $status

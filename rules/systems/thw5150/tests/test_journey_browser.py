@@ -120,6 +120,8 @@ def test_5150_played_to_its_end_on_two_phones(live_server, phone_context, packs)
     expect(rolled).to_contain_text("Брошено с зерном 2024.", timeout=SYNC)
     expect(rolled).to_contain_text("Умение: 1к6 =")
     fits(b)
+    # The roll posts a form: the page comes again, and its buttons answer once the builder's deferred script has run.
+    b.wait_for_load_state("load")
     version = b.locator("#roster-live").get_attribute("data-version")
     b.once("dialog", lambda d: d.accept())
     rolled.locator('button[data-action="remove"]').click()
