@@ -80,22 +80,25 @@ def stop_worker(proc, *, sig=None):
 
 
 # Tests whose assertions are about time (a stop within seconds, a killed worker's job finishing) or that load the
-# machine on purpose run after the parallel run (scripts/test.sh), in two lanes: the tournament's evening (a minute
-# of 200 phones on PostgreSQL, light on the CPU and asserting nothing about time) in one, the rest one at a time in
-# the other. Beside a whole test process on a 2-core machine their timings would measure the neighbour.
+# machine on purpose run after the parallel run (scripts/test.sh): beside a whole test process on a 2-core machine
+# their timings would measure the neighbour. First in two lanes: the tournament's evening (a minute of 200 phones on
+# PostgreSQL, asserting nothing about time) in one, the others one at a time in the other. Then the tests marked
+# `alone`, one at a time with no neighbour: beside the evening, a warm-up's stop once took 10.1 s against its 10 s
+# bound, and the killed-worker test's shortened watchdog clock (stale after 6 s) sent a chunk that was only waiting
+# for the slowed worker again.
 # Not here: battles/tests/test_concurrency.py (nothing about time: no write lost or doubled, in the test process's
 # own database; a busy neighbour only makes more of its writes stale and retried).
 # The order is the lanes' (xdist hands the first file to one lane and the next to the other, then whatever a lane
 # asks for when it is almost done): the evening, then the files of the other lane, longest first, each given to the
 # lane that is free; a short file right after the evening, which the evening's lane is handed at once. The tests
-# marked `serial` in other files (tests/test_asgi_server.py, 15 s) come last.
+# marked `serial` in other files (tests/test_asgi_server.py, 15 s) come last. Seconds a run in the lanes:
 SERIAL_FILES = [
-    "tests/test_tournament_evening.py",  # 68 s a run on the 2-core machine
-    "tests/test_club_night.py",  # 38
+    "tests/test_tournament_evening.py",  # 68
+    "tests/test_club_night.py",  # 27, and 12 alone
     "tests/test_worker.py",  # 4
-    "rules/tests/test_jobs_worker.py",  # 31
     "tests/test_sqlite_writers.py",  # 13
     "tests/test_db_restart.py",  # 10
+    "rules/tests/test_jobs_worker.py",  # 5, and 25 alone
     "rules/tests/test_jobs_watchdog.py",  # 4
 ]
 
@@ -127,7 +130,7 @@ def _file_of(item) -> str:
 
 def pytest_collection_modifyitems(config, items):
     for item in items:
-        if _file_of(item) in SERIAL_FILES:
+        if _file_of(item) in SERIAL_FILES or item.get_closest_marker("alone"):
             item.add_marker(pytest.mark.serial)
     if not os.environ.get("PYTEST_XDIST_WORKER"):
         return  # one process: the order of the files does not change how long it takes

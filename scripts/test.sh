@@ -74,10 +74,12 @@ if [ $# -gt 0 ]; then
 fi
 # The whole suite: in parallel, one test process per core (pytest-xdist; each has its own PostgreSQL and Redis
 # database), then the tests marked `serial` (conftest.py: their assertions are about time) in two lanes: the
-# tournament's evening in one, the rest one at a time in the other. The slowest tests are printed every run.
+# tournament's evening in one, the rest one at a time in the other; last the few marked `alone` (a stop within
+# seconds, the watchdog's short clock), with no neighbour. The slowest tests are printed every run.
 processes=${TEST_PROCESSES:-$(nproc)}
 status=0
 # Whole files to a process, the longest first (conftest.py: SLOW_FILES), not xdist's order by number of tests.
 "$BIN/pytest" -n "$processes" --dist loadfile --no-loadscope-reorder -m "not serial" --durations=30 || status=$?
-"$BIN/pytest" -n 2 --dist loadfile --no-loadscope-reorder -m serial --durations=10 || status=$?
+"$BIN/pytest" -n 2 --dist loadfile --no-loadscope-reorder -m "serial and not alone" --durations=10 || status=$?
+"$BIN/pytest" -m alone --durations=5 || status=$?
 exit $status

@@ -20,6 +20,8 @@ import time
 from collections import Counter
 from urllib.parse import urlsplit
 
+import pytest
+
 from config import lan
 from tests.club_server import (
     ROOT,
@@ -371,6 +373,7 @@ def test_banner_prints_the_address_and_a_terminal_qr_code():
     assert "█" in text or "▀" in text
 
 
+@pytest.mark.alone  # a stop within seconds: no neighbour (conftest.py)
 def test_a_graceful_stop_ends_the_phones_event_streams_at_once(migrated_sqlite, tmp_path):
     """`make run`'s Ctrl-C stops gunicorn with SIGTERM; a phone's open stream must not hold a worker for the whole
     graceful timeout (config/gunicorn_conf.py, 10 s)."""
@@ -391,6 +394,7 @@ def test_a_graceful_stop_ends_the_phones_event_streams_at_once(migrated_sqlite, 
     assert stopped_in < 5.0  # not the 10 s graceful timeout: the stream ended when the stop began
 
 
+@pytest.mark.alone  # a stop within seconds: no neighbour (conftest.py)
 def test_a_stop_while_the_workers_warm_up_ends_every_worker_without_sigkill(migrated_sqlite, tmp_path):
     """Ctrl-C soon after `make run`: a worker may still be importing the app (post_worker_init) when SIGTERM comes,
     twice (the process group, then the arbiter). Its handler must neither import (the import met its own module

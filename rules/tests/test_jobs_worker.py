@@ -151,6 +151,7 @@ def start_filesystem_worker(database: str, app, *, hostname: str, extra_env: dic
     return proc
 
 
+@pytest.mark.alone  # the watchdog's shortened clock: a slow neighbour makes a waiting chunk look stale (conftest.py)
 @pytest.mark.parametrize("broker", ["redis", "filesystem"])
 @override_settings(BALANCE_CHUNK_BATTLES=300)
 def test_a_chunk_lost_with_a_killed_worker_is_redone_and_counted_once(setup_data, broker, tmp_path, monkeypatch):
