@@ -267,16 +267,18 @@ def type_dice(form, marker: str, values: list[int]) -> list[str]:
     return [x.inner_text().strip() for x in form.locator(f"[{marker}] label.die-box").all()]
 
 
-def submit(page: Page, form) -> None:
-    """Taps the form's send button, and waits until the form was sent (its submit event, in the page's diary).
+def submit(page: Page, form, button=None) -> None:
+    """Taps the form's send button (`button`, else its only one), and waits until the form was sent (its submit
+    event, in the page's diary).
 
     A tap whose press and release land on two drawings of the board (the other phone's change redrawn in between)
     is no click for the browser: nothing is sent, as when a thumb slips. Only then, with nothing sent, the tap is made
     again, once, and the test run says so; a form that was sent is never sent twice."""
     command = form.get_attribute("data-order-command")
     assert page.evaluate("Array.isArray(window.__diary)"), "submit() needs a phone made by new_phone (its diary)"
+    button = button if button is not None else form.locator("[type=submit]")
     before = len(page.evaluate("window.__diary"))
-    form.locator("[type=submit]").click()
+    button.click()
     sent = f"submit {command}"
     for attempt in range(2):
         for _ in range(SYNC_MS // 100):
@@ -285,5 +287,5 @@ def submit(page: Page, form) -> None:
             page.wait_for_timeout(100)
         if attempt == 0:
             warnings.warn(f"the tap on «{command}» sent nothing; tapped again. Diary: {diary(page)}", stacklevel=2)
-            form.locator("[type=submit]").click()
+            button.click()
     raise AssertionError(f"the form {command} was never sent; diary {diary(page)}")

@@ -115,8 +115,9 @@ def summary(page: Page, name: str):
 
 
 def submitted(page: Page, form, button: str, *, result: str | None = None) -> None:
-    """Taps the form's button; with `result`, waits for the result panel to say it and closes it."""
-    form.get_by_role("button", name=button).click()
+    """Taps the form's button until the form is sent (a tap across two drawings of the board sends nothing:
+    tests/journey.submit); with `result`, waits for the result panel to say it and closes it."""
+    journey.submit(page, form, form.get_by_role("button", name=button))
     if result is not None:
         expect(page.locator("#result")).to_contain_text(result, timeout=SYNC_MS)
         journey.ok(page)
