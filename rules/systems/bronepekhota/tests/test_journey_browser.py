@@ -225,7 +225,7 @@ def test_two_phones_play_bronepekhota_to_the_end(live_server, phone_context, pac
 
     # Борис rolls 6 at the table against Бр 5: his pilot is killed.
     question.locator('input[name="dice"]').first.fill("6")
-    question.locator("button[type=submit]").click()
+    journey.submit(b, question)
     expect(b.locator("#result")).to_contain_text("Погиб.")
     expect(b.locator("#result")).to_contain_text("Дальше: никаких тестов не требуется.")
     journey.ok(b)

@@ -63,7 +63,7 @@ def dice(form, values) -> None:
 
 def send(page: Page, form) -> None:
     """Submits a form of the board and closes the result it answers."""
-    form.locator("[type=submit]").click()
+    journey.submit(page, form)
     journey.ok(page)
 
 
@@ -179,7 +179,7 @@ def test_5150_played_to_its_end_on_two_phones(live_server, phone_context, packs)
     # A die short: refused in Russian on Борис's phone, and nothing changes on either.
     before = b.locator("#battle").get_attribute("data-version")
     dice(in_sight, [1])
-    in_sight.locator("[type=submit]").click()
+    journey.submit(b, in_sight)
     expect(in_sight.locator(".form-error")).to_contain_text("Не хватает кубиков", timeout=SYNC)
     journey.same_board(a, b)
     assert b.locator("#battle").get_attribute("data-version") == before
