@@ -267,6 +267,24 @@ def type_dice(form, marker: str, values: list[int]) -> list[str]:
     return [x.inner_text().strip() for x in form.locator(f"[{marker}] label.die-box").all()]
 
 
+def press(page: Page, button) -> None:
+    """Taps a button of the board, and makes sure the browser took it as a click (in the page's diary).
+
+    As in submit(): a tap whose press and release land on two drawings of the board is no click, and nothing
+    happens. Only then, with no click seen, the tap is made again, once, and the test run says so."""
+    assert page.evaluate("Array.isArray(window.__diary)"), "press() needs a phone made by new_phone (its diary)"
+    for attempt in range(2):
+        before = len(page.evaluate("window.__diary"))
+        button.click()
+        for _ in range(10):
+            if any(line.split(" ", 1)[-1].startswith("click ") for line in page.evaluate("window.__diary")[before:]):
+                return
+            page.wait_for_timeout(100)
+        if attempt == 0:
+            warnings.warn(f"a tap made no click; tapped again. Diary: {diary(page)}", stacklevel=2)
+    raise AssertionError(f"the button was never clicked; diary {diary(page)}")
+
+
 def submit(page: Page, form, button=None) -> None:
     """Taps the form's send button (`button`, else its only one), and waits until the form was sent (its submit
     event, in the page's diary).

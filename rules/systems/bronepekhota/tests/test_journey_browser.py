@@ -93,7 +93,7 @@ def play_test(page: Page, unit: str, act: str, *, soldier=None, target=None, tar
                 distance=None, dice=None) -> None:  # fmt: skip
     """Opens a unit's test sheet from its card (Стрелять, Ближний бой…), fills it in, rolls, and checks the result
     box names what happens next; leaves the box open."""
-    card(page, unit).locator(f'button[data-act="{act}"]').first.click()
+    journey.press(page, card(page, unit).locator(f'button[data-act="{act}"]').first)
     sheet = page.locator("#action-sheet")
     expect(sheet).to_be_visible()
     if soldier is not None:
@@ -180,7 +180,7 @@ def test_two_phones_play_bronepekhota_to_the_end(live_server, phone_context, pac
         expect(page.locator("#board")).to_contain_text("Дальше: каждый игрок бросает Д12 на инициативу.")
 
     # Initiative, every player's Д12 typed in from the table: Красные 10, Синие 3.
-    a.locator('#board button[data-act="initiative"]').click()
+    journey.press(a, a.locator('#board button[data-act="initiative"]'))
     sheet = a.locator("#action-sheet")
     expect(sheet).to_be_visible()
     type_dice(sheet, [10, 3])
@@ -195,7 +195,7 @@ def test_two_phones_play_bronepekhota_to_the_end(live_server, phone_context, pac
         expect(page.locator("#board")).to_contain_text(
             "Дальше: порядок игроков задаёт обладатель инициативы — Красные."
         )
-    a.locator('#board button[data-command="order"]').filter(has_text="Красные").click()
+    journey.press(a, a.locator('#board button[data-command="order"]').filter(has_text="Красные"))
     journey.ok(a)
     both_alike(a, b)
     for page in (a, b):
@@ -216,7 +216,7 @@ def test_two_phones_play_bronepekhota_to_the_end(live_server, phone_context, pac
 
     # A wrong player's tap while the question waits: refused in Russian, nothing recorded.
     version = a.locator("#battle").get_attribute("data-version")
-    card(a, "SALAMANDER").locator('button[data-command="done"]').click()
+    journey.press(a, card(a, "SALAMANDER").locator('button[data-command="done"]'))
     refusal = a.locator("#result")
     expect(refusal).to_contain_text("Ждём ответа стороны Синие")
     journey.ok(a)
@@ -235,7 +235,7 @@ def test_two_phones_play_bronepekhota_to_the_end(live_server, phone_context, pac
         expect(page.locator("#board")).to_contain_text("пехотинцев: 3")
         expect(page.locator("ol.log")).to_contain_text("Тест выживания")
 
-    card(a, "SALAMANDER").locator('button[data-command="done"]').click()
+    journey.press(a, card(a, "SALAMANDER").locator('button[data-command="done"]'))
     journey.ok(a)
     both_alike(a, b)
     expect(b.locator("#board")).to_contain_text("Дальше: ходит Синие")
@@ -246,7 +246,7 @@ def test_two_phones_play_bronepekhota_to_the_end(live_server, phone_context, pac
     journey.ok(b)
     mine = a.locator('form.prompt[data-order-command="answer"]')
     expect(mine).to_be_visible(timeout=SYNC_MS)
-    mine.locator('button[data-command="answer"]').click()
+    journey.press(a, mine.locator('button[data-command="answer"]'))
     expect(a.locator("#result")).to_contain_text(re.compile("Выжил|Погиб"))
     journey.ok(a)
     both_alike(a, b)
@@ -254,12 +254,12 @@ def test_two_phones_play_bronepekhota_to_the_end(live_server, phone_context, pac
     # A ruling by hand on the slider: the rocket bounced off, the players agree; «+» gives the cell back.
     track = card(a, "SALAMANDER").locator(".slider").first
     expect(track).to_contain_text("6")
-    track.locator('button[aria-label="Прочность +1"]').click()
+    journey.press(a, track.locator('button[aria-label="Прочность +1"]'))
     expect(card(b, "SALAMANDER").locator("[data-armour]")).to_have_text("7", timeout=SYNC_MS)
     both_alike(a, b)
 
     # A dispute roll, rolled by the server (whoever wins, the game goes on the same way).
-    b.locator('#board button[data-act="dispute"]').first.click()
+    journey.press(b, b.locator('#board button[data-act="dispute"]').first)
     sheet = b.locator("#action-sheet")
     expect(sheet).to_be_visible()
     sheet.locator("#f-note").fill("видна ли пехота за стеной?")
@@ -269,7 +269,7 @@ def test_two_phones_play_bronepekhota_to_the_end(live_server, phone_context, pac
     both_alike(a, b)
     expect(a.locator("ol.log")).to_contain_text("видна ли пехота за стеной?")
 
-    card(b, "Спецназ планеты Шиду").locator('button[data-command="done"]').click()
+    journey.press(b, card(b, "Спецназ планеты Шиду").locator('button[data-command="done"]'))
     journey.ok(b)
     both_alike(a, b)
     expect(a.locator("#board")).to_contain_text("Дальше: ходит Красные")

@@ -186,7 +186,9 @@ def both(a: Page, b: Page, *texts: str) -> None:
 
 
 def tap(page: Page, where, label: str) -> None:
-    where.locator("button[data-command]", has_text=re.compile(rf"^\s*{re.escape(label)}\s*$")).first.click()
+    journey.press(
+        page, where.locator("button[data-command]", has_text=re.compile(rf"^\s*{re.escape(label)}\s*$")).first
+    )
 
 
 @pytest.mark.browser

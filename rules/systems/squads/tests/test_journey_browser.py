@@ -158,7 +158,7 @@ def tap(page: Page, button) -> None:
     """Taps a button that sends a command, closes the result box (the dice and what they did) and waits until this
     phone shows the battle's new version (same_board then waits for the other phone to show it too)."""
     before = version(page)
-    button.click()
+    journey.press(page, button)
     journey.ok(page)
     expect(page.locator("#battle")).not_to_have_attribute("data-version", before, timeout=SYNC_MS)
 

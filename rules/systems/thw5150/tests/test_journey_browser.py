@@ -68,7 +68,7 @@ def send(page: Page, form) -> None:
 
 
 def tap(page: Page, name: str) -> None:
-    page.locator("#board").get_by_role("button", name=name, exact=True).first.click()
+    journey.press(page, page.locator("#board").get_by_role("button", name=name, exact=True).first)
     journey.ok(page)
 
 

@@ -275,7 +275,7 @@ def test_a_game_of_two_turns_to_its_end_on_two_russian_phones(live_server, phone
         expect(page.locator("ol.log")).to_contain_text("Ближний бой #1", timeout=SYNC_MS)
     journey.same_board(a, b)
     expect(a.locator('[data-command="end_turn"]')).to_be_visible(timeout=SYNC_MS)
-    a.locator('[data-command="end_turn"]').click()
+    journey.press(a, a.locator('[data-command="end_turn"]'))
     both(a, b, lambda p: expect(p.locator(".turnbar")).to_contain_text("Ход 2 из 2", timeout=SYNC_MS))
     journey.same_board(a, b)
     both(a, b, fits)
@@ -318,7 +318,7 @@ def test_a_game_of_two_turns_to_its_end_on_two_russian_phones(live_server, phone
         expect(card(page, P1)).to_have_class(re.compile("destroyed"), timeout=SYNC_MS)
         expect(summary(page, F1)).to_contain_text("фигурок 4/5, маркеров 2", timeout=SYNC_MS)
     journey.same_board(a, b)
-    b.locator('[data-command="end_turn"]').click()
+    journey.press(b, b.locator('[data-command="end_turn"]'))
 
     # The end of the last turn: victory points (L790–796) on both phones. Синие lost a whole unit (220) and more
     # than half of the other (110); Красные lost one forcer of ten: 330 : 0.
