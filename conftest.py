@@ -176,6 +176,43 @@ def pytest_configure(config):
     settings.CACHES["ratelimit"]["LOCATION"] = url
 
 
+FLUSH_TRIES = 5
+
+
+def flush_again_after_a_deadlock(fixture_teardown):
+    """`TransactionTestCase._fixture_teardown`, tried again when PostgreSQL cancelled its flush for a deadlock.
+
+    A transactional test ends by emptying every table in one TRUNCATE, which locks them one after another. A page of
+    an earlier browser test may still have a request in the live server (a long poll or a stream that wakes), and its
+    one SELECT over several tables locks them too, in its own order: PostgreSQL then finds a deadlock and cancels one
+    of the two. When that was the TRUNCATE, the test failed at teardown and the next one started on the rows left.
+    The flush is whole or nothing, so it is simply tried again."""
+    from django.core.management.base import CommandError
+    from django.db import OperationalError
+
+    def teardown(self):
+        for attempt in range(FLUSH_TRIES):
+            try:
+                return fixture_teardown(self)
+            except CommandError as error:
+                deadlock = isinstance(error.__cause__, OperationalError) and "deadlock" in str(error.__cause__)
+                if not deadlock or attempt == FLUSH_TRIES - 1:
+                    raise
+                time.sleep(0.2)
+
+    return teardown
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _flush_again_after_a_deadlock():
+    from django.test import testcases
+
+    original = testcases.TransactionTestCase._fixture_teardown
+    testcases.TransactionTestCase._fixture_teardown = flush_again_after_a_deadlock(original)
+    yield
+    testcases.TransactionTestCase._fixture_teardown = original
+
+
 @pytest.fixture(autouse=True)
 def _english_by_default(request):
     """The product speaks Russian first; the tests speak English unless they ask for Russian.
