@@ -36,6 +36,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+from club_night_phones import Connection  # noqa: E402 - beside this file: one keep-alive HTTP/1.1 client
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.base")
 
 CLIENTS = 32
@@ -221,65 +224,6 @@ class CpuMeter:
         return (*result, {k: after[k] - before[k] for k in after})
 
 
-# A minimal keep-alive HTTP/1.1 client ------------------------------------------------------------------------
-class Connection:
-    def __init__(self, port: int, token: str):
-        self.port = port
-        self.token = token
-        self.reader = self.writer = None
-
-    async def request(self, method: str, path: str, *, body: dict | None = None, headers: dict | None = None):
-        for attempt in range(2):
-            if self.writer is None:
-                self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
-            data = json.dumps(body).encode() if body is not None else b""
-            lines = [
-                f"{method} {path} HTTP/1.1",
-                "Host: 127.0.0.1",
-                *([f"Authorization: Token {self.token}"] if self.token else []),
-                "Accept: application/json",
-                f"Content-Length: {len(data)}",
-            ]
-            if body is not None:
-                lines.append("Content-Type: application/json")
-            lines += [f"{k}: {v}" for k, v in (headers or {}).items()]
-            self.writer.write(("\r\n".join(lines) + "\r\n\r\n").encode() + data)
-            try:
-                await self.writer.drain()
-                return await self._response()
-            except (ConnectionError, asyncio.IncompleteReadError):
-                self.writer = None  # the server closed the keep-alive connection: reconnect once
-                if attempt:
-                    raise
-        raise RuntimeError("unreachable")
-
-    async def _response(self):
-        status_line = await self.reader.readuntil(b"\r\n")
-        status = int(status_line.split()[1])
-        headers = {}
-        while True:
-            line = await self.reader.readuntil(b"\r\n")
-            if line == b"\r\n":
-                break
-            name, _, value = line.decode().partition(":")
-            headers[name.strip().lower()] = value.strip()
-        body = b""
-        if "content-length" in headers:
-            body = await self.reader.readexactly(int(headers["content-length"]))
-        elif headers.get("transfer-encoding") == "chunked":
-            while True:
-                size = int((await self.reader.readuntil(b"\r\n")).strip(), 16)
-                chunk = await self.reader.readexactly(size + 2)
-                if size == 0:
-                    break
-                body += chunk[:-2]
-        if headers.get("connection", "").lower() == "close":
-            self.writer.close()
-            self.writer = None
-        return status, headers, body
-
-
-# Clients ---------------------------------------------------------------------------------------------------
 class Phone:
     last_value: dict = {}  # per unit: the ammo the last event set (the next one always differs, so never a 400)
 
