@@ -111,6 +111,7 @@ def test_ok_in_view_and_the_other_phone_moves_neither_focus_nor_scroll(live_serv
     blue = phone_for(phone_context, live_server, alice, battle)
     red = phone_for(phone_context, live_server, bob, battle)
     # Red's shot fills the result box; its OK is within the 740 px screen without scrolling.
+    start = red.locator("#battle").get_attribute("data-version")
     open_unit(red, "1.e2.1").locator('button[data-act="shoot"]').click()
     sheet = red.locator("#action-sheet")
     sheet.locator("#f-target").select_option("0.e2.1")
@@ -124,6 +125,10 @@ def test_ok_in_view_and_the_other_phone_moves_neither_focus_nor_scroll(live_serv
     assert box["height"] >= 44
     ok.click()
     expect(red.locator("#result")).to_be_hidden()
+    # The shot reaches blue's board first: that redraw, landing under the scroll below, detached the button once.
+    expect(red.locator("#battle")).not_to_have_attribute("data-version", start, timeout=SYNC_MS)
+    shot = red.locator("#battle").get_attribute("data-version")
+    expect(blue.locator("#battle")).to_have_attribute("data-version", shot, timeout=SYNC_MS)
 
     # Blue scrolls to the mortar and puts the focus on its Ammo +1; red then changes its own unit.
     mortar = open_unit(blue, "0.e3.1")
