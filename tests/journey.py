@@ -267,43 +267,34 @@ def type_dice(form, marker: str, values: list[int]) -> list[str]:
     return [x.inner_text().strip() for x in form.locator(f"[{marker}] label.die-box").all()]
 
 
-def press(page: Page, button) -> None:
-    """Taps a button of the board, and makes sure the browser took it as a click (in the page's diary).
-
-    As in submit(): a tap whose press and release land on two drawings of the board is no click, and nothing
-    happens. Only then, with no click seen, the tap is made again, once, and the test run says so."""
-    assert page.evaluate("Array.isArray(window.__diary)"), "press() needs a phone made by new_phone (its diary)"
+def _tap_until_seen(page: Page, button, seen, wait_ms: int, what: str) -> None:
+    """Taps `button` and waits up to `wait_ms` for a line of the page's diary that `seen` accepts. A tap whose press
+    and release land on two drawings of the board (the other phone's change redrawn in between) is no click for the
+    browser, and nothing happens, as when a thumb slips. Only then, with nothing seen, the tap is made again, once,
+    and the test run says so; a tap that was seen is never made twice."""
+    assert page.evaluate("Array.isArray(window.__diary)"), "a phone made by new_phone (its diary) is needed"
+    before = len(page.evaluate("window.__diary"))
+    button.click()
     for attempt in range(2):
-        before = len(page.evaluate("window.__diary"))
-        button.click()
-        for _ in range(10):
-            if any(line.split(" ", 1)[-1].startswith("click ") for line in page.evaluate("window.__diary")[before:]):
+        for _ in range(wait_ms // 100):
+            if any(seen(line) for line in page.evaluate("window.__diary || []")[before:]):
                 return
             page.wait_for_timeout(100)
         if attempt == 0:
-            warnings.warn(f"a tap made no click; tapped again. Diary: {diary(page)}", stacklevel=2)
-    raise AssertionError(f"the button was never clicked; diary {diary(page)}")
+            warnings.warn(f"{what}: nothing seen; tapped again. Diary: {diary(page)}", stacklevel=3)
+            button.click()
+    raise AssertionError(f"{what}: never seen; diary {diary(page)}")
+
+
+def press(page: Page, button) -> None:
+    """Taps a button of the board, and makes sure the browser took it as a click (in the page's diary)."""
+    _tap_until_seen(page, button, lambda line: line.split(" ", 1)[-1].startswith("click "), 1000, "a tap's click")
 
 
 def submit(page: Page, form, button=None) -> None:
     """Taps the form's send button (`button`, else its only one), and waits until the form was sent (its submit
-    event, in the page's diary).
-
-    A tap whose press and release land on two drawings of the board (the other phone's change redrawn in between)
-    is no click for the browser: nothing is sent, as when a thumb slips. Only then, with nothing sent, the tap is made
-    again, once, and the test run says so; a form that was sent is never sent twice."""
+    event, in the page's diary); a form that was sent is never sent twice."""
     command = form.get_attribute("data-order-command")
-    assert page.evaluate("Array.isArray(window.__diary)"), "submit() needs a phone made by new_phone (its diary)"
     button = button if button is not None else form.locator("[type=submit]")
-    before = len(page.evaluate("window.__diary"))
-    button.click()
     sent = f"submit {command}"
-    for attempt in range(2):
-        for _ in range(SYNC_MS // 100):
-            if any(line.endswith(sent) for line in page.evaluate("window.__diary || []")[before:]):
-                return
-            page.wait_for_timeout(100)
-        if attempt == 0:
-            warnings.warn(f"the tap on «{command}» sent nothing; tapped again. Diary: {diary(page)}", stacklevel=2)
-            button.click()
-    raise AssertionError(f"the form {command} was never sent; diary {diary(page)}")
+    _tap_until_seen(page, button, lambda line: line.endswith(sent), SYNC_MS, f"the form «{command}»")
