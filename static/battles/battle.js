@@ -84,6 +84,52 @@
     document.dispatchEvent(new CustomEvent("battle:updated"));
   }
 
+  // A tap is a press and a release on one button. A board drawn between the two takes the button away: a mouse's
+  // click is then lost, and a finger's lands on whatever the new board has at that spot. A board that comes while a
+  // finger (or the mouse) is down on the board is drawn once the tap is over (after its click), or after
+  // HOLD_BOARD_MS if the finger stays. Meanwhile the phone keeps the version the player sees: a write from the tap
+  // is based on it (If-Match), and the server rebases it or refuses it with 412.
+  var HOLD_BOARD_MS = 1500;
+  var CLICK_AFTER_RELEASE_MS = 300; // a touch's click comes from the browser's tap gesture, after the release
+  var fingerDown = false;
+  var heldBoard = null; // {html, etag, timer}
+
+  function drawBoard(html, newEtag) {
+    if (!fingerDown && !heldBoard) return swapBoard(html, newEtag);
+    if (heldBoard) {
+      if (versionOf(newEtag) < versionOf(heldBoard.etag)) return;
+      heldBoard.html = html;
+      heldBoard.etag = newEtag;
+      return;
+    }
+    heldBoard = { html: html, etag: newEtag, timer: window.setTimeout(drawHeldBoard, HOLD_BOARD_MS) };
+  }
+
+  function drawHeldBoard() {
+    if (!heldBoard) return;
+    var held = heldBoard;
+    heldBoard = null;
+    window.clearTimeout(held.timer);
+    if (versionOf(held.etag) < versionOf(etag)) return; // a write of ours brought a newer one meanwhile
+    swapBoard(held.html, held.etag);
+    setStatus(gettext("Updated") + " · v" + root.dataset.version, "ok");
+  }
+
+  function tapOver() {
+    if (!fingerDown) return;
+    fingerDown = false;
+    window.setTimeout(drawHeldBoard, CLICK_AFTER_RELEASE_MS);
+  }
+
+  board.addEventListener("pointerdown", function () {
+    fingerDown = true;
+  }, true);
+  document.addEventListener("pointerup", tapOver, true);
+  document.addEventListener("pointercancel", tapOver, true);
+  document.addEventListener("click", function () {
+    if (!fingerDown) window.setTimeout(drawHeldBoard, 0); // after this click's own handlers
+  }, true);
+
   // The board this phone last knew, kept for a reload without a connection: the page the service worker kept
   // may be older than the last board fetched (13/16 on the page, 11/16 on the board).
   var BOARD_KEY = "armlist-board:" + apiUrl;
@@ -241,8 +287,8 @@
         // (the version only grows: an undo is an event too), and a board is not drawn twice for one version.
         if (versionOf(tag) < versionOf(etag) || (!whole && versionOf(tag) === versionOf(etag))) return;
         return r.text().then(function (html) {
-          swapBoard(html, tag);
-          setStatus(gettext("Updated") + " · v" + root.dataset.version, "ok");
+          drawBoard(html, tag);
+          if (!heldBoard) setStatus(gettext("Updated") + " · v" + root.dataset.version, "ok");
           if (outbox.length && !flushing) return flush();
         });
       })
@@ -265,7 +311,8 @@
   var streamOpen = false;
 
   function heldVersion() {
-    return parseInt(root.dataset.version, 10) || 0;
+    var shown = parseInt(root.dataset.version, 10) || 0;
+    return heldBoard ? Math.max(shown, versionOf(heldBoard.etag)) : shown;
   }
 
   function listen() {
