@@ -268,6 +268,7 @@ class Phone:
             done = time.perf_counter()
             if status == 201:
                 self.stats["post"].append((done - t) * 1000)
+                self.stats["post_sent"].append(t)
                 self.stats["event"].append((done - first) * 1000)
                 version = version_of(headers.get("etag"))
                 self.battle.sent[self.index].append((version, first))
