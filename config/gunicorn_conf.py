@@ -121,7 +121,8 @@ def _end_streams_on_stop(worker):
 
     Under uvicorn's worker this handler stands while the worker warms up; once it serves, uvicorn's own handler
     takes over (config/gunicorn_worker.py ends the streams there), and at its end uvicorn restores this one and
-    raises the signal again, which this handler then takes as the stop it is."""
+    raises the signal again, which this handler then takes as the stop it is. A stop this handler takes between the
+    warm-up and uvicorn's handlers sets `worker.alive` false, and the worker's server ends at its next tick."""
     import signal
 
     from config.lifecycle import stop_now

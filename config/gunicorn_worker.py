@@ -19,6 +19,21 @@ from uvicorn_worker import UvicornWorker
 
 
 class _Server(Server):
+    """uvicorn's server, which also stops once its gunicorn worker is told to stop (`worker.alive` false).
+
+    A SIGTERM that comes after the worker's warm-up but before uvicorn has put in its own signal handlers is taken
+    by the worker's handler (config/gunicorn_conf.py `_end_streams_on_stop`), which tells the worker, not uvicorn:
+    without this check the server started anyway and served on until the arbiter's SIGKILL at the graceful timeout
+    (seen as a 10.1 s Ctrl-C on a busy machine, when that window is longer)."""
+
+    def __init__(self, config, worker=None):
+        super().__init__(config=config)
+        self._worker = worker
+
+    async def on_tick(self, counter: int) -> bool:
+        stop = await super().on_tick(counter)
+        return stop or (self._worker is not None and not self._worker.alive)
+
     def handle_exit(self, sig, frame):
         super().handle_exit(sig, frame)
         loop = self._loop
@@ -49,7 +64,7 @@ class Worker(UvicornWorker):
         from gunicorn.arbiter import Arbiter
 
         self.config.app = self.wsgi
-        server = _Server(config=self.config)
+        server = _Server(config=self.config, worker=self)
         self._install_sigquit_handler()
         await server.serve(sockets=self.sockets)
         if not server.started:

@@ -177,3 +177,30 @@ def test_the_workers_pools_are_fitted_under_postgresqls_limit(monkeypatch):
     import os
 
     assert sizes.pooled(os.environ) is False  # an explicit DB_POOL stands
+
+
+def test_uvicorns_server_ends_once_its_worker_is_told_to_stop():
+    """A SIGTERM that comes after the warm-up but before uvicorn has put in its own handlers is taken by the worker's
+    handler (config/gunicorn_conf.py), which sets `worker.alive` false: the server's loop ends at its next tick, not
+    at the arbiter's SIGKILL after the graceful timeout."""
+    from types import SimpleNamespace
+
+    from uvicorn.config import Config
+
+    from config.gunicorn_worker import _Server
+
+    async def app(scope, receive, send):  # pragma: no cover - never called: no request comes
+        raise AssertionError
+
+    worker = SimpleNamespace(alive=True)
+    server = _Server(Config(app=app), worker=worker)
+
+    async def main():
+        serving = asyncio.create_task(server.main_loop())
+        await asyncio.sleep(0.3)
+        assert not serving.done()  # the worker alive: the server serves on
+        worker.alive = False
+        await asyncio.wait_for(serving, timeout=2.0)
+
+    asyncio.run(main())
+    assert not server.should_exit  # it was the worker's flag, not uvicorn's own handler, that ended it
