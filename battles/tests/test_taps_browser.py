@@ -10,6 +10,22 @@ from battles.models import BattleEvent, BattleUnit
 from battles.tests.test_browser import open_unit, phone_for
 from battles.tests.test_offline_browser import adjust_box
 
+# What a phone did, for a failure's message: presses, releases, clicks (and on what), redraws and requests.
+POINTER_DIARY = """
+window.__diary = [];
+const note = (what) => window.__diary.push(Math.round(performance.now()) + ' ' + what);
+['pointerdown', 'pointerup', 'pointercancel', 'click'].forEach((type) => document.addEventListener(type, (e) => {
+    const b = e.target.closest && e.target.closest('button');
+    note(type + ' ' + (b ? b.textContent.trim() : e.target.tagName) + (e.target.isConnected ? '' : ' (detached)'));
+}, true));
+document.addEventListener('battle:updated', () => note('redraw v' + document.querySelector('#battle').dataset.version));
+const fetched = window.fetch;
+window.fetch = function (url, options) {
+    note((options && options.method || 'GET') + ' ' + url);
+    return fetched.apply(this, arguments).then((r) => { note(r.status + ' ' + url); return r; });
+};
+"""
+
 ROUNDS = 20
 
 
@@ -57,22 +73,38 @@ def test_a_tap_held_while_the_other_phone_changes_the_battle_still_counts(
     test fails so on the former battle.js)."""
     blue = phone_for(phone_context, live_server, alice, battle)
     red = phone_for(phone_context, live_server, bob, battle)
+    blue.add_init_script(POINTER_DIARY)
+    blue.reload()
+    expect(blue.locator("#sync-status")).to_contain_text("In sync")
     adjust_box(open_unit(blue, "0.e2.1"))
     adjust_box(open_unit(red, "1.e2.1"))
-    board_url = blue.locator("#battle").get_attribute("data-board-url")
+    board_url = live_server.url + blue.locator("#battle").get_attribute("data-board-url")
     minus = blue.locator(_button("Ammo −1", "0.e2.1"))
     minus.scroll_into_view_if_needed()
     box = minus.bounding_box()
     blue.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    # Blue's fetch of the board Red's change makes is held back until Blue's mouse is down, then answered.
+    asked = []
+    blue.route(lambda url: url.startswith(board_url), lambda route: asked.append(route))
+    red.locator(_button("Ammo −1", "1.e2.1")).click()
+    for _ in range(100):
+        if asked:
+            break
+        blue.wait_for_timeout(100)
+    assert asked, "Blue's phone fetched no board after Red's change"
 
     blue.mouse.down()
-    with blue.expect_response(lambda r: board_url in r.url and r.status == 200, timeout=10_000):
-        red.locator(_button("Ammo −1", "1.e2.1")).click()  # Blue's phone hears of it and fetches the board
-    blue.wait_for_timeout(200)  # the fetched board handled while the finger is still down
+    with blue.expect_response(lambda r: r.url.startswith(board_url) and r.status == 200):
+        asked.pop().continue_()
+    blue.wait_for_timeout(50)  # the board handled while the mouse is still down
     blue.mouse.up()
+    blue.unroute_all()
 
-    expect(_ammo(blue, "0.e2.1")).to_contain_text("11/", timeout=10_000)
-    expect(_ammo(blue, "1.e2.1")).to_contain_text("11/", timeout=10_000)  # Red's change drawn after the release
+    try:
+        expect(_ammo(blue, "0.e2.1")).to_contain_text("11/", timeout=10_000)
+        expect(_ammo(blue, "1.e2.1")).to_contain_text("11/", timeout=10_000)  # Red's change drawn after the release
+    except AssertionError as exc:
+        raise AssertionError(f"{exc}\nBlue's phone: {blue.evaluate('window.__diary')}") from None
     expect(_ammo(red, "0.e2.1")).to_contain_text("11/", timeout=10_000)
     adjusted = BattleEvent.objects.filter(battle=battle, type="unit.adjusted")
     assert sorted(e.payload["unit"] for e in adjusted) == ["0.e2.1", "1.e2.1"]

@@ -89,7 +89,7 @@
   // finger (or the mouse) is down on the board is drawn once the tap is over (after its click), or after
   // HOLD_BOARD_MS if the finger stays. Meanwhile the phone keeps the version the player sees: a write from the tap
   // is based on it (If-Match), and the server rebases it or refuses it with 412.
-  var HOLD_BOARD_MS = 1500;
+  var HOLD_BOARD_MS = 3000;
   var CLICK_AFTER_RELEASE_MS = 300; // a touch's click comes from the browser's tap gesture, after the release
   var fingerDown = false;
   var heldBoard = null; // {html, etag, timer}
@@ -982,8 +982,11 @@
   });
   // Dice typed in from the table: one labelled box per die («Д12 дальность», «Д20 мощь 1 из 3»), in the order the
   // test uses them, asked from the command itself (a dry run on the server: POST …/commands/<name>/dice). The boxes
-  // follow the inputs and the dice typed so far (a miss asks for no power dice); typed values stay put.
-  function diceBoxes(box) {
+  // follow the inputs and the dice typed so far (a miss asks for no power dice); typed values stay put. The list says
+  // data-state="asking" while a question is on its way and "ready" once the boxes follow what is typed now (tests
+  // type the next die only then). `restore`: the values typed before the board was drawn again, for a form that is
+  // new after each update (static/battles/dice_boxes.js); a box outside the board keeps its own.
+  function diceBoxes(box, restore) {
     var timer = null;
     var asked = 0;
     var list = box.querySelector(".boxes") || box;
@@ -998,10 +1001,14 @@
       return values;
     }
 
-    function draw(dice) {
-      var old = Array.prototype.map.call(list.querySelectorAll("input"), function (el) {
+    function values() {
+      return Array.prototype.map.call(list.querySelectorAll("input"), function (el) {
         return { key: el.dataset.key, value: el.value };
       });
+    }
+
+    function draw(dice) {
+      var old = list.querySelector("input") ? values() : (restore && restore()) || [];
       var focused = document.activeElement && list.contains(document.activeElement) ? document.activeElement.dataset.index : null;
       list.innerHTML = "";
       dice.forEach(function (d, i) {
@@ -1026,8 +1033,9 @@
 
     function update(name, inputs) {
       window.clearTimeout(timer);
+      var n = ++asked; // now, not when the request leaves: an answer to an older question is stale
+      list.dataset.state = "asking";
       timer = window.setTimeout(function () {
-        var n = ++asked;
         var body = Object.assign({}, inputs, { dice: typed() });
         fetch(apiUrl + "commands/" + name + "/dice", {
           method: "POST",
@@ -1039,10 +1047,12 @@
             return r.ok ? r.json() : null;
           })
           .then(function (p) {
-            if (p && n === asked) draw(p.dice || []);
+            if (n !== asked) return;
+            if (p && document.contains(box)) draw(p.dice || []);
+            list.dataset.state = "ready";
           })
           .catch(function () {
-            /* offline: the boxes stay as they are; the server rolls if none is typed */
+            if (n === asked) list.dataset.state = "ready"; // offline: the boxes stay; the server rolls if none is typed
           });
       }, 150);
     }
@@ -1050,6 +1060,7 @@
     return {
       update: update,
       typed: typed,
+      values: values,
       clear: function () {
         list.innerHTML = "";
         box.hidden = true;

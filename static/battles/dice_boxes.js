@@ -13,18 +13,12 @@
     var root = document.getElementById("battle");
     var board = document.getElementById("board");
     if (!api || !api.canWrite || !root || !board) return;
-    var apiUrl = root.dataset.apiUrl;
     var selector = "[" + marker + "]";
     var kept = {}; // command -> [{key, value}]: the dice typed so far survive a board update from the other phone
 
     function words() {
       var d = api.data() || {};
       return { commands: d.dice_commands || [], legend: d.dice_legend || "", note: d.dice_note || "", submits: d.submits || {} };
-    }
-
-    function cookie(name) {
-      var m = document.cookie.match("(^|;)\\s*" + name + "=([^;]*)");
-      return m ? decodeURIComponent(m[2]) : "";
     }
 
     function inputsOf(form) {
@@ -63,74 +57,16 @@
         go.textContent = text.submits[name];
         form.querySelector(".controls").appendChild(go);
       }
-      var timer = null;
-      var asked = 0;
-
-      function typed() {
-        var values = [];
-        var boxes = list.querySelectorAll("input");
-        for (var i = 0; i < boxes.length; i++) {
-          if (boxes[i].value.trim() === "") break;
-          values.push(parseInt(boxes[i].value, 10));
-        }
-        return values;
-      }
-
-      function remember() {
-        kept[name] = Array.prototype.map.call(list.querySelectorAll("input"), function (el) {
-          return { key: el.dataset.key, value: el.value };
-        });
-      }
-
-      function draw(dice) {
-        var old = kept[name] || [];
-        list.innerHTML = "";
-        dice.forEach(function (d, i) {
-          var label = document.createElement("label");
-          label.className = "die-box";
-          var input = document.createElement("input");
-          input.type = "number";
-          input.inputMode = "numeric";
-          input.min = "1";
-          input.max = String(d.faces);
-          input.name = "die";
-          input.dataset.key = d.faces + "|" + d.purpose;
-          if (old[i] && old[i].key === input.dataset.key) input.value = old[i].value;
-          label.appendChild(document.createTextNode(d.label + " "));
-          label.appendChild(input);
-          list.appendChild(label);
-        });
-        box.hidden = !dice.length;
-      }
-
+      // The boxes themselves are battle.js's (ArmlistBattle.diceBoxes); the dice typed so far are kept here, by
+      // command, because the form is drawn anew with every update of the board.
+      var boxes = api.diceBoxes(box, function () {
+        return kept[name];
+      });
       function ask() {
-        window.clearTimeout(timer);
-        var n = ++asked; // now, not when the request leaves: an answer to an older question is stale
-        list.dataset.state = "asking"; // "ready" once the boxes follow what is typed now
-        timer = window.setTimeout(function () {
-          var body = Object.assign({}, inputsOf(form), { dice: typed() });
-          fetch(apiUrl + "commands/" + name + "/dice", {
-            method: "POST",
-            credentials: "same-origin",
-            headers: { "Content-Type": "application/json", "X-CSRFToken": cookie("csrftoken") },
-            body: JSON.stringify(body),
-          })
-            .then(function (r) {
-              return r.ok ? r.json() : null;
-            })
-            .then(function (p) {
-              if (n !== asked) return;
-              if (p && document.contains(form)) draw(p.dice || []);
-              list.dataset.state = "ready";
-            })
-            .catch(function () {
-              list.dataset.state = "ready"; // offline: the boxes stay as they are; the server rolls if none is typed
-            });
-        }, 150);
+        boxes.update(name, inputsOf(form));
       }
-
       form.addEventListener("input", function (ev) {
-        if (ev.target.name === "die") remember();
+        if (ev.target.name === "die") kept[name] = boxes.values();
         ask();
       });
       form.addEventListener("change", ask);
