@@ -63,14 +63,9 @@ def _ammo(page, unit: str):
     return page.locator(f'details[data-unit="{unit}"] [data-ammo]')
 
 
-@pytest.mark.browser
-@pytest.mark.django_db(transaction=True)
-def test_a_tap_held_while_the_other_phone_changes_the_battle_still_counts(
-    live_server, phone_context, battle, alice, bob
-):
-    """Blue's mouse is down on «Ammo −1» when Red's change arrives. The board is drawn after the release, not
-    between press and release: a board drawn there takes the button away, and the browser sends no click (this
-    test fails so on the former battle.js)."""
+def _tap_while_reds_change_comes(live_server, phone_context, battle, alice, bob, press, release) -> None:
+    """Blue presses «Ammo −1» of its unit; Red's «Ammo −1» of its own is announced to Blue's phone, whose board fetch
+    is held back until Blue's press is down, then answered before the release. Both changes must count."""
     blue = phone_for(phone_context, live_server, alice, battle)
     red = phone_for(phone_context, live_server, bob, battle)
     blue.add_init_script(POINTER_DIARY)
@@ -82,8 +77,7 @@ def test_a_tap_held_while_the_other_phone_changes_the_battle_still_counts(
     minus = blue.locator(_button("Ammo −1", "0.e2.1"))
     minus.scroll_into_view_if_needed()
     box = minus.bounding_box()
-    blue.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    # Blue's fetch of the board Red's change makes is held back until Blue's mouse is down, then answered.
+    point = {"x": box["x"] + box["width"] / 2, "y": box["y"] + box["height"] / 2}
     asked = []
     blue.route(lambda url: url.startswith(board_url), lambda route: asked.append(route))
     red.locator(_button("Ammo −1", "1.e2.1")).click()
@@ -93,11 +87,11 @@ def test_a_tap_held_while_the_other_phone_changes_the_battle_still_counts(
         blue.wait_for_timeout(100)
     assert asked, "Blue's phone fetched no board after Red's change"
 
-    blue.mouse.down()
+    press(blue, point)
     with blue.expect_response(lambda r: r.url.startswith(board_url) and r.status == 200):
         asked.pop().continue_()
-    blue.wait_for_timeout(50)  # the board handled while the mouse is still down
-    blue.mouse.up()
+    blue.wait_for_timeout(50)  # the board handled while the press is still down
+    release(blue)
     blue.unroute_all()
 
     try:
@@ -108,6 +102,39 @@ def test_a_tap_held_while_the_other_phone_changes_the_battle_still_counts(
     expect(_ammo(red, "0.e2.1")).to_contain_text("11/", timeout=10_000)
     adjusted = BattleEvent.objects.filter(battle=battle, type="unit.adjusted")
     assert sorted(e.payload["unit"] for e in adjusted) == ["0.e2.1", "1.e2.1"]
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_a_tap_held_while_the_other_phone_changes_the_battle_still_counts(
+    live_server, phone_context, battle, alice, bob
+):
+    """With a mouse. The board is drawn after the release, not between press and release: a board drawn there takes
+    the button away, and the browser sends no click (this test fails so on the former battle.js)."""
+
+    def press(page, point):
+        page.mouse.move(point["x"], point["y"])
+        page.mouse.down()
+
+    _tap_while_reds_change_comes(live_server, phone_context, battle, alice, bob, press, lambda page: page.mouse.up())
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_a_touch_held_while_the_board_comes_still_counts(live_server, phone_context, battle, alice, bob):
+    """With a finger, through the browser's own tap gesture. A touch's click is aimed again at the release, so it
+    reached the new board's button before too; what this guards is that the board held for the tap neither keeps
+    the click away nor stays undrawn."""
+    touches = {}
+
+    def press(page, point):
+        touches["cdp"] = page.context.new_cdp_session(page)
+        touches["cdp"].send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [point]})
+
+    def release(page):
+        touches["cdp"].send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+
+    _tap_while_reds_change_comes(live_server, phone_context, battle, alice, bob, press, release)
 
 
 @pytest.mark.browser
@@ -126,42 +153,3 @@ def test_a_finger_left_on_the_board_does_not_keep_the_other_phone_s_change_away(
     red.locator(_button("Ammo −1", "1.e2.1")).click()
     expect(_ammo(blue, "1.e2.1")).to_contain_text("11/", timeout=10_000)  # drawn under the resting finger
     blue.mouse.up()
-
-
-@pytest.mark.browser
-@pytest.mark.django_db(transaction=True)
-def test_a_touch_held_while_the_board_comes_still_counts(live_server, phone_context, battle, alice, bob):
-    """The same with a finger, through the browser's own tap gesture: Red's change is announced, Blue's board fetch
-    is held back until Blue's finger is down, then answered before the finger is lifted. A touch's click is aimed
-    again at the release, so it reached the new board's button before too; what this guards is that the board held
-    for the tap neither keeps the click away nor stays undrawn."""
-    blue = phone_for(phone_context, live_server, alice, battle)
-    red = phone_for(phone_context, live_server, bob, battle)
-    adjust_box(open_unit(blue, "0.e2.1"))
-    adjust_box(open_unit(red, "1.e2.1"))
-    board_url = live_server.url + blue.locator("#battle").get_attribute("data-board-url")
-    minus = blue.locator(_button("Ammo −1", "0.e2.1"))
-    minus.scroll_into_view_if_needed()
-    box = minus.bounding_box()
-    point = {"x": box["x"] + box["width"] / 2, "y": box["y"] + box["height"] / 2}
-    asked = []
-    blue.route(lambda url: url.startswith(board_url), lambda route: asked.append(route))
-
-    red.locator(_button("Ammo −1", "1.e2.1")).click()
-    for _ in range(100):
-        if asked:
-            break
-        blue.wait_for_timeout(100)
-    assert asked, "Blue's phone fetched no board after Red's change"
-    touch = blue.context.new_cdp_session(blue)
-    touch.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [point]})
-    with blue.expect_response(lambda r: r.url.startswith(board_url) and r.status == 200):
-        asked.pop().continue_()
-    blue.wait_for_timeout(50)  # the board handled under the finger
-    touch.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
-    blue.unroute_all()
-
-    expect(_ammo(blue, "0.e2.1")).to_contain_text("11/", timeout=10_000)
-    expect(_ammo(blue, "1.e2.1")).to_contain_text("11/", timeout=10_000)
-    adjusted = BattleEvent.objects.filter(battle=battle, type="unit.adjusted")
-    assert sorted(e.payload["unit"] for e in adjusted) == ["0.e2.1", "1.e2.1"]
