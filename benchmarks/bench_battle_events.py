@@ -37,7 +37,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from club_night_phones import Connection  # noqa: E402 - beside this file: one keep-alive HTTP/1.1 client
+from club_night_phones import ammo_recorded, next_ammo_event  # noqa: E402 - beside this file
+
+from tests.loopback_http import LoopbackClient  # noqa: E402 - after the path is set
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.base")
 
@@ -225,10 +227,8 @@ class CpuMeter:
 
 
 class Phone:
-    last_value: dict = {}  # per unit: the ammo the last event set (the next one always differs, so never a 400)
-
     def __init__(self, port: int, info: dict, stats: dict):
-        self.conn = Connection(port, info["token"])
+        self.conn = LoopbackClient(port, token=info["token"])
         self.info = info
         self.stats = stats
         self.etag = None
@@ -249,11 +249,7 @@ class Phone:
 
     async def post_event(self):
         self.n += 1
-        key = f"{self.info['token'][:8]}-{self.n}-{time.time_ns()}"
-        unit_id = (self.info["battle"], self.info["unit"])
-        value = (Phone.last_value.get(unit_id, self.info["max_ammo"]) + 1) % (self.info["max_ammo"] + 1)
-        body = {"unit": self.info["unit"], "changes": {"ammo": value}}
-        path = f"/api/v1/battles/{self.info['battle']}/commands/adjust/"
+        path, key, body = next_ammo_event(self.info, self.n)
         while True:
             if self.etag is None:
                 await self.poll()
@@ -265,7 +261,7 @@ class Phone:
             if status == 201:
                 self.stats["post"].append(ms)
                 self.etag = headers.get("etag")
-                Phone.last_value[unit_id] = value
+                ammo_recorded(self.info, body)
                 return
             if status == 412:
                 self.stats["stale"].append(ms)
@@ -349,7 +345,7 @@ async def phase_single_post(port: int, info: dict) -> tuple[dict, float]:
 async def phase_baseline(port: int, info: dict) -> tuple[dict, float]:
     """The cheapest request of the API for this machine: an unknown battle, anonymous (one query, a 404)."""
     stats = new_stats()
-    conn = Connection(port, "")
+    conn = LoopbackClient(port)
     deadline = time.monotonic() + min(PHASE_S, 5)
     t = time.monotonic()
     while time.monotonic() < deadline:

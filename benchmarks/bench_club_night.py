@@ -44,9 +44,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from club_night_phones import LONG_POLL_S, NOTIFY, SYNC, Battle, Connection, Phone  # noqa: E402 - beside this file
+from club_night_phones import LONG_POLL_S, NOTIFY, SYNC, Battle, Phone  # noqa: E402 - beside this file
 
 from config import lan  # noqa: E402 - after the path is set
+from tests.loopback_http import LoopbackClient  # noqa: E402
 
 PHONES = int(os.environ.get("BENCH_PHONES", "40"))
 PHASE_S = float(os.environ.get("BENCH_PHASE_S", "30"))
@@ -161,10 +162,10 @@ async def warm_up(port: int, token: str, server: int, seconds: float = 30.0) -> 
     width = gunicorn_conf.workers * gunicorn_conf.threads
 
     async def one():
-        conn = Connection(port, token)
+        conn = LoopbackClient(port, token=token)
         t = time.perf_counter()
         await conn.request("GET", "/api/v1/battles/0/")
-        conn.writer.close()
+        conn.close()
         return time.perf_counter() - t
 
     while time.monotonic() < deadline:
@@ -182,7 +183,7 @@ def stop(proc: subprocess.Popen) -> None:
     lan.stop_server(proc)
 
 
-# A minimal keep-alive HTTP/1.1 client (loopback only) ------------------------------------------------------
+# The club night ----------------------------------------------------------------------------------------------------
 async def club_night(port: int, clients: list[dict]) -> tuple[dict, float]:
     stats = {
         "post": [],

@@ -10,63 +10,31 @@ between them is read.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import os
 import time
+
+from tests.loopback_http import LoopbackClient
 
 SYNC = os.environ.get("BENCH_SYNC", "sse")  # "sse": the board page's event stream; "long": its long poll; "poll": API
 LONG_POLL_S = 15  # as static/battles/battle.js asks
 NOTIFY = os.environ.get("BENCH_NOTIFY", "1") == "1"  # 0: the long poll answers a change with the whole board
 
 
-class Connection:
-    def __init__(self, port: int, token: str = "", cookie: str = ""):
-        self.port = port
-        self.auth = [f"Authorization: Token {token}"] if token else [f"Cookie: sessionid={cookie}"] if cookie else []
-        self.reader = self.writer = None
+# The keep-alive client is the tests' (tests/loopback_http.py); the benchmarks put the project root on sys.path.
+LAST_AMMO: dict = {}  # per unit: the ammo the last recorded event set (the next one always differs, so never a 400)
 
-    async def request(self, method: str, path: str, *, body: dict | None = None, headers: dict | None = None):
-        for attempt in range(2):
-            if self.writer is None:
-                self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
-            data = json.dumps(body).encode() if body is not None else b""
-            lines = [
-                f"{method} {path} HTTP/1.1",
-                "Host: 127.0.0.1",
-                *self.auth,
-                "Accept: application/json",
-                f"Content-Length: {len(data)}",
-                *(["Content-Type: application/json"] if body is not None else []),
-                *(f"{k}: {v}" for k, v in (headers or {}).items()),
-            ]
-            self.writer.write(("\r\n".join(lines) + "\r\n\r\n").encode() + data)
-            try:
-                await self.writer.drain()
-                return await self._response()
-            except (ConnectionError, asyncio.IncompleteReadError):
-                self.writer = None  # the server closed the keep-alive connection: reconnect once
-                if attempt:
-                    raise
-        raise RuntimeError("unreachable")
 
-    async def _response(self):
-        status = int((await self.reader.readuntil(b"\r\n")).split()[1])
-        headers = {}
-        while (line := await self.reader.readuntil(b"\r\n")) != b"\r\n":
-            name, _, value = line.decode().partition(":")
-            headers[name.strip().lower()] = value.strip()
-        body = b""
-        if "content-length" in headers:
-            body = await self.reader.readexactly(int(headers["content-length"]))
-        elif headers.get("transfer-encoding") == "chunked":
-            while size := int((await self.reader.readuntil(b"\r\n")).strip(), 16):
-                body += (await self.reader.readexactly(size + 2))[:-2]
-            await self.reader.readexactly(2)
-        if headers.get("connection", "").lower() == "close":
-            self.writer.close()
-            self.writer = None
-        return status, headers, body
+def next_ammo_event(info: dict, n: int) -> tuple[str, str, dict]:
+    """A phone's next slider change, as the board's «−»/«+» send it: (path, Idempotency-Key, body). It sets its unit's
+    ammo to a value other than the last one recorded: a change to the value it already has is refused."""
+    value = (LAST_AMMO.get((info["battle"], info["unit"]), info["max_ammo"]) + 1) % (info["max_ammo"] + 1)
+    key = f"{info['token'][:8]}-{n}-{time.time_ns()}"
+    return f"/api/v1/battles/{info['battle']}/commands/adjust/", key, {"unit": info["unit"], "changes": {"ammo": value}}
+
+
+def ammo_recorded(info: dict, body: dict) -> None:
+    LAST_AMMO[(info["battle"], info["unit"])] = body["changes"]["ammo"]
 
 
 def version_of(etag: str | None) -> int:
@@ -98,11 +66,9 @@ class Battle:
 
 
 class Phone:
-    last_value: dict = {}  # per unit: the ammo the last event set (the next one always differs)
-
     def __init__(self, port: int, info: dict, index: int, battle: Battle, stats: dict):
-        self.conn = Connection(port, token=info["token"])  # the API: reads and writes
-        self.page = Connection(port, cookie=info["session"])  # the board page's long poll
+        self.conn = LoopbackClient(port, token=info["token"])  # the API: reads and writes
+        self.page = LoopbackClient(port, session=info["session"])  # the board page's long poll and board fetches
         self.info, self.index, self.battle, self.stats = info, index, battle, stats
         self.etag = None
         self.posting = False  # a write of this phone is on its way
@@ -114,17 +80,23 @@ class Phone:
         """This phone now holds the battle at `version` (it has been shown every event up to it)."""
         self.battle.held[self.index].append((time.perf_counter(), version))
 
-    async def poll(self):
-        t = time.perf_counter()
+    async def _get(self, conn: LoopbackClient, path: str, what: str) -> tuple[int, dict, float] | None:
+        """A GET with the ETag this phone holds: (status, headers, ms), or None after a broken connection (recorded
+        as an error)."""
         headers = {"If-None-Match": self.etag} if self.etag else {}
+        t = time.perf_counter()
         try:
-            status, headers, _ = await self.conn.request(
-                "GET", f"/api/v1/battles/{self.info['battle']}/", headers=headers
-            )
+            status, headers, _ = await conn.request("GET", path, headers=headers)
         except (OSError, asyncio.IncompleteReadError) as exc:
-            self.stats["errors"].append(f"poll: {exc!r}")
+            self.stats["errors"].append(f"{what}: {exc!r}")
+            return None
+        return status, headers, (time.perf_counter() - t) * 1000
+
+    async def poll(self):
+        answer = await self._get(self.conn, f"/api/v1/battles/{self.info['battle']}/", "poll")
+        if answer is None:
             return
-        ms = (time.perf_counter() - t) * 1000
+        status, headers, ms = answer
         if status == 304:
             self.stats["poll304"].append(ms)
         elif status == 200:
@@ -172,43 +144,27 @@ class Phone:
         one connection says every new version; the board is fetched only when this phone lacks it (not while its
         own write is on its way: that write's answer decides, as the page's `busy` flag does)."""
         while deadline - time.monotonic() > 1:
-            writer = None
+            stream = LoopbackClient(self.page.port, session=self.info["session"])
             try:
-                reader, writer = await asyncio.open_connection("127.0.0.1", self.page.port)
-                writer.write(
-                    (
-                        f"GET /battles/{self.info['battle']}/stream HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                        f"Cookie: sessionid={self.info['session']}\r\nAccept: text/event-stream\r\n\r\n"
-                    ).encode()
-                )
-                await writer.drain()
-                status = int((await reader.readuntil(b"\r\n")).split()[1])
-                while await reader.readuntil(b"\r\n") != b"\r\n":
-                    pass
+                status, events = await stream.open_stream(f"/battles/{self.info['battle']}/stream")
                 if status != 200:
                     raise OSError(f"stream {status}")
                 self.stats["streams"] += 1
-                buffer = b""
-                while deadline - time.monotonic() > 0:
-                    size = int((await asyncio.wait_for(reader.readuntil(b"\r\n"), deadline - time.monotonic())), 16)
-                    if not size:
+                while (left := deadline - time.monotonic()) > 0:
+                    try:
+                        fields = await asyncio.wait_for(anext(events), left)
+                    except StopAsyncIteration:
                         break  # the server ended the stream: open the next one
-                    buffer += (await reader.readexactly(size + 2))[:-2]
-                    while b"\n\n" in buffer:
-                        message, buffer = buffer.split(b"\n\n", 1)
-                        fields = dict(line.split(": ", 1) for line in message.decode().split("\n") if ": " in line)
-                        if fields.get("event") == "version":
-                            self.stats["sse"] += 1
-                            await self.learn(int(fields["data"]))
+                    if fields.get("event") == "version":
+                        self.stats["sse"] += 1
+                        await self.learn(int(fields["data"]))
             except TimeoutError:
                 pass
             except (OSError, ValueError, asyncio.IncompleteReadError) as exc:
                 self.stats["errors"].append(f"stream: {exc!r}")
                 await asyncio.sleep(1)
             finally:
-                if writer is not None:
-                    with contextlib.suppress(Exception):
-                        writer.close()
+                stream.close()
 
     async def learn(self, version: int) -> None:
         if self.posting:
@@ -220,17 +176,12 @@ class Phone:
     async def _learn(self, version: int) -> None:
         if version <= version_of(self.etag):
             return  # its own write brought it (or the other fetch did)
-        headers = {"If-None-Match": self.etag} if self.etag else {}
-        t = time.perf_counter()
-        try:
-            status, headers, _ = await self.page.request(
-                "GET", f"/battles/{self.info['battle']}/board", headers=headers
-            )
-        except (OSError, asyncio.IncompleteReadError) as exc:
-            self.stats["errors"].append(f"board: {exc!r}")
+        answer = await self._get(self.page, f"/battles/{self.info['battle']}/board", "board")
+        if answer is None:
             return
+        status, headers, ms = answer
         if status == 200:
-            self.stats["board200"].append((time.perf_counter() - t) * 1000)
+            self.stats["board200"].append(ms)
             self.etag = headers.get("etag")
             self.holds(version_of(self.etag))
         elif status != 304:
@@ -248,11 +199,7 @@ class Phone:
 
     async def _post_event(self):
         self.n += 1
-        key = f"{self.info['token'][:8]}-{self.n}-{time.time_ns()}"
-        unit_id = (self.info["battle"], self.info["unit"])
-        value = (Phone.last_value.get(unit_id, self.info["max_ammo"]) + 1) % (self.info["max_ammo"] + 1)
-        body = {"unit": self.info["unit"], "changes": {"ammo": value}}
-        path = f"/api/v1/battles/{self.info['battle']}/commands/adjust/"
+        path, key, body = next_ammo_event(self.info, self.n)
         first = time.perf_counter()
         while True:
             if self.etag is None:
@@ -272,7 +219,7 @@ class Phone:
                 self.stats["event"].append((done - first) * 1000)
                 version = version_of(headers.get("etag"))
                 self.battle.sent[self.index].append((version, first))
-                Phone.last_value[unit_id] = value
+                ammo_recorded(self.info, body)
                 if version - version_of(self.etag) > len(json.loads(raw)["events"]):
                     # Rebased on the other phone's newer events (accepted without a 412): this phone has not seen
                     # those yet. The pending long poll brings them (the version moved); a polling phone reads now.

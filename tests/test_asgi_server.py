@@ -13,13 +13,13 @@ import pytest
 
 from config import serving as sizes
 from tests.club_server import (
-    AsyncPhone,
     connections_to,
     phones,
     serving,
     thread_count,
     worker_pids,
 )
+from tests.loopback_http import LoopbackClient
 
 WORKERS = 2
 
@@ -44,7 +44,7 @@ def test_the_server_serves_the_asgi_app_with_uvicorns_worker():
 async def _wait_all(clients: list[dict], port: int, *, long_polls: int):
     """Opens a stream for every phone and a long poll for the first `long_polls`; answers when every stream has
     said its first version: (streams, their event iterators, pending long-poll tasks)."""
-    streams = [AsyncPhone(port, session=c["session"]) for c in clients]
+    streams = [LoopbackClient(port, session=c["session"]) for c in clients]
     opened = await asyncio.gather(*(p.open_stream(f"/battles/{c['battle']}/stream") for p, c in zip(streams, clients)))
     assert {status for status, _ in opened} == {200}
     events = [it for _, it in opened]
@@ -52,7 +52,7 @@ async def _wait_all(clients: list[dict], port: int, *, long_polls: int):
     assert all(first["event"] == "version" for first in firsts)
     polls = []
     for c, first in zip(clients[:long_polls], firsts):
-        phone = AsyncPhone(port, session=c["session"])
+        phone = LoopbackClient(port, session=c["session"])
         path = f"/battles/{c['battle']}/board?wait=15&notify=1"
         polls.append(asyncio.create_task(phone.request("GET", path, headers={"If-None-Match": f'"v{first["data"]}"'})))
     await asyncio.sleep(1.5)  # the long polls are in and waiting
@@ -74,7 +74,7 @@ def test_open_streams_and_long_polls_hold_no_thread(migrated_sqlite, tmp_path):
         async def night():
             streams, events, firsts, polls = await _wait_all(clients, server.port, long_polls=100)
             threads = [thread_count(pid) for pid in workers]
-            writer = AsyncPhone(server.port, token=clients[0]["token"])
+            writer = LoopbackClient(server.port, token=clients[0]["token"])
             version = int(firsts[0]["data"])
             status, headers, _ = await writer.request(
                 "POST",
@@ -86,7 +86,7 @@ def test_open_streams_and_long_polls_hold_no_thread(migrated_sqlite, tmp_path):
             heard = await asyncio.wait_for(asyncio.gather(anext(events[0]), anext(events[1])), 10)
             woken = await asyncio.wait_for(asyncio.gather(polls[0], polls[1]), 10)
             others = [task for task in polls[2:] if task.done()]
-            stale = await AsyncPhone(server.port, session=clients[3]["session"]).request(
+            stale = await LoopbackClient(server.port, session=clients[3]["session"]).request(
                 "GET", f"/battles/{clients[3]['battle']}/board?wait=15", headers={"If-None-Match": '"v0"'}
             )  # a long poll on an old version: the board at once, drawn in a waiting request's thread
             for phone in streams:

@@ -18,7 +18,8 @@ from collections import Counter
 import pytest
 
 from config import serving as sizes
-from tests.club_server import AsyncPhone, connections_to, django_json, phones, serving, worker_pids
+from tests.club_server import connections_to, django_json, phones, serving, worker_pids
+from tests.loopback_http import LoopbackClient
 from tests.test_club_night import CHECK_MANY
 
 # PostgreSQL, a tournament's evening in a minute ---------------------------------------------------------------
@@ -83,7 +84,7 @@ async def _evening(port: int, clients: list[dict]):
     rng = random.Random(7)
 
     async def listen(client):
-        phone = AsyncPhone(port, session=client["session"])
+        phone = LoopbackClient(port, session=client["session"])
         try:
             status, events = await phone.open_stream(f"/battles/{client['battle']}/stream")
             if status != 200:
@@ -105,7 +106,7 @@ async def _evening(port: int, clients: list[dict]):
             phone.close()
 
     async def write(client, tag: str):
-        phone = AsyncPhone(port, token=client["token"])
+        phone = LoopbackClient(port, token=client["token"])
         path = f"/api/v1/battles/{client['battle']}/commands/adjust/"
         status, headers, _ = await phone.request("GET", f"/api/v1/battles/{client['battle']}/")
         etag = headers["etag"]
