@@ -15,6 +15,7 @@
   var timers = {};
   var asked = {}; // form → the number of the last request, so an older answer never overwrites a newer one
   var shown = {}; // form → the odds the form shows now: {command, inputs, answer}
+  var tapped = {}; // command → what its form showed when it was sent: the roll is placed in these odds
 
   // A form by its command and its question: two units acting at one initiative have a form each, of one command.
   function keyOf(form) {
@@ -269,6 +270,15 @@
     return out;
   }
 
+  // The odds a form shows when it is sent are kept: the form may ask again before the roll's answer comes back (a
+  // field changed, a redraw), and that answer, on the battle after the roll, is a refusal ("this unit has acted").
+  // Capture: a system's own submit handler may stop the event (static/battles/dice_boxes.js).
+  document.addEventListener("submit", function (ev) {
+    var form = oddsForm(ev.target);
+    var now = form && shown[keyOf(form)];
+    if (now) tapped[now.command] = now;
+  }, true);
+
   // After the roll: where the outcome fell in the distribution the form showed before the dice.
   document.addEventListener("battle:result", function (ev) {
     var detail = ev.detail || {};
@@ -276,9 +286,14 @@
     if (!match) return;
     // The form that was sent: of this command, showing the odds of the very inputs sent (the dice aside).
     var sent = JSON.stringify(inputsWithout(detail.body || {}));
+    function sentWith(entry) {
+      return !!entry && JSON.stringify(inputsWithout(entry.inputs)) === sent;
+    }
+    var atTap = tapped[match[1]];
+    delete tapped[match[1]];
     var forms = Object.keys(shown).filter(function (k) { return shown[k].command === match[1]; });
-    var same = forms.filter(function (k) { return JSON.stringify(inputsWithout(shown[k].inputs)) === sent; });
-    var before = shown[(same.length ? same : forms.length === 1 ? forms : [])[0]];
+    var same = forms.filter(function (k) { return sentWith(shown[k]); });
+    var before = sentWith(atTap) ? atTap : shown[(same.length ? same : forms.length === 1 ? forms : [])[0]] || atTap;
     var outcome = (detail.payload || {}).outcome || {};
     if (!before || !before.answer.place || !outcome.result) return;
     var dist = (before.answer.odds || {})[before.answer.place[0]];

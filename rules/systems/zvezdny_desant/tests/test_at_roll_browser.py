@@ -103,3 +103,52 @@ def test_the_shot_shows_its_odds_changes_them_with_the_target_and_places_the_rol
     expect(page.locator("#rule")).to_contain_text("Тест на Попадание")
     expect(page.locator('[data-testid="house-rule"]')).to_be_visible()
     page.screenshot(path=str(SHOTS / "rule.png"), full_page=True)
+
+
+@pytest.mark.browser
+def test_the_roll_is_placed_in_the_odds_shown_at_the_tap_though_the_form_asks_again_before_the_answer(
+    live_server,
+    phone_context,
+    zd_battle,  # noqa: F811
+):
+    """The form may ask its odds again while the roll is on its way (a change of a field, a redraw): that answer,
+    given on the battle after the roll (the unit has acted: refused), must not take away the odds the player saw."""
+    battle, alice, bob = zd_battle
+    users = {0: alice, 1: bob}
+    for side, name, inputs, dice in [
+        (0, "start_turn", {}, [15, 4]),
+        (0, "give_orders", orders(("s0-e1", "defence", 7), ("s0-e2", "move", 3)), None),
+        (1, "give_orders", orders(("s1-e1", "attack", 6), ("s1-e2", "defence", 4)), None),
+    ]:
+        battle.refresh_from_db()
+        services.command_run(battle_id=battle.pk, user=users[side], name=name, inputs=inputs, dice=dice, seed=5,
+                             expected_version=battle.version)  # fmt: skip
+    battle.refresh_from_db()
+    shown = shot_odds(battle, "s1-e1")
+    page = phones.signed_in(
+        phone_context, live_server.url, alice, f"/battles/{battle.pk}/", password=PASSWORD, **journey.PHONE
+    )
+    journey.in_sync(page)
+    form = page.locator('form[data-order-command="act"]')
+    odds = form.locator('[data-testid="odds-live"]')
+    form.locator('select[name="target"]').select_option("s1-e1")
+    expect(odds).to_contain_text(percent(Fraction(shown["p_any_removed"]["exact"])), timeout=journey.SYNC_MS)
+
+    def roll_then_ask_again(route):
+        # The roll is recorded; before its answer reaches the phone, the form asks its odds again, on the battle
+        # as it now is, and is refused.
+        answer = route.fetch()
+        page.evaluate(
+            """() => document.querySelector('form[data-order-command="act"] select[name="target"]')
+                 .dispatchEvent(new Event("change", { bubbles: true }))"""
+        )
+        expect(odds).to_have_class("odds-live odds-missing", timeout=journey.SYNC_MS)
+        route.fulfill(response=answer)
+
+    page.route("**/commands/act/", roll_then_ask_again)
+    for i, value in enumerate([20, 20, 20, 3, 2, 15, 14, 2]):
+        form.locator('input[name="dice"]').nth(i).fill(str(value))
+    form.get_by_role("button", name="Исполнить приказ").click()
+    at_most = sum(Fraction(d["exact"]) for d in shown["wounds"] if d["value"] <= 2)
+    expect(page.locator('#result [data-testid="percentile"]')).to_contain_text(percent(at_most),
+                                                                                timeout=journey.SYNC_MS)  # fmt: skip
