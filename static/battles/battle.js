@@ -84,6 +84,17 @@
     document.dispatchEvent(new CustomEvent("battle:updated"));
   }
 
+  // An invitation goes from the page once a player has taken its side: the board says which sides are still open.
+  function dropTakenInvitations() {
+    var open = board.querySelector("[data-open-sides]");
+    if (!open) return;
+    var sides = open.dataset.openSides.trim().split(/\s+/);
+    root.querySelectorAll("[data-invite-side]").forEach(function (invitation) {
+      if (sides.indexOf(invitation.dataset.inviteSide) < 0) invitation.remove();
+    });
+  }
+  document.addEventListener("battle:updated", dropTakenInvitations);
+
   // A tap is a press and a release on one button. A board drawn between the two takes the button away: a mouse's
   // click is then lost, and a finger's lands on whatever the new board has at that spot. A board that comes while a
   // finger (or the mouse) is down on the board is drawn once the tap is over (after its click), or after
