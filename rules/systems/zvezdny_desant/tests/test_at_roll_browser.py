@@ -31,6 +31,23 @@ def shot_odds(battle, target: str) -> dict:
     return SYSTEM.action("shooting").odds(shot_by_hand(battle, "s0-e1", target), SYSTEM.default_settings())
 
 
+def to_the_shot(battle, alice, bob, *, marked: bool) -> None:
+    """Turn 1 to the execution of orders: Forcers first, their first squad on «Оборона» acts; the humans' first squad
+    on «Атака» (with a wound marker when `marked`), their second on «Оборона»."""
+    users = {0: alice, 1: bob}
+    steps = [
+        (0, "start_turn", {}, [15, 4]),
+        (0, "give_orders", orders(("s0-e1", "defence", 7), ("s0-e2", "move", 3)), None),
+        (1, "give_orders", orders(("s1-e1", "attack", 6), ("s1-e2", "defence", 4)), None),
+    ]
+    if marked:
+        steps.append((1, "wounds", {"unit": "s1-e1", "step": 1}, None))
+    for side, name, inputs, dice in steps:
+        battle.refresh_from_db()
+        services.command_run(battle_id=battle.pk, user=users[side], name=name, inputs=inputs, dice=dice, seed=5,
+                             expected_version=battle.version)  # fmt: skip
+
+
 @pytest.mark.browser
 def test_the_shot_shows_its_odds_changes_them_with_the_target_and_places_the_roll(
     live_server,
@@ -38,16 +55,7 @@ def test_the_shot_shows_its_odds_changes_them_with_the_target_and_places_the_rol
     zd_battle,  # noqa: F811
 ):
     battle, alice, bob = zd_battle
-    users = {0: alice, 1: bob}
-    for side, name, inputs, dice in [
-        (0, "start_turn", {}, [15, 4]),
-        (0, "give_orders", orders(("s0-e1", "defence", 7), ("s0-e2", "move", 3)), None),
-        (1, "give_orders", orders(("s1-e1", "attack", 6), ("s1-e2", "defence", 4)), None),
-        (1, "wounds", {"unit": "s1-e1", "step": 1}, None),
-    ]:
-        battle.refresh_from_db()
-        services.command_run(battle_id=battle.pk, user=users[side], name=name, inputs=inputs, dice=dice, seed=5,
-                             expected_version=battle.version)  # fmt: skip
+    to_the_shot(battle, alice, bob, marked=True)
     battle.refresh_from_db()
     marked, dug_in = shot_odds(battle, "s1-e1"), shot_odds(battle, "s1-e2")
     first = Fraction(marked["p_any_removed"]["exact"])
@@ -114,15 +122,7 @@ def test_the_roll_is_placed_in_the_odds_shown_at_the_tap_though_the_form_asks_ag
     """The form may ask its odds again while the roll is on its way (a change of a field, a redraw): that answer,
     given on the battle after the roll (the unit has acted: refused), must not take away the odds the player saw."""
     battle, alice, bob = zd_battle
-    users = {0: alice, 1: bob}
-    for side, name, inputs, dice in [
-        (0, "start_turn", {}, [15, 4]),
-        (0, "give_orders", orders(("s0-e1", "defence", 7), ("s0-e2", "move", 3)), None),
-        (1, "give_orders", orders(("s1-e1", "attack", 6), ("s1-e2", "defence", 4)), None),
-    ]:
-        battle.refresh_from_db()
-        services.command_run(battle_id=battle.pk, user=users[side], name=name, inputs=inputs, dice=dice, seed=5,
-                             expected_version=battle.version)  # fmt: skip
+    to_the_shot(battle, alice, bob, marked=False)
     battle.refresh_from_db()
     shown = shot_odds(battle, "s1-e1")
     page = phones.signed_in(
