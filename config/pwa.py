@@ -8,12 +8,20 @@ from functools import lru_cache
 
 from django.conf import settings
 from django.http import HttpResponse, JsonResponse
+from django.templatetags.static import static
 from django.views.decorators.http import require_GET
+
+from config.static import static_version
+
+VERSION_MARK = "armlist-static-version"  # where static/pwa/sw.js takes the static files' version
 
 
 @lru_cache(maxsize=1)
 def _worker_source() -> str:
-    return (settings.BASE_DIR / "static" / "pwa" / "sw.js").read_text(encoding="utf-8")
+    source = (settings.BASE_DIR / "static" / "pwa" / "sw.js").read_text(encoding="utf-8")
+    # Its bytes change with the version, so the browser installs it anew after an upgrade (it checks /sw.js on every
+    # page load: Cache-Control no-cache below).
+    return source.replace(f'"{VERSION_MARK}"', f'"{static_version()}"')
 
 
 @require_GET
@@ -36,9 +44,9 @@ def manifest(request):
         "background_color": "#101418",
         "theme_color": "#1f4e79",
         "icons": [
-            {"src": settings.STATIC_URL + "pwa/icon.svg", "sizes": "any", "type": "image/svg+xml", "purpose": "any"},
-            {"src": settings.STATIC_URL + "pwa/icon-192.png", "sizes": "192x192", "type": "image/png"},
-            {"src": settings.STATIC_URL + "pwa/icon-512.png", "sizes": "512x512", "type": "image/png"},
+            {"src": static("pwa/icon.svg"), "sizes": "any", "type": "image/svg+xml", "purpose": "any"},
+            {"src": static("pwa/icon-192.png"), "sizes": "192x192", "type": "image/png"},
+            {"src": static("pwa/icon-512.png"), "sizes": "512x512", "type": "image/png"},
         ],
     }
     response = JsonResponse(data, json_dumps_params={"ensure_ascii": False})

@@ -4,6 +4,8 @@ the player with the board as it is now, and can be sent again. The board page it
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from playwright.sync_api import expect
 
@@ -147,3 +149,64 @@ def test_offline_changes_show_at_once_survive_a_reload_and_arrive_in_order(
     expect(blue.locator('details[data-unit="0.e2.1"] .slider.pending')).to_have_count(0)
     adjusted = list(BattleEvent.objects.filter(battle=battle, type="unit.adjusted").order_by("seq"))
     assert [list(e.payload["changes"]) for e in adjusted] == [["strength_step"], ["ammo_step"], ["strength_step"]]
+
+
+CACHED = """() => caches.keys().then((keys) => Promise.all(keys.map((key) =>
+  caches.open(key).then((cache) => cache.keys()).then((requests) => [key, requests.map((r) => r.url)]))))"""
+
+
+def kept(page) -> dict[str, list[str]]:
+    """The service worker's caches on the phone: {name: [the addresses kept]}."""
+    return dict(page.evaluate(CACHED))
+
+
+def kept_scripts(page, name: str) -> list[str]:
+    """The versions of the static file `name` the phone keeps."""
+    return sorted(url.split("?v=")[-1] for urls in kept(page).values() for url in urls if f"/static/{name}?" in url)
+
+
+def script_src(page, name: str) -> str:
+    return page.locator(f'script[src*="{name}"]').get_attribute("src")
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_an_upgraded_server_reaches_a_phone_that_kept_the_old_scripts(
+    live_server, phone_context, battle, alice, monkeypatch
+):
+    """The service worker serves static files from its cache first. After the laptop's Armlist is upgraded (here:
+    its static files' version changes), the phone's next page load runs the new scripts, not the kept ones; the new
+    worker drops the old ones, and the board still opens offline afterwards. (Before, the addresses carried no
+    version, and the phone ran the kept scripts under the new pages.)"""
+    from config import pwa, static
+
+    old = static.static_version()
+    blue = phone_for(phone_context, live_server, alice, battle)
+    blue.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    blue.reload()  # now under the service worker, which keeps the page and its scripts
+    expect(blue.locator("#sync-status")).to_contain_text("In sync")
+    assert script_src(blue, "battles/battle.js") == f"/static/battles/battle.js?v={old}"
+    assert list(kept(blue)) == ["armlist"]
+    assert kept_scripts(blue, "battles/battle.js") == [old]
+
+    new = "0123456789ab"
+    monkeypatch.setattr(static, "static_version", lambda: new)
+    monkeypatch.setattr(pwa, "static_version", lambda: new)
+    pwa._worker_source.cache_clear()
+    try:
+        blue.reload()
+        assert script_src(blue, "battles/battle.js") == f"/static/battles/battle.js?v={new}"
+        expect(blue.locator("#sync-status")).to_contain_text("In sync", timeout=SYNC_MS)
+        # The browser finds the new worker (its bytes changed with the version); once it is active, only the new
+        # scripts are kept: the page just loaded fetched them.
+        deadline = time.monotonic() + SYNC_MS / 1000
+        while kept_scripts(blue, "battles/battle.js") != [new] and time.monotonic() < deadline:
+            blue.wait_for_timeout(100)
+        assert kept_scripts(blue, "battles/battle.js") == [new]
+        blue.context.set_offline(True)
+        blue.reload()
+        expect(blue.locator('details[data-unit="0.e2.1"]')).to_be_visible()
+        assert script_src(blue, "battles/battle.js") == f"/static/battles/battle.js?v={new}"
+        expect(blue.locator("#sync-status")).to_contain_text("Offline", timeout=SYNC_MS)
+    finally:
+        pwa._worker_source.cache_clear()

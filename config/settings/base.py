@@ -156,6 +156,12 @@ STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = Path(env.str("STATIC_ROOT", default=str(BASE_DIR / "var" / "staticfiles")))  # collectstatic's
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # whitenoise warns at every start when it is missing
+# `{% static %}` addresses carry the static files' version, so a phone's service worker never keeps an old script
+# under a new page (config/static.py). Production's manifest storage names each file by its digest instead.
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "config.static.VersionedStaticFilesStorage"},
+}
 
 VAR_DIR = BASE_DIR / "var"
 
