@@ -5,6 +5,8 @@ import re
 import pytest
 from django.contrib.staticfiles import finders
 
+from config.static import static_version
+
 
 @pytest.mark.django_db
 def test_api_docs_load_redoc_from_our_static_files_and_no_external_url(client):
@@ -13,8 +15,12 @@ def test_api_docs_load_redoc_from_our_static_files_and_no_external_url(client):
     html = response.content.decode()
     assert not re.search(r"(https?:)?//[a-z0-9.-]+\.[a-z]{2,}", html, re.IGNORECASE), html
     scripts = re.findall(r'<script src="([^"]+)"', html)
-    assert scripts == ["/static/drf_spectacular_sidecar/redoc/bundles/redoc.standalone.js", "/static/api/redoc-init.js"]
-    assert all(finders.find(s.removeprefix("/static/")) for s in scripts)
+    version = f"?v={static_version()}"  # as every static address (config/static.py)
+    assert scripts == [
+        f"/static/drf_spectacular_sidecar/redoc/bundles/redoc.standalone.js{version}",
+        f"/static/api/redoc-init.js{version}",
+    ]
+    assert all(finders.find(s.removeprefix("/static/").removesuffix(version)) for s in scripts)
     assert 'data-spec-url="/api/schema/"' in html
     # Redoc's own <style> elements carry this answer's nonce; no other page sends one.
     nonce = re.search(r'data-style-nonce="([^"]+)"', html).group(1)

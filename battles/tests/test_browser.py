@@ -40,7 +40,7 @@ def close_result(page):
 
 
 def type_dice(sheet, values):
-    """The dice rolled at the table, one box per die (battle.js diceBoxes): the boxes come from the test itself."""
+    """The dice rolled at the table, one box per die (dice_boxes.js diceBoxes): the boxes come from the test itself."""
     boxes = sheet.locator("[data-dice-boxes] input")
     for i, value in enumerate(values):
         expect(boxes.nth(i)).to_be_visible()

@@ -3,9 +3,108 @@
 // run (POST …/commands/<name>/dice) says which dice, in order, one labelled box each. Boxes left empty: the server
 // rolls. The generic board script (battle.js) sends the command; the words come from the board's data
 // (client_data: dice_commands, dice_legend, dice_note and, for a question answered by the dice alone, submits), so
-// this file holds no text of its own and knows no game.
+// this file holds no text of its own and knows no game. The boxes themselves (diceBoxes) also serve a system's own
+// sheet, as ArmlistBattle.diceBoxes.
 (function () {
   "use strict";
+  var root = document.getElementById("battle");
+  var apiUrl = root ? root.dataset.apiUrl : "";
+
+  function cookie(name) {
+    var m = document.cookie.match("(^|;)\\s*" + name + "=([^;]*)");
+    return m ? decodeURIComponent(m[2]) : "";
+  }
+
+  // Dice typed in from the table: one labelled box per die («Д12 дальность», «Д20 мощь 1 из 3»), in the order the
+  // test uses them, asked from the command itself (a dry run on the server: POST …/commands/<name>/dice). The boxes
+  // follow the inputs and the dice typed so far (a miss asks for no power dice); typed values stay put. The list says
+  // data-state="asking" while a question is on its way and "ready" once the boxes follow what is typed now (tests
+  // type the next die only then). `restore`: the values typed before the board was drawn again, for a form that is
+  // new after each update (below, start); a box outside the board keeps its own.
+  function diceBoxes(box, restore) {
+    var timer = null;
+    var asked = 0;
+    var list = box.querySelector(".boxes") || box;
+
+    function typed() {
+      var values = [];
+      var inputs = list.querySelectorAll("input");
+      for (var i = 0; i < inputs.length; i++) {
+        if (inputs[i].value.trim() === "") break;
+        values.push(parseInt(inputs[i].value, 10));
+      }
+      return values;
+    }
+
+    function values() {
+      return Array.prototype.map.call(list.querySelectorAll("input"), function (el) {
+        return { key: el.dataset.key, value: el.value };
+      });
+    }
+
+    function draw(dice) {
+      var old = list.querySelector("input") ? values() : (restore && restore()) || [];
+      var focused = document.activeElement && list.contains(document.activeElement) ? document.activeElement.dataset.index : null;
+      list.innerHTML = "";
+      dice.forEach(function (d, i) {
+        var label = document.createElement("label");
+        label.className = "die-box";
+        var input = document.createElement("input");
+        input.type = "number";
+        input.inputMode = "numeric";
+        input.min = "1";
+        input.max = String(d.faces);
+        input.name = "die";
+        input.dataset.index = String(i);
+        input.dataset.key = d.faces + "|" + d.purpose;
+        if (old[i] && old[i].key === input.dataset.key) input.value = old[i].value;
+        label.appendChild(document.createTextNode(d.label + " "));
+        label.appendChild(input);
+        list.appendChild(label);
+        if (focused === String(i)) input.focus({ preventScroll: true });
+      });
+      box.hidden = !dice.length;
+    }
+
+    function update(name, inputs) {
+      window.clearTimeout(timer);
+      var n = ++asked; // now, not when the request leaves: an answer to an older question is stale
+      list.dataset.state = "asking";
+      timer = window.setTimeout(function () {
+        var body = Object.assign({}, inputs, { dice: typed() });
+        fetch(apiUrl + "commands/" + name + "/dice", {
+          method: "POST",
+          credentials: "same-origin",
+          headers: { "Content-Type": "application/json", "X-CSRFToken": cookie("csrftoken") },
+          body: JSON.stringify(body),
+        })
+          .then(function (r) {
+            return r.ok ? r.json() : null;
+          })
+          .then(function (p) {
+            if (n !== asked) return;
+            if (p && document.contains(box)) draw(p.dice || []);
+            list.dataset.state = "ready";
+          })
+          .catch(function () {
+            if (n === asked) list.dataset.state = "ready"; // offline: the boxes stay; the server rolls if none is typed
+          });
+      }, 150);
+    }
+
+    return {
+      update: update,
+      typed: typed,
+      values: values,
+      clear: function () {
+        list.innerHTML = "";
+        box.hidden = true;
+      },
+      onInput: function (hook) {
+        list.addEventListener("input", hook);
+      },
+    };
+  }
 
   // marker: the data attribute that marks a form's dice box (e.g. "data-squads-dice"), so a system's tests can find it.
   function start(marker) {
@@ -57,9 +156,9 @@
         go.textContent = text.submits[name];
         form.querySelector(".controls").appendChild(go);
       }
-      // The boxes themselves are battle.js's (ArmlistBattle.diceBoxes); the dice typed so far are kept here, by
-      // command, because the form is drawn anew with every update of the board.
-      var boxes = api.diceBoxes(box, function () {
+      // The dice typed so far are kept here, by command, because the form is drawn anew with every update of the
+      // board.
+      var boxes = diceBoxes(box, function () {
         return kept[name];
       });
       function ask() {
@@ -115,4 +214,6 @@
   }
 
   window.ArmlistDiceBoxes = { start: start };
+  // For a system's board script that draws dice boxes in a sheet of its own (e.g. «Бронепехота»'s).
+  if (window.ArmlistBattle) window.ArmlistBattle.diceBoxes = diceBoxes;
 })();

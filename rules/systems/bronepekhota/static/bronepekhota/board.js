@@ -210,7 +210,7 @@
     showOdds(form);
   }
 
-  // The dice boxes follow the test and its inputs (battle.js diceBoxes).
+  // The dice boxes follow the test and its inputs (static/battles/dice_boxes.js diceBoxes).
   function askDice() {
     var body = sheetBody();
     dice.update(body.action, body.inputs);
