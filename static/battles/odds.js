@@ -42,13 +42,19 @@
     return e;
   }
 
+  // The dice typed in from the table ("dice" boxes of a prompt, "die" boxes of static/battles/dice_boxes.js) are the
+  // roll itself, not a question of the odds.
+  function isDie(field) {
+    return field.name === "dice" || field.name === "die";
+  }
+
   // A system's own sheet (outside the board, e.g. «Бронепехота»'s action sheet) builds its command's inputs
   // itself: `form.oddsInputs(comparing)` answers them (`comparing`: the field a "which …?" view varies, if any).
   function inputsOf(form, comparing) {
     if (typeof form.oddsInputs === "function") return form.oddsInputs(comparing);
     var inputs = {};
     Array.prototype.forEach.call(form.elements, function (e) {
-      if (!e.name || e.value === "" || e.name === "dice") return;
+      if (!e.name || e.value === "" || isDie(e)) return;
       if ((e.type === "checkbox" || e.type === "radio") && !e.checked) return;
       inputs[e.name] = e.type === "number" ? Number(e.value) : e.value;
     });
@@ -193,11 +199,11 @@
 
   root.addEventListener("input", function (ev) {
     var form = oddsForm(ev.target);
-    if (form && ev.target.name !== "dice") later(form);
+    if (form && !isDie(ev.target)) later(form);
   });
   root.addEventListener("change", function (ev) {
     var form = oddsForm(ev.target);
-    if (form && ev.target.name !== "dice") later(form);
+    if (form && !isDie(ev.target)) later(form);
   });
 
   // "Which target?" / "which weapon?": every choice of the field, ranked by the headline chance.
@@ -262,21 +268,16 @@
   }, true); // "toggle" does not bubble
   showOdds(root);
 
-  function inputsWithout(inputs) {
-    var out = {};
-    Object.keys(inputs).sort().forEach(function (k) {
-      if (k !== "dice" && k !== "version") out[k] = inputs[k];
-    });
-    return out;
-  }
-
-  // The odds a form shows when it is sent are kept: the form may ask again before the roll's answer comes back (a
-  // field changed, a redraw), and that answer, on the battle after the roll, is a refusal ("this unit has acted").
-  // Capture: a system's own submit handler may stop the event (static/battles/dice_boxes.js).
+  // The odds a form shows when it is sent are kept, and the roll is placed in them: the form may ask again before
+  // the roll's answer comes back (a field changed, a redraw), and that answer, on the battle after the roll, is a
+  // refusal ("this unit has acted"). Kept only if they are the odds of what the form sends (no question of newer
+  // inputs on its way). Capture: a system's own submit handler may stop the event (static/battles/dice_boxes.js).
   document.addEventListener("submit", function (ev) {
     var form = oddsForm(ev.target);
-    var now = form && shown[keyOf(form)];
-    if (now) tapped[now.command] = now;
+    if (!form) return;
+    var now = shown[keyOf(form)];
+    var current = now && JSON.stringify(now.inputs) === JSON.stringify(inputsOf(form));
+    tapped[form.dataset.orderCommand] = current ? now : null;
   }, true);
 
   // After the roll: where the outcome fell in the distribution the form showed before the dice.
@@ -284,16 +285,8 @@
     var detail = ev.detail || {};
     var match = /^commands\/([^/]+)\/$/.exec(detail.path || "");
     if (!match) return;
-    // The form that was sent: of this command, showing the odds of the very inputs sent (the dice aside).
-    var sent = JSON.stringify(inputsWithout(detail.body || {}));
-    function sentWith(entry) {
-      return !!entry && JSON.stringify(inputsWithout(entry.inputs)) === sent;
-    }
-    var atTap = tapped[match[1]];
+    var before = tapped[match[1]];
     delete tapped[match[1]];
-    var forms = Object.keys(shown).filter(function (k) { return shown[k].command === match[1]; });
-    var same = forms.filter(function (k) { return sentWith(shown[k]); });
-    var before = sentWith(atTap) ? atTap : shown[(same.length ? same : forms.length === 1 ? forms : [])[0]] || atTap;
     var outcome = (detail.payload || {}).outcome || {};
     if (!before || !before.answer.place || !outcome.result) return;
     var dist = (before.answer.odds || {})[before.answer.place[0]];
